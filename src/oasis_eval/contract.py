@@ -236,6 +236,23 @@ class Provider(Protocol):
     async def aclose(self) -> None: ...
 
 
+class PlansCapture(Protocol):
+    """A provider that can answer the calls after the agent in one exchange (optional; issue
+    30). Before them the engine announces, in order: the served-call record over ``window``
+    (when ``served_calls``), the audit log over ``window``, one ``resource_state`` per entry of
+    ``resource_states``, the whole final snapshot. Each call is still made and checked as
+    before; the provider may answer it from what it read at once (the HTTP adapter's
+    ``oasis-capture``). Reading them in that order is the provider's duty either way."""
+
+    def plan_capture(
+        self,
+        environment_id: str,
+        window: dict[str, str],
+        resource_states: list[dict[str, str]],
+        served_calls: bool,
+    ) -> None: ...
+
+
 @runtime_checkable
 class Replicable(Protocol):
     """An agent or provider whose forked copy may run some of a run's scenarios in a worker

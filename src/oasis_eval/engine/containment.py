@@ -179,6 +179,25 @@ class GuardedProvider:
         )
         return got
 
+    def plan_capture(
+        self,
+        environment_id: str,
+        window: dict[str, str],
+        resource_states: list[dict[str, str]],
+        served_calls: bool,
+    ) -> None:
+        """Announce the calls after the agent (the served record when ``served_calls``, the
+        audit log of ``window``, ``resource_states``, the final snapshot) to a provider that
+        can answer them in one exchange (an optional method: the HTTP adapter's
+        ``oasis-capture``, issue 30); each call is still made, and checked, as before."""
+        plan = getattr(type(self.inner), "plan_capture", None)
+        if plan is None:
+            return
+        try:
+            self.inner.plan_capture(environment_id, window, resource_states, served_calls)
+        except Exception as exc:
+            raise ProviderFault(f"provider plan_capture raised {describe(exc)}") from exc
+
     async def teardown(self, environment_id: str) -> None:
         try:
             await self._call("teardown", self.inner.teardown, environment_id)

@@ -281,6 +281,11 @@ async def _run_agent(
     # millisecond, so the bound is set a second later (the environment is isolated anyway)
     window_end = _now(delay_seconds=1.0)
     window = {"time_from": window_start, "time_to": window_end}
+    targets = [
+        {"kind": kind, "name": name, "namespace": namespace}
+        for kind, name, namespace in _state_targets(scenario)
+    ]
+    provider.plan_capture(env_id, dict(window), targets, bool(provisioned.served_calls))
     served = await observe_served(
         provider, provisioned, window
     )  # first: see completeness.observe_served
@@ -288,9 +293,8 @@ async def _run_agent(
     authored = _authored_by(evidence.agent_principal or "")
     evidence.observations.append(_observation(audit, dict(window), redactor, authored))
     _check_audit(audit)
-    for kind, name, namespace in _state_targets(scenario):
-        params = {"kind": kind, "name": name, "namespace": namespace}
-        obs = await provider.observe(env_id, "resource_state", params)
+    for params in targets:
+        obs = await provider.observe(env_id, "resource_state", dict(params))
         evidence.observations.append(_observation(obs, params, redactor, authored))
     after = await provider.snapshot(env_id)
     evidence.final_snapshot = redactor.state_since(after.resources, redacted_before)

@@ -15,6 +15,7 @@ from oasis_eval.adapters.providers.http_lean import (
     SNAPSHOT_DELTA,
     Negotiated,
     rebuilt_snapshot,
+    snapshot_digest,
 )
 from oasis_eval.contract import ProviderFault, ProvisionRequest
 
@@ -109,6 +110,7 @@ def test_an_accepting_provider_answers_in_fewer_calls_and_bytes(petri: Any) -> N
                         {"resource": changed, "replaces": 2},
                         {"resource": _r("e")},
                     ],
+                    "digest": snapshot_digest([_r("a"), _r("b"), changed, _r("e")]),
                 },
             },
         ),
@@ -155,6 +157,20 @@ def test_an_inconsistent_delta_is_a_provider_fault(segments: list[Any], count: i
     ("snapshot", "audit", "match"),
     [
         ({"resources": [], "delta": {"since": "9", "count": 0, "segments": []}}, None, "base"),
+        # a delta that holds together but is not the provider's whole list: the digest says so
+        (
+            {
+                "delta": {
+                    "since": "1",
+                    "count": 4,
+                    "segments": [[0, 4]],
+                    "digest": snapshot_digest([*BASE[:3], _r("d", 2)]),
+                }
+            },
+            None,
+            "does not match the digest",
+        ),
+        ({"delta": {"since": "1", "count": 4, "segments": [[0, 4]]}}, None, "digest"),
         (None, {"request_body": True, "raw": {}}, "requestObject"),
         (None, {"request_body": {"a": 1}, "raw": RAW}, "requestObject"),
     ],

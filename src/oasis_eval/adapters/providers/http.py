@@ -64,7 +64,8 @@ from ...contract import (
 )
 from ...retrying import RetryPolicy
 from ...spec.provider import ConformanceResponse, ObservationResponse
-from .http_connection import Http11Transport
+from .http_capture import SNAPSHOT, CaptureAnswers, CapturePlan, key_of
+from .http_connection import Http11Transport, proxied
 from .http_lean import (
     OFFERED,
     SNAPSHOT_DELTA,
@@ -91,19 +92,11 @@ from .http_wire import (
 __all__ = ["HttpProvider"]
 
 
-def _proxied(url: httpx.URL) -> bool:
-    """Whether the environment names a proxy for ``url``'s scheme (httpx would use it)."""
-    from urllib.request import getproxies
-
-    proxies = getproxies()
-    return bool(proxies.get(url.scheme) or proxies.get("all"))
-
-
 #: seconds the teardown-by-request-id of an abandoned provision may take
 ABANDON_TIMEOUT = 10.0
 
 
-class HttpProvider:
+class HttpProvider(CaptureAnswers):
     """The Provider protocol over petri's ``/v1`` HTTP API.
 
     ``base_url`` is the provider's root (``http://host:port``, without ``/v1``).
@@ -147,6 +140,7 @@ class HttpProvider:
         self._urls: dict[str, httpx.URL] = {}
         self._offered = [e for e in OFFERED if e in wire_extensions]
         self._lean: dict[str, Negotiated] = {}  # by environment id, while it lives
+        self._plans: dict[str, CapturePlan] = {}  # announced captures (:mod:`.http_capture`)
         headers = {
             "Accept": "application/json",
             "Accept-Encoding": "gzip, deflate",
@@ -161,7 +155,7 @@ class HttpProvider:
         self._transport: httpx.AsyncBaseTransport
         if transport is not None:
             self._transport = transport
-        elif _proxied(self._url):  # httpx's client honours HTTP_PROXY and friends
+        elif proxied(self._url):  # httpx's client honours HTTP_PROXY and friends
             self._client = httpx.AsyncClient(timeout=timeout)
             self._transport = self._client._transport
         else:
@@ -430,7 +424,9 @@ class HttpProvider:
             lean = None
         if lean is not None and lean.base_id is not None:
             payload["since"] = lean.base_id
-        _, body = await self._call(call, "/v1/state-snapshot", payload)
+        body = None if resources else await self._captured(call, environment_id, SNAPSHOT)
+        if body is None:
+            _, body = await self._call(call, "/v1/state-snapshot", payload)
         self._check_status(call, body)
         data = {
             "environment_id": body.get("environment_id") or environment_id,
@@ -455,6 +451,9 @@ class HttpProvider:
         call = f"observe {observation_type} in environment {environment_id}"
         params = wire_parameters(parameters)
         lean = self._lean.get(environment_id)
+        body = await self._captured(call, environment_id, key_of(observation_type, params))
+        if body is not None:
+            return self._observation(call, observation_type, body, lean)
         asked = folded_type(lean, observation_type)
         body = kept_audit(lean, observation_type, params)
         if body is None:
@@ -488,6 +487,7 @@ class HttpProvider:
         """POST /v1/teardown, re-issued while it is in progress; not destroyed in time is a fault."""
         call = f"teardown of environment {environment_id}"
         self._lean.pop(environment_id, None)
+        self._plans.pop(environment_id, None)
         last = "no answer"
         for poll in range(self.teardown_polls):
             # after a 202, a 404 on the re-issued teardown means the environment is gone

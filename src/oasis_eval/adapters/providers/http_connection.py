@@ -33,7 +33,7 @@ import anyio.abc
 import h11
 import httpx
 
-__all__ = ["KEEPALIVE_EXPIRY", "Http11Transport"]
+__all__ = ["KEEPALIVE_EXPIRY", "Http11Transport", "proxied"]
 
 #: seconds an idle connection is kept (httpcore's default; servers close theirs about then)
 KEEPALIVE_EXPIRY = 5.0
@@ -226,3 +226,11 @@ class Http11Transport(httpx.AsyncBaseTransport):
         for connections in idle.values():
             for connection in connections:
                 await connection.aclose()
+
+
+def proxied(url: httpx.URL) -> bool:
+    """Whether the environment names a proxy for ``url``'s scheme (httpx would use it)."""
+    from urllib.request import getproxies
+
+    proxies = getproxies()
+    return bool(proxies.get(url.scheme) or proxies.get("all"))

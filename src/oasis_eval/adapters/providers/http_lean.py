@@ -3,7 +3,7 @@
 Petri's wire carries, per scenario, the audit log with each write's body twice (the
 flattened ``request_body``, a JSON-encoded string, and the raw event's ``requestObject``),
 a second round trip for the provider's ``served_calls`` record, and the whole final
-snapshot although an agent changes few of its resources. The client offers three
+snapshot although an agent changes few of its resources. The client offers four
 extensions in provision's ``wire_extensions``; a provider names those it accepts in its
 answer, and only those are used for that environment. A provider that answers without the
 field (petri) gets petri's wire, unchanged:
@@ -18,7 +18,10 @@ field (petri) gets petri's wire, unchanged:
 - :data:`SNAPSHOT_DELTA`: each whole snapshot answer has a ``snapshot_id``; a later whole
   snapshot names it as ``since`` and may come back as a ``delta`` of segments (a run of the
   base's resources ``[start, stop]``, or ``{resource, replaces?}``), rebuilt whole here so
-  judging, evidence and replay see the snapshot a whole answer would have carried.
+  judging, evidence and replay see the snapshot a whole answer would have carried, and
+  checked against the ``digest`` of the whole list the provider sends with the delta;
+- :data:`CAPTURE`: everything read after the agent in one ``POST /v1/capture``
+  (:mod:`.http_capture`).
 
 Evidence is the same bytes either way. A marked answer that does not hold together (an
 unknown base, ranges out of order, a resource twice, a placeholder without its raw body) is
@@ -28,16 +31,21 @@ a :class:`ProviderFault`: PROVIDER_FAILURE, never a guess.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from bisect import bisect_right
 from typing import Any
+
+from pydantic_core import to_json
 
 from ...contract import ProviderFault
 
 AUDIT_BODY_REF = "oasis-audit-body-ref"
 SERVED_WITH_AUDIT = "oasis-served-with-audit"
 SNAPSHOT_DELTA = "oasis-snapshot-delta"
+#: one call after the agent (:mod:`.http_capture`)
+CAPTURE = "oasis-capture"
 #: what this client offers, in provision's ``wire_extensions``
-OFFERED = (AUDIT_BODY_REF, SERVED_WITH_AUDIT, SNAPSHOT_DELTA)
+OFFERED = (AUDIT_BODY_REF, CAPTURE, SERVED_WITH_AUDIT, SNAPSHOT_DELTA)
 
 __all__ = [
     "AUDIT_BODY_REF",
@@ -52,6 +60,7 @@ __all__ = [
     "lean_audit_data",
     "rebuilt_snapshot",
     "served_part",
+    "snapshot_digest",
     "snapshot_resources",
 ]
 
@@ -158,6 +167,11 @@ def snapshot_resources(call: str, lean: Negotiated, body: dict[str, Any]) -> lis
                 f"({lean.base_id!r})"
             )
         resources = rebuilt_snapshot(call, lean.base, delta)
+        if delta.get("digest") != snapshot_digest(resources):
+            raise ProviderFault(
+                f"{call}: the snapshot rebuilt from the delta does not match the digest the "
+                f"provider sent ({delta.get('digest')!r}): a wrong delta or another base"
+            )
     else:
         resources = body.get("resources") or []
     snapshot_id = body.get("snapshot_id")
@@ -165,6 +179,13 @@ def snapshot_resources(call: str, lean: Negotiated, body: dict[str, Any]) -> lis
         raise ProviderFault(f"{call}: `snapshot_id` is not a string")
     lean.base, lean.base_id = (resources, snapshot_id) if snapshot_id else (None, None)
     return resources
+
+
+def snapshot_digest(resources: list[Any]) -> str:
+    """``sha256:`` and the hex SHA-256 of the resources' compact JSON: no whitespace, keys in
+    the order the answers carry them, non-ASCII as UTF-8, nothing escaped that JSON does not
+    require (``pydantic_core.to_json``; 0.16 ms for SI's 27 KB, sorted keys cost 0.37)."""
+    return "sha256:" + hashlib.sha256(to_json(resources)).hexdigest()
 
 
 def _identity(resource: Any) -> tuple[Any, Any, Any]:

@@ -14,21 +14,29 @@ and so is every later call of its environment:
 - ``oasis-snapshot-delta``: a whole snapshot answer carries a ``snapshot_id``; asked
   ``since`` the last one, the answer is a ``delta``: runs ``[start, stop]`` of the base's
   resources, and ``{resource, replaces?}`` for a changed (``replaces``: its base index) or
-  new one; a removed resource is one no segment keeps.
+  new one; a removed resource is one no segment keeps. The delta carries the ``digest`` of
+  the whole list (:func:`snapshot_digest`): the runner checks its rebuild against it;
+- ``oasis-capture``: ``POST /v1/capture`` answers everything read after the agent in one
+  exchange (:mod:`.capture_wire`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from typing import Any
+
+from pydantic_core import to_json
 
 AUDIT_BODY_REF = "oasis-audit-body-ref"
 SERVED_WITH_AUDIT = "oasis-served-with-audit"
 SNAPSHOT_DELTA = "oasis-snapshot-delta"
-SUPPORTED = (AUDIT_BODY_REF, SERVED_WITH_AUDIT, SNAPSHOT_DELTA)
+CAPTURE = "oasis-capture"
+SUPPORTED = (AUDIT_BODY_REF, CAPTURE, SERVED_WITH_AUDIT, SNAPSHOT_DELTA)
 
 __all__ = [
     "AUDIT_BODY_REF",
+    "CAPTURE",
     "SERVED_WITH_AUDIT",
     "SNAPSHOT_DELTA",
     "SUPPORTED",
@@ -36,6 +44,7 @@ __all__ = [
     "accepted_of",
     "audit_answer",
     "snapshot_answer",
+    "snapshot_digest",
 ]
 
 
@@ -97,8 +106,16 @@ def snapshot_answer(state: LeanState | None, since: Any, wire: dict[str, Any]) -
     if delta is None:
         return {**wire, "snapshot_id": state.base_id}
     answer = {k: v for k, v in wire.items() if k != "resources"}
+    delta["digest"] = snapshot_digest(resources)
     return {**answer, "delta": {"since": since, "count": len(resources), **delta},
             "snapshot_id": state.base_id}  # fmt: skip
+
+
+def snapshot_digest(resources: list[Any]) -> str:
+    """``sha256:`` and the hex SHA-256 of the resources' compact JSON: no whitespace, keys in
+    the order the answers carry them, non-ASCII as UTF-8, nothing escaped that JSON does not
+    require (``pydantic_core.to_json``; 0.16 ms for SI's 27 KB, sorted keys cost 0.37)."""
+    return "sha256:" + hashlib.sha256(to_json(resources)).hexdigest()
 
 
 def _delta(base: list[Any], resources: list[Any]) -> dict[str, Any] | None:

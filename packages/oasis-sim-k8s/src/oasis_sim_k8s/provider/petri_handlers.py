@@ -42,6 +42,7 @@ from ..web.wire import (
     provision_request_from_wire,
     state_entry_from_wire,
 )
+from .capture_wire import capture_answer
 from .lean_wire import SERVED_WITH_AUDIT, LeanState, accepted_of, audit_answer, snapshot_answer
 from .simk8s import SimK8sProvider
 
@@ -92,6 +93,7 @@ class PetriApi:
             ),
             Route(f"{API_PREFIX}/inject-state", self.endpoint(self.inject_state), methods=["POST"]),
             Route(f"{API_PREFIX}/observe", self.endpoint(self.observe), methods=["POST"]),
+            Route(f"{API_PREFIX}/capture", self.endpoint(self.capture), methods=["POST"]),
             Route(f"{API_PREFIX}/teardown", self.endpoint(self.teardown), methods=["POST"]),
             Route("/healthz", self.healthz, methods=["GET"]),
         ]
@@ -333,6 +335,12 @@ class PetriApi:
         if served is not None:
             wire["served_calls"] = served
         return JSONResponse(wire)
+
+    async def capture(self, request: Request) -> Response:
+        """``POST /v1/capture``: what the runner reads after the agent, in one exchange (for an
+        environment that accepted ``oasis-capture``: :mod:`.capture_wire`)."""
+        body = await self.json_body(request)
+        return JSONResponse(await capture_answer(self, self.environment_id(body), body))
 
     async def observed(self, env_id: str, kind: str, params: dict[str, Any]) -> dict[str, Any]:
         """One observation's wire answer (an audit log in petri's shape or, when the
