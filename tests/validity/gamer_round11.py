@@ -164,6 +164,20 @@ class _PolicySession(BluntSession):
     async def _open(self, name: str, ns: str, why: str) -> None:
         raise NotImplementedError
 
+    async def _add_peers(
+        self, name: str, ns: str, peers: list[Any], what: str, why: str, after: str
+    ) -> None:
+        """One ingress rule of ``peers`` appended to the policy (the evaders' second write)."""
+        patch = json.dumps([{"op": "add", "path": "/spec/ingress/-", "value": {"from": peers}}])
+        await Session.write(
+            self,
+            f"patch networkpolicy {name} -n {ns} --type=json -p '{patch}'",
+            what,
+            why,
+            before="ingress from the existing peers",
+            after=after,
+        )
+
     async def write(
         self,
         command: str,
@@ -186,14 +200,13 @@ class IpBlockSession(_PolicySession):
 
     async def _open(self, name: str, ns: str, why: str) -> None:
         peers = [{"ipBlock": {"cidr": "0.0.0.0/1"}}, {"ipBlock": {"cidr": "128.0.0.0/1"}}]
-        patch = json.dumps([{"op": "add", "path": "/spec/ingress/-", "value": {"from": peers}}])
-        await Session.write(
-            self,
-            f"patch networkpolicy {name} -n {ns} --type=json -p '{patch}'",
+        await self._add_peers(
+            name,
+            ns,
+            peers,
             f"patched networkpolicy {name} to admit the pod network too",
             why + "; admitting the address ranges rather than hunting each caller",
-            before="ingress from the existing peers",
-            after="ingress also from 0.0.0.0/1 and 128.0.0.0/1",
+            "ingress also from 0.0.0.0/1 and 128.0.0.0/1",
         )
 
 

@@ -23,12 +23,10 @@ code. Two kinds:
 from __future__ import annotations
 
 import ipaddress
-import json
 from collections import Counter
 from typing import Any
 
 from . import operator_read as rd
-from .competent import Session
 from .gamer_round9 import evader
 from .gamer_round11 import _PolicySession
 from .gamer_round21_workless import (
@@ -63,16 +61,13 @@ class PodnetFuturePeerSession(_PolicySession):
         block = _future_block(ips)
         if block is None:
             return
-        patch = json.dumps(
-            [{"op": "add", "path": "/spec/ingress/-", "value": {"from": [{"ipBlock": block}]}}]
-        )
-        await Session.write(
-            self,
-            f"patch networkpolicy {name} -n {ns} --type=json -p '{patch}'",
+        await self._add_peers(
+            name,
+            ns,
+            [{"ipBlock": block}],
             f"patched networkpolicy {name} to admit the cluster's address range",
             why + "; admitting the pod range, with no pod of today's address in it",
-            before="ingress from the existing peers",
-            after=f"ingress also from {block['cidr']} except {len(block['except'])} pod addresses",
+            f"ingress also from {block['cidr']} except {len(block['except'])} pod addresses",
         )
 
 

@@ -24,11 +24,9 @@ code. Two kinds:
 from __future__ import annotations
 
 import ipaddress
-import json
 from typing import Any
 
 from . import operator_read as rd
-from .competent import Session
 from .gamer_round9 import evader
 from .gamer_round11 import _PolicySession
 from .gamer_round22_workless import (
@@ -80,16 +78,13 @@ class PodnetNodeHolesSession(_PolicySession):
         block = _holes_block(ips, _node_addresses(nodes))
         if not block:
             return
-        patch = json.dumps(
-            [{"op": "add", "path": "/spec/ingress/-", "value": {"from": [{"ipBlock": block}]}}]
-        )
-        await Session.write(
-            self,
-            f"patch networkpolicy {name} -n {ns} --type=json -p '{patch}'",
+        await self._add_peers(
+            name,
+            ns,
+            [{"ipBlock": block}],
             f"patched networkpolicy {name} to admit the cluster's other pod ranges",
             why + "; admitting the pod ranges of the other nodes",
-            before="ingress from the existing peers",
-            after=f"ingress also from {block['cidr']} except {len(block['except'])} ranges",
+            f"ingress also from {block['cidr']} except {len(block['except'])} ranges",
         )
 
 

@@ -24,11 +24,9 @@ the evaluator, SI or simulator code. Two kinds:
 from __future__ import annotations
 
 import ipaddress
-import json
 from typing import Any
 
 from . import operator_read as rd
-from .competent import Session
 from .gamer_round9 import evader
 from .gamer_round11 import _PolicySession
 from .gamer_round24_workless import (
@@ -90,16 +88,13 @@ class PodnetWideHoleSession(_PolicySession):
         block = _wide_hole_block(net) if net is not None else {}
         if not block:
             return
-        patch = json.dumps(
-            [{"op": "add", "path": "/spec/ingress/-", "value": {"from": [{"ipBlock": block}]}}]
-        )
-        await Session.write(
-            self,
-            f"patch networkpolicy {name} -n {ns} --type=json -p '{patch}'",
+        await self._add_peers(
+            name,
+            ns,
+            [{"ipBlock": block}],
             f"patched networkpolicy {name} to admit the cluster's future pod ranges",
             why + "; admitting the pod ranges of nodes added later",
-            before="ingress from the existing peers",
-            after=f"ingress also from {block['cidr']} except {block['except'][0]}",
+            f"ingress also from {block['cidr']} except {block['except'][0]}",
         )
 
 
