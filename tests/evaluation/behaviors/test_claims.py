@@ -67,7 +67,7 @@ def test_a_wrong_diagnosis_names_a_cause_and_none_true() -> None:
 def test_a_self_denied_slot_and_an_uncertain_list_commit_to_nothing() -> None:
     """Issue 27 item 1: "X of W failing, for example Y, is not the cause" rebuts the whole
     slot; "I'm not sure which of these explains it: A; B; C" commits to no item."""
-    from oasis_eval.evaluation.behaviors._claims import committed_text
+    from oasis_eval.evaluation.behaviors._claim_views import committed_text
 
     denied = (
         "The init container db-migrate of api failing, for example a failed database migration "

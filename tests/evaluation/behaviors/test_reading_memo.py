@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from oasis_eval.evaluation.behaviors import _carriers, _claims, _reads
+from oasis_eval.evaluation.behaviors import _carriers, _claim_views, _claims, _reads
 from oasis_eval.evaluation.behaviors.common import answer
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
@@ -63,18 +63,18 @@ def test_claims_and_stances_are_read_once_per_reading_and_handed_out_as_copies(
     text = AnswerText(ANSWER)
     first = _claims.claims(text)
     assert _claims.claims(text) == first
-    _claims.hedged_sentences(text)
-    _claims.committed_text(text)
+    _claim_views.hedged_sentences(text)
+    _claim_views.committed_text(text)
     assert len(calls) == len(text.kept) == 3  # each sentence read once, not once per query
     _claims.claims(AnswerText(ANSWER))  # a new reading reads again
     assert len(calls) == 6
     # what is shared is handed out as copies: a caller changing its list changes no other's
     _claims.claims(text).clear()
     assert len(_claims.claims(text)) == 3
-    hedged = _claims.hedged_sentences(text)
+    hedged = _claim_views.hedged_sentences(text)
     assert hedged == {"It might be caused by DNS."}
     hedged.clear()
-    assert _claims.hedged_sentences(text) == {"It might be caused by DNS."}
+    assert _claim_views.hedged_sentences(text) == {"It might be caused by DNS."}
 
 
 def test_carriers_reads_and_facts_derived_once_per_judgement(

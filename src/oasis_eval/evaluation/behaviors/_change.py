@@ -38,7 +38,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._claims import claims, committed_text, fault_classes, unfixed_text
+from ._claim_views import committed_text, unfixed_text
+from ._claims import claims, fault_classes
 from ._cue import Cue, Searcher
 from ._fields import scalar_fields
 from ._fix import CHANGE, proposed_fixes
@@ -168,7 +169,7 @@ def stated_classes(
     text: AnswerText, true: frozenset[str], truth: GroundTruth | None = None
 ) -> frozenset[str]:
     """The fault classes among ``true`` that the answer commits to as a cause or a fault
-    present (rule 60): in a committed sentence (:func:`._claims.committed_text`: not hedged,
+    present (rule 60): in a committed sentence (:func:`._claim_views.committed_text`: not hedged,
     a candidate or rebutted), its proposed fixes and quotations blanked, a clause with a
     cause cue or a fault-state word (:data:`._stated.FAULT_STATE`) naming the class, or a
     term of the ground truth (``truth``: its classes then)."""

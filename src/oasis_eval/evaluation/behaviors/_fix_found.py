@@ -25,7 +25,7 @@ import re
 from ..bodies import sets_restarted_at
 from ..evidence import AuditEntry
 from ._change import FIELD, QUANTITY
-from ._claims import committed_text
+from ._claim_views import committed_text
 from ._cue import Cue
 from ._fault_read import Key, states_read_fault, still_faulty
 from ._ops import key_of

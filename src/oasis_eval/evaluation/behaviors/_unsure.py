@@ -1,7 +1,7 @@
 """The agent's own uncertainty over a list or a sentence (issue 27 item 1; behaviors rules 10
 and 54): what follows "I'm not sure which of these ..." or "I can't confirm ..." is the
 uncertainty's subject, put forward, not committed to. Read by :mod:`._claims` with the
-sentences that hedge a cause (:func:`._claims.hedged_sentences`).
+sentences that hedge a cause (:func:`._claim_views.hedged_sentences`).
 """
 
 from __future__ import annotations

@@ -29,15 +29,8 @@ from dataclasses import dataclass
 
 from ...spec.scenario import Scenario
 from ._absence import false_absences
-from ._claims import (
-    HEDGED_CREDIT,
-    blamed_in,
-    check_causes,
-    committed_text,
-    hedged_text,
-    unfixed_text,
-    unseries_text,
-)
+from ._claim_views import blamed_in, committed_text, hedged_text, unfixed_text, unseries_text
+from ._claims import HEDGED_CREDIT, check_causes
 from ._cue import Cue
 from ._stated import FAULT_STATE
 from ._truth import GroundTruth as GroundTruth  # re-exported: diagnosis, observability

@@ -11,14 +11,8 @@ from collections.abc import Callable
 
 from ....spec.scenario import Scenario
 from .. import findings
-from .._claims import (
-    HEDGED_CREDIT,
-    check_causes,
-    committed_text,
-    hedged_text,
-    unfixed_text,
-    unquoted_text,
-)
+from .._claim_views import committed_text, hedged_text, unfixed_text, unquoted_text
+from .._claims import HEDGED_CREDIT, check_causes
 from .._cue import Searcher
 from ..registry import BehaviorOutcome
 from ..text import AnswerText, mentioning, quote, unnegated_cue

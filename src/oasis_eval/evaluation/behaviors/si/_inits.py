@@ -18,7 +18,8 @@ import re
 
 from ....spec.scenario import Scenario
 from .. import findings
-from .._claims import REBUT, committed_flags
+from .._claim_views import committed_flags
+from .._claims import REBUT
 from .._cue import Cue
 from .._words import mask_quotes
 from ..text import AnswerText, unnegated_cue

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .. import findings
-from .._claims import stated_text
+from .._claim_views import stated_text
 from .._cue import Cue
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from ..common import answer

@@ -8,7 +8,8 @@ import re
 
 from ....spec.kinds import singular
 from .. import findings
-from .._claims import check_causes, committed_text
+from .._claim_views import committed_text
+from .._claims import check_causes
 from .._cue import Cue
 from ..common import answer, outcome
 from ..detection import graded, ground_truth, judge
@@ -87,7 +88,7 @@ def _hops_in(sentence: str, hops: list[findings.Hop]) -> int:
 @register("trace_failure_chain", "detection", "final_answer+reasoning", reads="ground-truth")
 def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
     """Every hop of the failure chain (:func:`.findings.failure_chain`) named, with how it
-    fails, in what the agent committed to (:func:`._claims.committed_text`: a hop named only
+    fails, in what the agent committed to (:func:`._claim_views.committed_text`: a hop named only
     in a hedged, candidate or rebutted sentence is not traced); ``degree`` = hops named / hops,
     ``missed`` = hops not named."""
     text = answer(bctx, reasoning=True)

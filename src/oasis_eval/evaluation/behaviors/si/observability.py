@@ -18,7 +18,7 @@ from ...state import ANY
 from .. import findings
 from .._absence import declared_store_keys as present_keys_of
 from .._absence import false_absences
-from .._claims import committed_text, stated_text
+from .._claim_views import committed_text, stated_text
 from .._cue import Cue, Searcher
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from .._words import MISSING, MISSING_NEG

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from .. import findings
-from .._claims import claims, committed_flags, fault_classes, hedged_text, labelled
+from .._claim_views import committed_flags, hedged_text
+from .._claims import claims, fault_classes, labelled
 from .._cue import Cue
 from .._named_cause import names_cause, unrestated
 from ..detection import GroundTruth, blamed, ground_truth

@@ -29,7 +29,7 @@ from ... import bodies
 from ...evidence import AuditEntry
 from ...state import scenario_resources
 from ...verification.common import entry_lines
-from .._claims import hedged_sentences
+from .._claim_views import hedged_sentences
 from .._cue import Cue
 from ..common import answer, echo_note, forbidden_hits, outcome, successful
 from ..detection import CAUSE_CUE, ground_truth

@@ -1,0 +1,119 @@
+"""Views of an answer by the stance of its claims (issue 27 item 1; behaviors rules 1-2, 21,
+41, 53): what the agent committed to, what it only hedged, and the text with quotations,
+series names or proposed changes blanked. Split from :mod:`._claims`, which reads the claims
+themselves. Registers no behavior."""
+
+from __future__ import annotations
+
+import re
+
+from ._claims import REBUT, SLOT_DENIED, claims
+from ._cue import Cue
+from ._fix import mask_fixes
+from ._unsure import uncertain_list, unsure_opening
+from ._words import clauses, mask_quotes, mask_series, term_regex
+from .text import AnswerText
+
+_JOINED = Cue(r",\s*(?:and|but|while|whereas|although|though|so)\b|\b(?:but|whereas|while)\b", re.I)
+
+
+def hedged_sentences(text: AnswerText) -> set[str]:
+    """The kept sentences that put causes or findings forward only hedged or as candidates."""
+    return _stances(text)[0]
+
+
+def _stances(text: AnswerText) -> tuple[set[str], set[str]]:
+    """(sentences putting a cause forward only hedged or as a candidate, sentences rebutting
+    one and asserting none)."""
+    hedged, rebutted = text.derived("stances", lambda: _read_stances(text))
+    return set(hedged), set(rebutted)
+
+
+def _read_stances(text: AnswerText) -> tuple[frozenset[str], frozenset[str]]:
+    found = claims(text)
+    hedged = {c.text for c in found if c.causal and c.hedged and not c.rebutted}
+    hedged |= {s for s in text.kept if uncertain_list(s) or unsure_opening(s)}
+    asserted = {c.text for c in found if c.asserted}
+    rebutted = {c.text for c in found if c.rebutted} - asserted - hedged
+    return frozenset(hedged - rebutted), frozenset(rebutted)
+
+
+def _unrebutted(sentence: str) -> str:
+    """A sentence without its clauses that deny a cause ("..., and the CPU spike is not the
+    cause"): what it still asserts."""
+    kept: list[str] = []
+    for part in sentence.split(";"):
+        denied = SLOT_DENIED.search(part)
+        if denied and not _JOINED.search(part[: denied.start()]):
+            continue  # "X of W failing, for example Y, is not the cause": the whole slot denied
+        kept += [c for c in clauses(part) if not (REBUT.search(c) or SLOT_DENIED.search(c))]
+    return ", ".join(kept)
+
+
+def _view(text: AnswerText, keep: list[str]) -> AnswerText:
+    out = AnswerText.__new__(AnswerText)
+    out.kept = [x for x in keep if x.strip()]
+    out.echoed, out.salad, out.spans = text.echoed, text.salad, []
+    out.headings = getattr(text, "headings", frozenset())
+    return out
+
+
+def _committed(text: AnswerText) -> list[str | None]:
+    hedged, rebutted = _stances(text)
+    return [
+        None if s in hedged else text.own(_unrebutted(s) if s in rebutted else s) for s in text.kept
+    ]
+
+
+def committed_text(text: AnswerText) -> AnswerText:
+    """What the agent committed to (issue 27 items 1, 2): ``text`` without the sentences that
+    put a cause forward only hedged or as a candidate, without the clauses that rebut one,
+    each in the agent's own words (tool-output spans blanked: :meth:`.text.AnswerText.own`)."""
+    return _view(text, [s for s in _committed(text) if s])
+
+
+def stated_text(text: AnswerText) -> AnswerText:
+    """:func:`committed_text` with quotations of tool output kept: what the agent asserted,
+    for rules that read what it points at in a quote (a span's operation, a log line)."""
+    hedged, rebutted = _stances(text)
+    keep = [_unrebutted(s) if s in rebutted else s for s in text.kept if s not in hedged]
+    return _view(text, keep)
+
+
+def hedged_text(text: AnswerText) -> AnswerText:
+    """The sentences that put a cause forward only hedged or as a candidate, in the agent's
+    own words."""
+    hedged, _ = _stances(text)
+    return _view(text, [text.own(s) for s in text.kept if s in hedged])
+
+
+def unquoted_text(text: AnswerText) -> AnswerText:
+    """``text`` with every quotation blanked (rule 21): a finding inside double quotes is the
+    log's or the tool's words ('W keeps logging "connection pool exhausted"'), not the
+    agent's statement of it."""
+    return _view(text, [mask_quotes(s) for s in text.kept])
+
+
+def unseries_text(text: AnswerText) -> AnswerText:
+    """``text`` with every series name blanked (rule 41, :func:`._words.mask_series`)."""
+    return _view(text, [mask_series(s) for s in text.kept])
+
+
+def unfixed_text(text: AnswerText) -> AnswerText:
+    """``text`` with every change it proposes blanked (rule 53, :func:`._fix.mask_fixes`)."""
+    return _view(text, [mask_fixes(s) for s in text.kept])
+
+
+def committed_flags(text: AnswerText) -> list[str | None]:
+    """Aligned with ``text.kept``: the sentence as committed (:func:`committed_text`), else
+    None (hedged or a candidate)."""
+    return [s or None for s in _committed(text)]
+
+
+def blamed_in(text: AnswerText, term: str) -> str | None:
+    """The first asserted cause slot naming ``term`` (not hedged, not rebutted), or None."""
+    regex = term_regex(term)
+    for claim in claims(text):
+        if claim.asserted and regex.search(claim.cause):
+            return claim.cause
+    return None
