@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from functools import cache
 
 #: the most ways a flat regex's quantifiers may share a name among them and still be matched
 #: (``.+.+.+.+`` on a 63-character DNS label: some 770,000; on ``default``: 330)
@@ -51,6 +52,7 @@ def _cost(quantifiers: int, length: int) -> int:
     return math.comb(length + quantifiers, quantifiers)
 
 
+@cache  # a pure function of the pattern, asked once per name a matcher is read against
 def _compiled(pattern: str) -> tuple[re.Pattern[str], int] | None:
     """``pattern`` compiled with Prometheus' flag (``s``) and its quantifier count, or None
     where Python cannot compile it or it is not flat (:func:`_flat`)."""

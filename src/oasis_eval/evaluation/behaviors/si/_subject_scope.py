@@ -98,9 +98,9 @@ def outside(query: str, scope: Scope) -> bool:
     or its ``namespace`` matchers none of its namespaces (rule 188): it reads no series of
     the subject, whatever metric it names. A regex is matched whole (rule 205,
     :func:`._promql_regex.selects`); ``container=""`` selects only series with no container
-    label, none of the subject's containers, and ``!=`` / ``!~`` select every name they do not exclude (rule
-    195: ``container!~".+"`` selects none, ``container!="-"`` all). A scope the evidence does
-    not show is not judged."""
+    label, none of the subject's containers, and ``!=`` / ``!~`` select every name they do
+    not exclude (rule 195: ``container!~".+"`` selects none, ``container!="-"`` all). A scope
+    the evidence does not show is not judged."""
     selected = {
         "container": set(scope.containers),
         "container_name": set(scope.containers),
