@@ -204,7 +204,7 @@ def names_no_caller(sel: Any, mates: tuple[dict[str, str], ...] | list[Any] = ()
     [web]``); ``app=gateway`` or ``app In [gateway]`` names one (rule 191). With the labels
     of the namespace's callers (``mates``: its pods that could call, the guarded ones aside),
     a selector naming a value none of them carries names more than the callers too (rule
-    205: ``app In [<every app seen>]``, the guarded pod's and other namespaces' included)."""
+    207: ``app In [<every app seen>]``, the guarded pod's and other namespaces' included)."""
     if not sel:
         return True
     if not isinstance(sel, dict):
