@@ -222,3 +222,62 @@ def test_a_read_counts_only_when_the_answer_states_what_it_showed(ev) -> None:  
     # in the fact's own class words ("certificate expired" as "an expired x509")
     own = _reads.AnswerText("The x509 chain of upstream has lapsed.")
     assert _reads.gate(ctx, "b", ("logs",), credited, own).exhibited
+
+
+INIT = [
+    {
+        "resource": "deployment/api-backend",
+        "namespace": "default",
+        "status": "CrashLoopBackOff",
+        "init_containers": [
+            {"name": "db-migrate", "status": "error", "logs": "ERROR: migration 042 failed"}
+        ],
+    },
+]
+
+
+@pytest.mark.parametrize(
+    ("entry", "credited"),
+    [
+        (("get", "pods", "api-backend-7d-x1", "default", {"sub": "log"}), False),  # app container
+        (
+            (
+                "get",
+                "pods",
+                "api-backend-7d-x1",
+                "default",
+                {"sub": "log", "container": "db-migrate"},
+            ),
+            True,
+        ),
+        (("get", "logs", None, "default", {}), False),  # the namespace's streams
+        (("get", "logs", None, "default", _uri("/logs", '{container="db-migrate"}')), True),
+    ],
+)
+def test_an_init_containers_log_is_read_only_by_a_read_naming_it(ev, entry, credited) -> None:  # type: ignore[no-untyped-def]
+    """Rule 225: the init container's log carrier, read as rule 213 reads it."""
+    verb, resource, name, namespace, extra = entry
+    if "container" in extra:
+        extra = {
+            "sub": "log",
+            "requestURI": f"/api/v1/namespaces/default/pods/{name}/log"
+            f"?container={extra['container']}",
+        }
+    s = ev.cap(INIT)
+    read = ev.entry(verb, resource, name, namespace, **extra)
+    every = _reads.carriers(_ctx(ev, s))
+    (init,) = [c for c in every if c.kind == "logs"]
+    assert init.container == "db-migrate"
+    assert _reads.read_by(read, init, every) is credited
+
+
+def test_a_state_read_shows_no_containers_log(ev) -> None:  # type: ignore[no-untyped-def]
+    """Rule 225: a pod list shows the init container's name and state, never its log: the
+    log's words are facts of the log carrier only."""
+    ctx = _ctx(ev, ev.cap(INIT))
+    every = _reads.carriers(ctx)
+    (state,) = [c for c in every if c.kind == "state" and "ground-truth" in c.topics][:1]
+    (log,) = [c for c in every if c.kind == "logs"]
+    assert "migration" not in _reads.carrier_facts(ctx, state)
+    assert "CrashLoopBackOff" in _reads.carrier_facts(ctx, state)
+    assert "migration" in _reads.carrier_facts(ctx, log)

@@ -54,6 +54,7 @@ from . import findings
 from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
 from ._seeded import fact_tokens as _fact_tokens
 from ._seeded import leaves as _leaves
+from ._words import name_regex
 from .registry import READ_KINDS as KINDS
 from .registry import READ_TOPICS as TOPICS
 from .registry import BehaviorOutcome
@@ -162,13 +163,18 @@ def _names_series(identifier: str, series: str) -> bool:
 
 def _reads_logs(entry: AuditEntry, c: Carrier) -> bool:
     resource, ns, name = bodies.resource_of(entry), bodies.effective_namespace(entry), entry.name
+    init = bool(c.container) and c.resource != "logs"
     if resource == "pods" and entry.subresource == "log":
         container = _uri_param(entry, "container")
-        if c.container and container and container != c.container:
+        if c.container and (container or init) and container != c.container:
             return False
         return _same_ns(c, ns) and bool(name) and _names(name or "", c.targets)
     if resource != "logs" or not _same_ns(c, ns):
         return False
+    if init:
+        # rule 225: an init container's log is read only by a query naming it (rule 213's
+        # read); a namespace's or its workload's stream is the app containers' log
+        return bool(name_regex(c.container or "").search(query_of(entry)))
     if name:
         return _names(name, c.targets)
     selectors = [
@@ -282,9 +288,27 @@ def _carrier_facts(ctx: VerificationContext, c: Carrier) -> set[str]:
         else:
             hit = resource == c.resource or (c.kind == "events" and resource == "events")
         if hit and _same_ns(c, ns):
-            for leaf in _leaves(entry):
+            for leaf in _leaves(_served(c, entry)):
                 out |= _fact_tokens(leaf, names)
     return out
+
+
+#: fields whose values only a log read returns (a container's log, its last line)
+_LOG_FIELDS = frozenset({"logs", "last_log"})
+
+
+def _served(c: Carrier, entry: object) -> object:
+    """What a read of ``c`` returns of a seeded entry: a state read (get, list, describe)
+    returns no container's log, so the log fields an entry seeds (an init container's
+    ``logs``) are no fact of its state carrier (rule 225: "migration" stated from a pod's
+    state, where only the init container's name says it, is no fact of that read)."""
+    if c.kind != "state":
+        return entry
+    if isinstance(entry, dict):
+        return {k: _served(c, v) for k, v in entry.items() if k not in _LOG_FIELDS}
+    if isinstance(entry, list):
+        return [_served(c, v) for v in entry]
+    return entry
 
 
 def answer_text(ctx: VerificationContext) -> AnswerText:
