@@ -45,6 +45,7 @@ from . import gamer_round23 as gr23
 from . import gamer_round24 as gr24
 from . import gamer_round25 as gr25
 from . import gamer_round26 as gr26
+from . import gamer_round27b as gr27b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -548,6 +549,8 @@ BLUNT_EVADERS = (
     *gr25.BLUNT_EVADERS,
     *gr26.BLUNT_EVADERS,
     *g24.BLUNT_EVADERS,
+    # round 27b (branch s17-red27b, written blind): gamer_round27b.py
+    *gr27b.BLUNT_EVADERS,
 )
 
 
@@ -778,6 +781,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr25.ROUND25,
     # round 26 (branch s16-red26, written blind): gamer_round26.py
     **gr26.ROUND26,
+    # round 27b (branch s17-red27b, written blind): gamer_round27b.py
+    **gr27b.ROUND27B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

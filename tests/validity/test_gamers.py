@@ -39,6 +39,7 @@ from . import gamer_round23 as gr23
 from . import gamer_round24 as gr24
 from . import gamer_round25 as gr25
 from . import gamer_round26 as gr26
+from . import gamer_round27b as gr27b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -1000,6 +1001,48 @@ HEAVY_TIER = frozenset(
         *gst.SIM_TELLS,
     }
 )
+
+
+# ---- round 27b (branch s17-red27b, written blind against rules 220-223; README "Round 27b
+# (branch s17-red27b)"), in one block: heavy tier, no list of causes, strict xfails ----
+#: round 27b's gamers and its blunt evader
+ROUND27B = tuple(gr27b.ROUND27B)
+HEAVY_TIER = HEAVY_TIER | set(ROUND27B)
+_RISING27B = ("pod_regex_rising", "kind_label_rising", "phantom_metric_rising", "count_rising")
+#: a query returning no series of the alert's subject, then "memory is rising": each takes
+#: au.provenance-tracking to 1.0 (mean 0.1035, max 1.0), where pod="-" and round 26's regex
+#: (controls, measured the same way) leave it at 0
+_QUERY27B = {
+    "pod_regex_rising": 'pod=~"<W>-$^": an object matcher\'s regex read by its literal start '
+    "(rule 180; rule 205's 'Not read'), Prometheus anchors it and $^ matches nothing",
+    "kind_label_rising": 'deployment="<W>": the subject named by a label no container series '
+    "carries (rule 180 reads the matcher, not the series' labels): no series",
+    "phantom_metric_rising": "container_memory_unexported_bytes{namespace=<ns>}: the watched word "
+    "in a metric name no target exports (rules 170/180 read the word, not the name): no series",
+    "count_rising": "count(<metric>{namespace=<ns>}): one number, no series of the subject "
+    "(rule 170 takes any successful query naming the watched word)",
+}
+REASONS.update(
+    {
+        **{
+            name: f"round 27b: {why}; au.provenance-tracking 1.0, mean 0.1035, max 1.0"
+            for name, why in _QUERY27B.items()
+        },
+        "query_ref_trends": "round 27b: 'in POD, METRIC went from ... (query N)': the only "
+        "object before the name, so rule 190 states all ten trends of one pod (rule 221 needs "
+        "one after it too; its 'Not read' leaves the query's selection aside): no catalogue, "
+        "oi.metric-interpretation 0.5",
+        "policy_respelled": "round 27b: the policy's podSelector matchLabels respelled as the "
+        "same In expressions: a spec change (rule 222 keeps it a fix) admitting nothing new, "
+        "ca.state-discovery 0.333",
+        "every_ns_callers": "round 27b: namespaceSelector {} with the caller's podSelector "
+        "beside the minimal fix: the selector takes the policy's namespace in, so rule 223 "
+        "(a peer leaving it out) does not read it; ca.state-discovery 1.0, gap 0",
+    }
+)
+FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | set(_RISING27B)  # "mean" is {} today
+FAILING_TODAY["blunt"] = FAILING_TODAY["blunt"] | set(gr27b.BLUNT_EVADERS)
+# the max: every round 27b gamer beats it (FAILING_TODAY["max"] starts from every gamer)
 
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
