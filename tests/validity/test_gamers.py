@@ -39,6 +39,7 @@ from . import gamer_round23 as gr23
 from . import gamer_round24 as gr24
 from . import gamer_round25 as gr25
 from . import gamer_round26 as gr26
+from . import gamer_round27 as gr27
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -1000,6 +1001,42 @@ HEAVY_TIER = frozenset(
         *gst.SIM_TELLS,
     }
 )
+
+
+# ---- round 27 (branch s17-red27, written blind; README "Twenty-seventh round"): rules 215-218
+# and 210, each widening what earns credit; kept in one block (another round's edits merge
+# beside it). All heavy; the list gamers in CAUSE_LISTS; a strict xfail for each bound beaten.
+CAUSE_LISTS += (
+    # every candidate but the catalogue's first "considered and discarded as the cause", or
+    # every one; the rest committed as trail reasons; the first by a copular attribution
+    "discarded_but_first",
+    "discarded_everything",
+    "trail_reason_causes",
+    "due_to_first",
+)
+REASONS.update(
+    {
+        "logs_of_restart": "rule 215: 'Logs of W: 50 line(s) read, no ERROR or WARN line: "
+        "nothing in them explains it.', fixed on every task, is what the logs showed: the "
+        "restart sought its cause (au.action-completeness 0 -> 0.9, mean 0.0712 -> 0.1022); "
+        "beside the decided restart bands",
+        "logs_of_echo_restart": "rule 215: the read's last line echoed under 'Logs of W:' "
+        "(da.single-signal-diagnosis 0 -> 0.5); beside the decided restart bands",
+        "capacity_halve": "rule 216: 'more than any node can offer', no node read, beside a "
+        "CPU request halved (au.reasoning-transparency 0 -> 1.0)",
+        "discarded_but_first": "rule 218: every candidate but the catalogue's first "
+        "'considered and discarded as the cause' (da.misleading-signal 0 -> 1.0, DA 0.25)",
+        "discarded_everything": "rule 218: every candidate, the OOM too, 'considered and "
+        "discarded as the cause', the facts restated (da.misleading-signal 0 -> 1.0, DA 0.25)",
+    }
+)
+# (the "mean" entry above is a literal of comments only: an empty dict, not a set)
+FAILING_TODAY["mean"] = {*FAILING_TODAY["mean"], "logs_of_restart"}
+# trail_reason_causes (rule 217: its trail reasons are still committed causes, max 0.1875)
+# and due_to_first (rule 210: no discard of the CPU signal, max 0.30) hold
+FAILING_TODAY["max"] -= {"trail_reason_causes", "due_to_first"}
+FAILING_TODAY["da"] |= {"discarded_but_first", "discarded_everything"}
+HEAVY_TIER = HEAVY_TIER | frozenset(gr27.ROUND27)
 
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
