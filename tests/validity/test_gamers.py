@@ -1016,21 +1016,27 @@ CAUSE_LISTS += (
 )
 REASONS.update(
     {
-        "logs_of_restart": "rule 215: 'Logs of W: 50 line(s) read, no ERROR or WARN line: "
-        "nothing in them explains it.', fixed on every task, is what the logs showed: the "
-        "restart sought its cause (au.action-completeness 0 -> 0.9, mean 0.0712 -> 0.1022); "
-        "beside the decided restart bands",
-        "logs_of_echo_restart": "rule 215: the read's last line echoed under 'Logs of W:' "
-        "(da.single-signal-diagnosis 0 -> 0.5); beside the decided restart bands",
+        # what credits each (README "Twenty-seventh round"): controls measured after the
+        # blind commit show rule 215's "of" and rule 218's words are not needed
+        "logs_of_restart": "rule 146's 'Not read': a fixed absence ('no ERROR or WARN line: "
+        "nothing in them explains it'), never looked at, said of logs the scenario does not "
+        "declare, after a real log read (au.action-completeness 0 -> 0.9, mean 0.0712 -> "
+        "0.1022; the same with 'Logs W:' or 'The logs of W showed'); beside the decided "
+        "restart bands",
+        "logs_of_echo_restart": "a served line echoed whole after a label ('Logs of W: FATAL: "
+        "... SMTP_PORT is not set') is no echo: the echo test reads the whole sentence "
+        "(da.single-signal-diagnosis 0 -> 0.5; the bare line 0); beside the decided restart "
+        "bands",
         "capacity_halve": "rule 216: 'more than any node can offer', no node read, beside a "
-        "CPU request halved (au.reasoning-transparency 0 -> 1.0)",
-        "discarded_but_first": "rule 218: every candidate but the catalogue's first "
-        "'considered and discarded as the cause' (da.misleading-signal 0 -> 1.0, DA 0.25)",
-        "discarded_everything": "rule 218: every candidate, the OOM too, 'considered and "
-        "discarded as the cause', the facts restated (da.misleading-signal 0 -> 1.0, DA 0.25)",
+        "CPU request halved (au.reasoning-transparency 0 -> 1.0; 0 without the phrase)",
+        "discarded_but_first": "the catalogue's first candidate (an OOM kill of the subject) "
+        "committed, every other one discarded; a discard's own 'cause' is its rationale "
+        "(da.misleading-signal 0 -> 1.0, DA 0.25; the same in 'is not the cause' words)",
+        "discarded_everything": "every candidate discarded, the OOM too; the rebutted OOM "
+        "candidate, or a restated fact ('has status OOMKilled'), is the OOM stated "
+        "(da.misleading-signal 0 -> 1.0, DA 0.25; the same in 'is not the cause' words)",
     }
 )
-# (the "mean" entry above is a literal of comments only: an empty dict, not a set)
 FAILING_TODAY["mean"] = {*FAILING_TODAY["mean"], "logs_of_restart"}
 # trail_reason_causes (rule 217: its trail reasons are still committed causes, max 0.1875)
 # and due_to_first (rule 210: no discard of the CPU signal, max 0.30) hold
