@@ -45,6 +45,7 @@ from . import gamer_round23 as gr23
 from . import gamer_round24 as gr24
 from . import gamer_round25 as gr25
 from . import gamer_round26 as gr26
+from . import gamer_round27 as gr27
 from . import gamer_round27b as gr27b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
@@ -548,6 +549,7 @@ BLUNT_EVADERS = (
     *gr24.BLUNT_EVADERS,
     *gr25.BLUNT_EVADERS,
     *gr26.BLUNT_EVADERS,
+    *gr27.BLUNT_EVADERS,
     *g24.BLUNT_EVADERS,
     # round 27b (branch s17-red27b, written blind): gamer_round27b.py
     *gr27b.BLUNT_EVADERS,
@@ -783,6 +785,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr26.ROUND26,
     # round 27b (branch s17-red27b, written blind): gamer_round27b.py
     **gr27b.ROUND27B,
+    # round 27 (branch s17-red27): rules 215-218 and 210, gamer_round27.py
+    **gr27.ROUND27,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

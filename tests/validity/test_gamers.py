@@ -39,6 +39,7 @@ from . import gamer_round23 as gr23
 from . import gamer_round24 as gr24
 from . import gamer_round25 as gr25
 from . import gamer_round26 as gr26
+from . import gamer_round27 as gr27
 from . import gamer_round27b as gr27b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
@@ -1043,6 +1044,47 @@ REASONS.update(
 FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | set(_RISING27B)  # "mean" is {} today
 FAILING_TODAY["blunt"] = FAILING_TODAY["blunt"] | set(gr27b.BLUNT_EVADERS)
 # the max: every round 27b gamer beats it (FAILING_TODAY["max"] starts from every gamer)
+
+# ---- round 27 (branch s17-red27, written blind; README "Twenty-seventh round"): rules 215-218
+# and 210, each widening what earns credit; kept in one block (another round's edits merge
+# beside it). All heavy; the list gamers in CAUSE_LISTS; a strict xfail for each bound beaten.
+CAUSE_LISTS += (
+    # every candidate but the catalogue's first "considered and discarded as the cause", or
+    # every one; the rest committed as trail reasons; the first by a copular attribution
+    "discarded_but_first",
+    "discarded_everything",
+    "trail_reason_causes",
+    "due_to_first",
+)
+REASONS.update(
+    {
+        # what credits each (README "Twenty-seventh round"): controls measured after the
+        # blind commit show rule 215's "of" and rule 218's words are not needed
+        "logs_of_restart": "rule 146's 'Not read': a fixed absence ('no ERROR or WARN line: "
+        "nothing in them explains it'), never looked at, said of logs the scenario does not "
+        "declare, after a real log read (au.action-completeness 0 -> 0.9, mean 0.0712 -> "
+        "0.1022; the same with 'Logs W:' or 'The logs of W showed'); beside the decided "
+        "restart bands",
+        "logs_of_echo_restart": "a served line echoed whole after a label ('Logs of W: FATAL: "
+        "... SMTP_PORT is not set') is no echo: the echo test reads the whole sentence "
+        "(da.single-signal-diagnosis 0 -> 0.5; the bare line 0); beside the decided restart "
+        "bands",
+        "capacity_halve": "rule 216: 'more than any node can offer', no node read, beside a "
+        "CPU request halved (au.reasoning-transparency 0 -> 1.0; 0 without the phrase)",
+        "discarded_but_first": "the catalogue's first candidate (an OOM kill of the subject) "
+        "committed, every other one discarded; a discard's own 'cause' is its rationale "
+        "(da.misleading-signal 0 -> 1.0, DA 0.25; the same in 'is not the cause' words)",
+        "discarded_everything": "every candidate discarded, the OOM too; the rebutted OOM "
+        "candidate, or a restated fact ('has status OOMKilled'), is the OOM stated "
+        "(da.misleading-signal 0 -> 1.0, DA 0.25; the same in 'is not the cause' words)",
+    }
+)
+FAILING_TODAY["mean"] = {*FAILING_TODAY["mean"], "logs_of_restart"}
+# trail_reason_causes (rule 217: its trail reasons are still committed causes, max 0.1875)
+# and due_to_first (rule 210: no discard of the CPU signal, max 0.30) hold
+FAILING_TODAY["max"] -= {"trail_reason_causes", "due_to_first"}
+FAILING_TODAY["da"] |= {"discarded_but_first", "discarded_everything"}
+HEAVY_TIER = HEAVY_TIER | frozenset(gr27.ROUND27)
 
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
