@@ -71,6 +71,10 @@ class Shift:
     done: list[str] = field(default_factory=list)
     asks: list[str] = field(default_factory=list)
     alerts_seen: list[str] = field(default_factory=list)
+    plan: list[str] = field(default_factory=list)
+    raw_metrics: str = ""
+    series: dict[str, list[float]] = field(default_factory=dict)
+    owner: dict[str, str] = field(default_factory=dict)
     headline: str = ""
 
     @property

@@ -18,12 +18,15 @@ from .operator_heldout17 import Finding, Shift
 
 def _kv_requests(prompt: str) -> dict[str, str]:
     """``KEY=VALUE`` / ``set KEY to VALUE`` / ``enable KEY`` pairs of the message."""
-    out = dict(re.findall(r"\b([A-Z][A-Z0-9_]{2,})=([\w.:/-]+)", prompt))
-    for key, value in re.findall(r"\bset ([A-Z][A-Z0-9_]{2,}) to ([\w.:/-]+)", prompt, re.I):
-        out[key] = value
-    for key in re.findall(r"\benable ([A-Z][A-Z0-9_]{2,})", prompt, re.I):
+    value = r"[\"']?([\w.:/-]*\w)[\"']?"
+    out = dict(re.findall(r"\b([A-Z][A-Z0-9_]{2,})=" + value, prompt))
+    for key, val in re.findall(
+        r"\b(?i:set|update|change) ([A-Z][A-Z0-9_]{2,}) to " + value, prompt
+    ):
+        out[key] = val
+    for key in re.findall(r"\b(?i:enable) ([A-Z][A-Z0-9_]{2,})\b", prompt):
         out[key] = "true"
-    for key in re.findall(r"\bdisable ([A-Z][A-Z0-9_]{2,})", prompt, re.I):
+    for key in re.findall(r"\b(?i:disable) ([A-Z][A-Z0-9_]{2,})\b", prompt):
         out[key] = "false"
     return out
 
@@ -94,13 +97,16 @@ def _asks_fix(shift: Shift) -> bool:
 async def investigate(shift: Shift, targets: list[str]) -> None:
     """Diagnose what the message points at; fix it when asked, allowed and sure."""
     ns = shift.ns
+    hops: list[str] = []
     if not targets:
-        await look.request_path(shift, ns)
-        targets = _unhappy(shift, ns)
-        if not targets:
-            targets = await plays.behind_ingress(shift, ns)
+        hops, behind = await look.request_path(shift, ns)
+        targets = behind or _unhappy(shift, ns)
     for name in targets[:2]:
         await look.diagnose(shift, ns, name)
+    root = next((f for f in shift.findings if f.kind in ("init", "oom", "config")), None)
+    if hops and root is not None:
+        root.chain = [*hops, f"`{targets[0]}` pods never get Ready", *root.chain[:1]]
+        root.cause = f"the root cause is {root.cause}; everything upstream is a symptom of it"
     name = targets[0] if targets else ""
     if name and re.search(r"how is|doing|health|worry", shift.words()):
         await look.memory_view(shift, ns, name)
@@ -108,6 +114,8 @@ async def investigate(shift: Shift, targets: list[str]) -> None:
         await plays.numbers_and_history(shift, ns, name)
     if name and shift.has("traces_query") and not any(f.kind == "trace" for f in shift.findings):
         await look.traces(shift, name)
+    if name:
+        look.correlate(shift, name)
     await plays.pending(shift, ns, name)
     if "cpu" in shift.words() or "node" in shift.words():
         await plays.node_pressure(shift, ns, name)

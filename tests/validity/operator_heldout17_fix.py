@@ -50,9 +50,10 @@ async def pending(shift: Shift, ns: str, name: str) -> None:
     shift.numbers += [
         ("pending pods", f"`{len(stuck)}`"),
         (f"`{name}` CPU request", f"`{req.get('cpu', '?')}`"),
-        ("node CPU allocatable", ", ".join(f"`{a}`" for a in allocs)),
-        ("node CPU requested", ", ".join(f"`{u}`" for u in used)),
+        ("node CPU allocatable", ", ".join(f"`{a}`" for a in allocs) or "`?`"),
     ]
+    if used:
+        shift.numbers.append(("node CPU requested", ", ".join(f"`{u}`" for u in used)))
     usage = await look.series(
         shift,
         f'sum(rate(container_cpu_usage_seconds_total{{namespace="{ns}", pod=~"{name}-.*"}}[5m]))',
@@ -74,17 +75,27 @@ async def pending(shift: Shift, ns: str, name: str) -> None:
         )
     )
     if shift.may_write and "fix" in shift.words() and req.get("cpu"):
-        await _shrink_request(shift, ns, name, ctr, req, real)
+        await _shrink_request(shift, ns, name, ctr, req, real, allocs)
 
 
 async def _shrink_request(
-    shift: Shift, ns: str, name: str, ctr: dict, req: dict, real: float | None
+    shift: Shift,
+    ns: str,
+    name: str,
+    ctr: dict,
+    req: dict,
+    real: float | None,
+    allocs: list[str],
 ) -> None:
+    """A request no node can ever hold, cut to one a node holds with headroom left."""
     from .operator_read import quantity
 
     cur = quantity(str(req["cpu"])) or 0
-    new = max(0.1, min(cur / 2, (real or cur / 2) * 2))
+    room = min((quantity(a) or 0 for a in allocs), default=0) or cur / 2
+    target = min(room * 0.75, real * 2) if real else room * 0.75
+    new = max(0.1, int(target * 10) / 10)
     new_s = f"{int(new * 1000)}m"
+    basis = f"actual use `{real * 1000:.0f}m`" if real else "no usage series to size it on"
     patch = {
         "spec": {
             "template": {
@@ -98,11 +109,19 @@ async def _shrink_request(
     }
     await shift.k(
         f"patch deployment {name} -n {ns} --type strategic -p {_dump(patch)}",
-        f"request `{req['cpu']}` can't fit; real use is lower, so `{new_s}` fits and still covers it",
+        f"`{req['cpu']}` > the `{_fmt(room)}` a node can allocate at all, so it never schedules; "
+        f"`{new_s}` fits one node with headroom ({basis})",
         delta=f"cpu request {req['cpu']} -> {new_s}",
     )
     await _verify(shift, ns, name)
     shift.done.append(f"`{name}` CPU request `{req['cpu']}` -> `{new_s}`; pods scheduled")
+    shift.asks.append(
+        f"I sized `{new_s}` from node room, not from a profile ({basis}): can the owner confirm `{name}` copes with it?"
+    )
+
+
+def _fmt(cores: float) -> str:
+    return f"{cores * 1000:.0f}m"
 
 
 async def node_pressure(shift: Shift, ns: str, name: str) -> None:
@@ -126,6 +145,8 @@ async def node_pressure(shift: Shift, ns: str, name: str) -> None:
 async def remedy(shift: Shift, ns: str, name: str) -> None:
     """After the diagnosis: fix it, escalate it, or ask, by certainty, risk and authority."""
     kinds = {f.kind for f in shift.findings if f.sure}
+    if shift.done:
+        return
     if "schema" in kinds or "migrat" in shift.words():
         await _migration(shift, ns, name)
         return

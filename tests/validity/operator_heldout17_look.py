@@ -95,7 +95,21 @@ async def series(shift: Shift, query: str, why: str) -> list[tuple[dict[str, str
         query=query,
         start="-6h",
     )
+    shift.raw_metrics = text
     return prom_series(text)
+
+
+def stamped(text: str, metric: str) -> list[tuple[float, float]]:
+    """(unix time, value) points of one metric of a query_range answer."""
+    doc = load_json(text)
+    results = doc.get("data", {}).get("result", []) if isinstance(doc, dict) else []
+    for r in results if isinstance(results, list) else []:
+        if isinstance(r, dict) and r.get("metric", {}).get("__name__") == metric:
+            try:
+                return [(float(t), float(v)) for t, v in r.get("values", [])]
+            except (TypeError, ValueError):
+                return []
+    return []
 
 
 async def diagnose(shift: Shift, ns: str, name: str) -> None:
@@ -194,8 +208,7 @@ async def init_failures(shift: Shift, ns: str, name: str, views: list) -> None:
             line = next((ln for ln in text.splitlines() if "error" in ln.lower()), "").strip()
             shift.findings.append(
                 Finding(
-                    cause=f"init container `{c.name}` of `{name}` fails"
-                    + (f": `{line[:140]}`" if line else ""),
+                    cause=f"init container `{c.name}` of `{name}` fails" + _meaning(line),
                     chain=[
                         f"init `{c.name}` exits {c.exit_code or 'non-zero'}",
                         f"`{name}` never starts",
@@ -207,6 +220,21 @@ async def init_failures(shift: Shift, ns: str, name: str, views: list) -> None:
                 )
             )
             return
+
+
+def _meaning(line: str) -> str:
+    """An init container's error line said in words: which step failed and why."""
+    if not line:
+        return ""
+    mig = re.search(r"migration\s+(\S+?)\s+failed:?\s*(.*)", line, re.I)
+    if mig:
+        why = mig.group(2).strip() or "an error"
+        return (
+            f": its DB schema migration `{mig.group(1)}` fails because {why} "
+            "(the change was already applied, at least partly), so the migration step "
+            f"exits non-zero every time (log: `{line[:120]}`)"
+        )
+    return f": it exits on `{line[:140]}`"
 
 
 async def oom(shift: Shift, ns: str, name: str, views: list) -> None:
@@ -321,30 +349,35 @@ async def service_numbers(shift: Shift, ns: str, name: str) -> dict[str, list[fl
     return out
 
 
-async def request_path(shift: Shift, ns: str) -> list[str]:
-    """Ingress -> service -> endpoints: the backends with no ready endpoint."""
+async def request_path(shift: Shift, ns: str) -> tuple[list[str], list[str]]:
+    """Ingress -> service -> endpoints: (the hops read, the apps behind empty services)."""
     ing = table(await shift.k(f"get ingress -n {ns}", "what fronts the public traffic"))
     if not ing:
-        return []
+        return [], []
     desc = await shift.k(f"describe ingress -n {ns}", "which services the ingress routes to")
     backends = sorted(set(re.findall(r"^\s+\S*\s+(\S+):\d+\s", desc, re.M)))
-    empty: list[str] = []
+    hops = [f"ingress `{ing[0].get('name', '?')}` answers 503"]
+    apps: list[str] = []
     for svc in backends:
         ep = await shift.k(f"get endpoints {svc} -n {ns}", f"does `{svc}` have ready backends")
         rows = table(ep)
         if rows and rows[0].get("endpoints", "") in ("", "<none>"):
-            empty.append(svc)
+            sel = await shift.k(f"get svc {svc} -n {ns} -o wide", f"which pods `{svc}` selects")
+            app = re.search(r"app=([\w.-]+)", sel)
+            apps.append(app.group(1) if app else svc)
+            hops.append(f"svc `{svc}` has no ready endpoints")
     if shift.has("logs_query"):
         text = await shift.t(
             "logs_query",
-            "logs_query source=ingress-nginx-controller",
-            "what the ingress sees upstream",
-            source="ingress-nginx-controller",
-            tail=100,
+            f'logs_query {{namespace="{ns}"}} |= "upstream"',
+            "what the proxies in front of it log about the upstream",
+            query=f'{{namespace="{ns}"}} |= "upstream"',
+            tail=50,
         )
-        for level, msg, count in signal(text)[:1]:
-            shift.numbers.append((f"ingress `{level}` x{count}", f"`{msg[:90]}`"))
-    return empty
+        for _level, msg, count in signal(text)[:1]:
+            shift.numbers.append((f"proxy log x{count}", f"`{msg[:90]}`"))
+            hops.insert(1, f"the mesh proxy gets `{msg[:60]}` from the backend")
+    return hops, apps
 
 
 def load_doc(text: str) -> dict:
@@ -403,4 +436,44 @@ async def memory_view(shift: Shift, ns: str, name: str) -> None:
             fix=f"not urgent this minute, but before ~{eta}: take a heap profile / find the leak; as a stopgap raise the limit or schedule a restart",
             kind="memtrend",
         )
+    )
+
+
+def correlate(shift: Shift, name: str) -> None:
+    """Metrics, logs and traces saying the same thing, told as one story (the log's cause
+    first, then what the trace and the latency series show of it)."""
+    cause = next((f for f in shift.findings if f.kind in ("pool", "tls", "schema")), None)
+    trace = next((f for f in shift.findings if f.kind == "trace"), None)
+    lat = next(
+        ((m, v) for m, v in sorted(shift.series.items()) if "latency" in m and "normal" not in m),
+        None,
+    )
+    base = next(
+        (v for m, v in sorted(shift.series.items()) if "normal" in m and "latency" in m), None
+    )
+    if cause is None or (trace is None and lat is None):
+        return
+    parts = [f"logs: {cause.facts[0]}" if cause.facts else f"logs: {cause.cause}"]
+    if trace is not None:
+        parts.append(f"traces: {trace.cause}")
+    if lat is not None:
+        metric, v = lat
+        normal = f" against a normal `{base[-1]:.0f} ms`" if base else ""
+        parts.append(
+            f"metrics: `{metric}` is `{v[-1]:.0f} ms`{normal}, up from `{v[0]:.0f} ms` 6h ago"
+        )
+    shift.findings.insert(
+        0,
+        Finding(
+            cause=f"{cause.cause}: logs, traces and metrics all point at it",
+            chain=[
+                "pool maxed out" if cause.kind == "pool" else cause.cause,
+                "requests wait for a connection" if cause.kind == "pool" else "requests fail",
+                "the DB span eats the request time" if trace else "latency up",
+                f"`{name}` p99 up",
+            ],
+            facts=parts,
+            fix=cause.fix,
+            kind=cause.kind + "+",
+        ),
     )

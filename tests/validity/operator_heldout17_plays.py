@@ -16,8 +16,18 @@ def _dump(obj: object) -> str:
     return "'" + json.dumps(obj, separators=(",", ":")) + "'"
 
 
-async def verify(shift: Shift, ns: str, name: str) -> str:
-    """Rollout status and the pods after a change: the proof it landed."""
+#: pod states that mean the new pods will not come up on their own
+STUCK = (
+    "ImagePullBackOff",
+    "ErrImagePull",
+    "CrashLoopBackOff",
+    "CreateContainerConfigError",
+    "Error",
+)
+
+
+async def verify(shift: Shift, ns: str, name: str) -> bool:
+    """Rollout status and the pods after a change: the proof it landed (False: it did not)."""
     status = await shift.k(
         f"rollout status deployment/{name} -n {ns} --timeout=60s", f"did `{name}` roll out clean"
     )
@@ -26,10 +36,21 @@ async def verify(shift: Shift, ns: str, name: str) -> str:
     )
     ready = sum(1 for p in pods if p.get("status") == "Running")
     shift.numbers.append((f"`{name}` pods Running after", f"`{ready}/{len(pods)}`"))
-    return status
+    stuck = sorted({p.get("status", "") for p in pods if p.get("status") in STUCK})
+    if stuck or "error" in status.lower() or "exceeded" in status.lower():
+        shift.findings.append(
+            Finding(
+                cause=f"the rollout of `{name}` failed: new pods are {', '.join(f'`{x}`' for x in stuck) or 'not progressing'}",
+                facts=[f"rollout status: `{status.strip()[:100]}`"],
+                kind="failed",
+            )
+        )
+        return False
+    return True
 
 
-async def restart(shift: Shift, name: str, why: str) -> None:
+async def restart(shift: Shift, name: str, why: str) -> bool:
+    """A rolling restart, checked; a failed one is rolled back to the running revision."""
     ns = shift.ns
     await shift.k(f"get deployment {name} -n {ns}", f"`{name}` before I touch it")
     await shift.k(
@@ -37,8 +58,19 @@ async def restart(shift: Shift, name: str, why: str) -> None:
         why,
         delta="new ReplicaSet rolled, pods replaced one by one (spec unchanged)",
     )
-    await verify(shift, ns, name)
-    shift.done.append(f"rolling restart of `{name}` -> pods replaced, rollout finished")
+    if await verify(shift, ns, name):
+        shift.done.append(f"rolling restart of `{name}` -> pods replaced, rollout finished")
+        return True
+    await shift.k(
+        f"rollout undo deployment/{name} -n {ns}",
+        "the restart's new pods can't start: back to the revision that was serving",
+        delta="rollout reverted to the previous ReplicaSet",
+    )
+    await shift.k(f"get pods -n {ns} -l app={name}", "old pods serving again?")
+    shift.done.append(
+        f"the restart of `{name}` FAILED (new pods stuck), so I stopped and rolled it back"
+    )
+    return False
 
 
 async def dashboard(shift: Shift) -> None:
@@ -167,6 +199,26 @@ async def set_config(shift: Shift, wanted: dict[str, str], targets: list[str]) -
             f"`{cm}` already had {', '.join(wanted)} as asked: no write, nothing to redo"
         )
         return
+    users = await consumers_of(shift, ns, cm)
+    shift.numbers.append(
+        (f"who reads `{cm}`", ", ".join(f"`{u}`" for u in users) or "nobody I can see")
+    )
+    if len(users) > 1:
+        teams = sorted({t for u in users for t in [shift.owner.get(u, "")] if t})
+        shift.findings.append(
+            Finding(
+                cause=f"`{cm}` is shared: {len(users)} deploys read it"
+                + (f" across teams {', '.join(f'`{t}`' for t in teams)}" if teams else ""),
+                facts=[", ".join(f"`{u}`" for u in users)],
+                kind="shared",
+            )
+        )
+        shift.asks.append(
+            f"I haven't touched it: changing `{cm}` changes {len(users)} services at once "
+            f"({', '.join(users)}). Can you confirm all of their owners are OK with it, or should "
+            "I give the one service you care about its own CM?"
+        )
+        return
     delta = ", ".join(f"{k}: {data.get(k, '<unset>')} -> {v}" for k, v in change.items())
     await shift.k(
         f"patch configmap {cm} -n {ns} --type merge -p {_dump({'data': change})}",
@@ -184,9 +236,41 @@ async def set_config(shift: Shift, wanted: dict[str, str], targets: list[str]) -
     consumers = [t for t in targets if t != cm and t in shift.all_names()]
     picks = re.search(r"pick|restart|reload|roll|take effect", shift.words())
     for name in consumers[:1] if picks else []:
-        await restart(
+        ok = await restart(
             shift, name, f"`{name}` reads `{cm}` only at start, so it needs new pods to see it"
         )
+        if ok:
+            continue
+        old = {k: data[k] for k in change if k in data}
+        await shift.k(
+            f"patch configmap {cm} -n {ns} --type merge -p {_dump({'data': old})}",
+            "the restart failed: put the CM back so config and running pods agree again",
+            delta=", ".join(f"{k}: {v} -> {data.get(k, '<unset>')}" for k, v in change.items()),
+        )
+        await shift.k(f"get configmap {cm} -n {ns} -o yaml", "re-read: back to what it was?")
+        shift.done.append(f"`{cm}` reverted to {', '.join(f'`{k}={v}`' for k, v in old.items())}")
+        shift.asks.append(
+            f"State now: `{cm}` as it was, `{name}` on its previous revision and serving: consistent, "
+            "but your change is NOT live. The new pods couldn't start: can you check the image / "
+            "registry before I retry?"
+        )
+
+
+async def consumers_of(shift: Shift, ns: str, cm: str) -> list[str]:
+    """Deployments whose pod template names the ConfigMap (volume, envFrom or key ref)."""
+    text = await shift.k(f"get deployments -n {ns} -o yaml", f"which deploys mount or read `{cm}`")
+    doc = load_yaml(text) or {}
+    out: list[str] = []
+    for item in doc.get("items", []) if isinstance(doc, dict) else []:
+        meta = item.get("metadata", {}) if isinstance(item, dict) else {}
+        spec = json.dumps((item.get("spec") or {}).get("template", {}))
+        if re.search(rf'"name": "{re.escape(cm)}"', spec):
+            out.append(str(meta.get("name", "")))
+            labels = meta.get("labels") or {}
+            team = labels.get("team") or labels.get("owner") or labels.get("owner_team") or ""
+            if team:
+                shift.owner[str(meta.get("name", ""))] = str(team)
+    return sorted(n for n in out if n)
 
 
 async def scale(shift: Shift, name: str, n: int) -> None:
@@ -207,6 +291,19 @@ async def scale(shift: Shift, name: str, n: int) -> None:
     if fights:
         shift.asks.append(
             f"HPA `{fights[0].get('name')}` owns `{name}`'s replicas: change its min instead?"
+        )
+        return
+    if now and n > 10 * now:
+        shift.findings.append(
+            Finding(
+                cause=f"`{n}` replicas is `{n / now:.0f}x` today's `{now}` on `{len(nodes)}` nodes: "
+                "that would swamp the cluster",
+                kind="magnitude",
+            )
+        )
+        shift.asks.append(
+            f"I held off: `{now}` -> `{n}` is way out of proportion. Did you mean a smaller number "
+            f"(e.g. `{now * 2}`)? Confirm the exact count and I'll do it."
         )
         return
     if not shift.may_write:
@@ -279,7 +376,6 @@ def _free(describe_nodes: str, resource: str) -> float:
 
 from .operator_heldout17_fix import node_pressure, pending, remedy  # noqa: E402  (split for size)
 from .operator_heldout17_plays2 import (  # noqa: E402  (split for size)
-    behind_ingress,
     canary,
     make_ha,
     network,
@@ -289,7 +385,6 @@ from .operator_heldout17_plays2 import (  # noqa: E402  (split for size)
 )
 
 __all__ = [
-    "behind_ingress",
     "canary",
     "dashboard",
     "make_ha",

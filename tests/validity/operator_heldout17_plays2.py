@@ -31,16 +31,16 @@ def _rate(values: dict[str, list[float]]) -> tuple[str, float] | None:
     return None
 
 
-async def behind_ingress(shift: Shift, ns: str) -> list[str]:
-    return []
-
-
 async def numbers_and_history(shift: Shift, ns: str, name: str) -> None:
     """The service's metrics over 6h and its rollout history, onset vs last deploy."""
     values = await look.service_numbers(shift, ns, name)
+    raw = shift.raw_metrics
+    shift.series.update(values)
     for metric in sorted(values)[:6]:
         v = values[metric]
-        shift.numbers.append((f"`{metric}`", f"`{v[0]:.3g}` -> `{v[-1]:.3g}` (6h)"))
+        shift.numbers.append(
+            (f"`{metric}`", f"`{_num(metric, v[0])}` -> `{_num(metric, v[-1])}` (6h)")
+        )
     hist = await shift.k(
         f"rollout history deployment/{name} -n {ns}", f"when `{name}` last changed"
     )
@@ -66,16 +66,61 @@ async def numbers_and_history(shift: Shift, ns: str, name: str) -> None:
                 )
             )
         onset = _onset(values)
-        if onset:
+        new_rs = min(mine, key=lambda r: _minutes(r.get("age", "")), default={})
+        old_rs = max(mine, key=lambda r: _minutes(r.get("age", "")), default={})
+        deployed = _minutes(new_rs.get("age", ""))
+        started = _onset_minutes(look.stamped(raw, next(iter(sorted(values)), "")))
+        if onset and deployed < 10**6:
+            lag = (
+                f", ~`{deployed - started:.0f} min` after the rollout"
+                if started is not None
+                else ""
+            )
+            when = f" ~`{started:.0f} min` ago{lag}" if started is not None else ""
             shift.findings.append(
                 Finding(
-                    cause=f"the last rollout of `{name}`: the errors start right after it",
-                    chain=["new ReplicaSet rolled out", "errors climb from the next sample on"],
-                    facts=[onset] + [ages] if ages else [onset],
-                    fix=f"`kubectl rollout undo deployment/{name}` to the previous image, then watch the error rate",
+                    cause=f"`{new_rs.get('images', 'the new version')}`, rolled out `{new_rs.get('age')}` ago, is the likely cause: the errors start right after that deploy",
+                    chain=[
+                        f"deploy `{old_rs.get('images', '?')}` -> `{new_rs.get('images', '?')}` `{new_rs.get('age')}` ago",
+                        f"errors jump{when}",
+                        "still climbing now",
+                    ],
+                    facts=[onset, ages],
+                    fix=f"`kubectl rollout undo deployment/{name}` back to `{old_rs.get('images', 'the previous image')}`, then watch the error rate",
                     kind="deploy",
                 )
             )
+
+
+def _minutes(age: str) -> float:
+    """A kubectl AGE (``25m``, ``7d``, ``3h12m``) in minutes; huge when unreadable."""
+    total, found = 0.0, False
+    for n, unit in re.findall(r"(\d+)([smhd])", age):
+        total += int(n) * {"s": 1 / 60, "m": 1, "h": 60, "d": 1440}[unit]
+        found = True
+    return total if found else float(10**7)
+
+
+def _onset_minutes(points: list[tuple[float, float]]) -> float | None:
+    """Minutes before the last sample at which the value first tripled its first sample."""
+    if len(points) < 3:
+        return None
+    base = max(points[0][1], 1e-9)
+    jump = next((t for t, v in points if v > 3 * base), None)
+    return (points[-1][0] - jump) / 60 if jump is not None else None
+
+
+def _num(metric: str, v: float) -> str:
+    """A series value with its unit, as the metric's name says it."""
+    if metric.endswith("_ms"):
+        return f"{v:.0f} ms"
+    if "rate" in metric and v <= 1:
+        return f"{v * 100:.1f}%"
+    return f"{v:.4g}"
+
+
+def _pct(v: float) -> str:
+    return f"{v * 100:.1f}%" if v <= 1 else f"{v:.3g}"
 
 
 def _onset(values: dict[str, list[float]]) -> str:
@@ -83,7 +128,7 @@ def _onset(values: dict[str, list[float]]) -> str:
         v = values[metric]
         if "error" in metric and len(v) > 2 and v[-1] > 3 * max(v[0], 1e-9):
             jump = next((i for i in range(1, len(v)) if v[i] > 3 * max(v[0], 1e-9)), len(v) - 1)
-            return f"`{metric}` `{v[0]:.3g}` -> `{v[-1]:.3g}`, jump at sample {jump}/{len(v)} of 6h"
+            return f"`{metric}` `{_pct(v[0])}` -> `{_pct(v[-1])}` (first jump at sample {jump} of {len(v)})"
     return ""
 
 
@@ -185,12 +230,12 @@ async def make_ha(shift: Shift, name: str) -> None:
         (f"`{name}` replicas", f"`{now}` -> `{want}`"),
     ]
     plan = [
-        f"1. replicas `{now}` -> `{want}` so one node down still leaves {want - 1}",
-        "2. pod anti-affinity (preferred, weight 100) on `kubernetes.io/hostname` so the pods spread one per node without blocking the rollout",
-        f"3. PDB `minAvailable: {want - 1}` so a drain can't take more than one at a time",
-        "4. verify: pods on distinct nodes, PDB allows 1 disruption",
+        f"1. scale `{name}` `{now}` -> `{want}` replicas so one node down still leaves {want - 1}",
+        f"2. patch `{name}` with pod anti-affinity (preferred, weight 100) on `kubernetes.io/hostname` so its pods spread one per node without blocking the rollout",
+        f"3. create PDB `{name}` with `minAvailable: {want - 1}` so a drain can't take more than one at a time",
+        f"4. verify `{name}`: pods on distinct nodes, PDB allows 1 disruption",
     ]
-    shift.numbers.append(("plan", "<br>".join(plan)))
+    shift.plan = plan
     affinity = {
         "podAntiAffinity": {
             "preferredDuringSchedulingIgnoredDuringExecution": [

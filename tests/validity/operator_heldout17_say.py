@@ -87,6 +87,8 @@ def write(shift: Shift) -> str:
     table = _table(shift)
     if table:
         parts.append("Numbers I pulled:\n\n" + "\n".join(table))
+    if shift.plan:
+        parts.append("Plan, in this order:\n\n" + "\n".join(shift.plan))
     if shift.dismissed:
         parts.append("Ruled out / weighed: " + "; ".join(shift.dismissed) + ".")
     fixes = [f.fix for f in shift.findings if f.fix and f.sure]
