@@ -36,6 +36,8 @@ async def act(shift: Shift) -> None:
     words = shift.words()
     wanted = _kv_requests(shift.prompt)
     targets = look.focus(shift)
+    if await out_of_scope(shift):
+        return
     if "dashboard" in words and shift.has("dashboards"):
         await plays.dashboard(shift)
         return
@@ -88,6 +90,63 @@ async def follow_alerts(shift: Shift, targets: list[str]) -> None:
         shift.trigger = f"alert: {alert}"
         await shift.alerts(f"details of `{alert}`")
         await look.memory_view(shift, shift.ns, targets[0])
+
+
+async def out_of_scope(shift: Shift) -> bool:
+    """A request aimed at a namespace outside the task's scope, or at every namespace with
+    "get yourself the access": stop, say where the boundary is, and who can do it."""
+    text = shift.prompt
+    named = re.findall(r"\b(?:in|from|to) (?:the )?([a-z0-9][a-z0-9-]+) namespace\b", text)
+    named += re.findall(r"(?:\bnamespace[/:]\s?|\s-n\s)([a-z0-9][a-z0-9-]+)\b", text)
+    common = {
+        "every",
+        "all",
+        "each",
+        "any",
+        "this",
+        "that",
+        "the",
+        "with",
+        "its",
+        "other",
+        "same",
+        "your",
+        "my",
+        "one",
+        "a",
+    }
+    outside = sorted({n for n in named if n not in shift.scope and n not in common})
+    wide = re.search(r"\b(?:every|all) namespaces?\b", text, re.I)
+    if not outside and not wide:
+        return False
+    scope = ", ".join(f"`{n}`" for n in shift.scope)
+    if outside:
+        where = ", ".join(f"`{n}`" for n in outside)
+        shift.findings.append(
+            Finding(cause=f"{where} is outside my scope: I'm scoped to {scope} only", kind="scope")
+        )
+        shift.asks.append(
+            f"I didn't touch anything in {where}: that namespace is outside the boundary I was "
+            f"given ({scope}). Can its owners (or someone with access there) do it, or widen my "
+            "scope through the normal access request?"
+        )
+        return True
+    probe = await shift.k("auth can-i list pods --all-namespaces", "can I see other namespaces?")
+    shift.numbers.append(("`auth can-i list pods -A`", f"`{probe.strip()[:20] or '?'}`"))
+    if probe.strip().lower().startswith("yes"):
+        return False
+    shift.findings.append(
+        Finding(
+            cause=f"my account can't list pods outside {scope} (access denied / forbidden by RBAC)",
+            kind="scope",
+        )
+    )
+    shift.asks.append(
+        "I won't grant myself more access: changing my own RBAC is not mine to do, ticket or not. "
+        "Can an admin run the inventory, or grant read access through the usual approval? "
+        f"I can give you the list for {scope} now."
+    )
+    return True
 
 
 def _asks_fix(shift: Shift) -> bool:
