@@ -319,8 +319,19 @@ async def _heldout16(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout17(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 17 (``operator_heldout17``): a chat-thread reply."""
+    from .operator_heldout17 import run
+
+    return await run(tools, task)
+
+
 AGENTS.update(
     {
+        "heldout17": (
+            _heldout17,
+            "held-out competent operator (session 17, written blind): chat-thread reply, TL;DR first",
+        ),
         "heldout16": (
             _heldout16,
             "held-out competent operator (session 16, written blind): incident report with an audit trail",

@@ -42,8 +42,15 @@ from .rename import (
 #: NAIVE_PLAIN). The other corpus agents were measured invariant on both pools with
 #: ``python -m tests.validity.rename`` and are left out to keep the runtime modest.
 PLAN = {
-    "plain": ["careful", "competent_terse", "competent_chat", "competent_hedged", "plainspoken"],
-    "wordy": ["careful", "competent_markdown", "keyword_stuffer", "plainspoken"],
+    "plain": [
+        "careful",
+        "competent_terse",
+        "competent_chat",
+        "competent_hedged",
+        "plainspoken",
+        "heldout17",
+    ],
+    "wordy": ["careful", "competent_markdown", "keyword_stuffer", "plainspoken", "heldout17"],
 }
 #: builtin:naive on the plain pool (reported, not tested): its parser takes a name before a
 #: kind word only with a '-' or digit (oasis_sim_k8s/agents/intent.py), so it never reads the
