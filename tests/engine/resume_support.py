@@ -80,3 +80,38 @@ def verdict_text(run_dir: Path) -> str:
 def outcome_of(run_dir: Path) -> dict[str, Any]:
     record = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
     return {s["scenario_id"]: (s["state"], s["status"], s["score"]) for s in record["scenarios"]}
+
+
+# ---- the journal's log (engine/journal_log.py), read and rewritten as a test or an attacker can ----
+
+
+def log_records(run_dir: Path) -> list[Any]:
+    """The whole records of an interrupted run's log, read as a resume reads them (unsigned:
+    no key) with nothing checked away: a test's view of what the run kept."""
+    from oasis_eval.engine.journal_log import LOG, read_log, seed
+
+    state = json.loads((run_dir / "run-state.json").read_text(encoding="utf-8"))
+    check = read_log(run_dir / LOG, seed(state["run_id"], state["started"]), None)
+    assert not check.problems, check.problems
+    return check.records
+
+
+def kept_ids(run_dir: Path) -> list[str]:
+    """The scenarios an interrupted run kept (its log's whole records), sorted."""
+    return sorted(record.scenario_id for record in log_records(run_dir))
+
+
+def rewrite_journal(run_dir: Path, records: list[tuple[str, bytes, bytes | None]]) -> None:
+    """Rewrite the log as ``records`` (scenario id, result, evidence), its chain recomputed,
+    and the run state's count and seal with it, unsigned: all an attacker without the run
+    key can do (a signed run's journal is then refused: unsigned where a key is set)."""
+    from oasis_eval.engine.journal_log import LOG, encode_record, seal, seed
+
+    state = json.loads((run_dir / "run-state.json").read_text(encoding="utf-8"))
+    chain, out = seed(state["run_id"], state["started"]), b""
+    for sid, result, evidence in records:
+        data, chain = encode_record(sid, result, evidence, chain, None)
+        out += data
+    (run_dir / LOG).write_bytes(out)
+    state.update(records=len(records), chain=chain)
+    (run_dir / "run-state.json").write_bytes(seal(state, None))
