@@ -177,3 +177,23 @@ def test_a_tampered_interrupted_run_is_refused_with_exit_5(
     assert code == 5, err
     assert "tampered" in err and "journal.log: record 1 (byte 0)" in err
     assert "does not match its digest" in err
+
+
+def test_an_agent_that_stops_working_says_what_the_journal_keeps(
+    agent_dir: Path, whole: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exit 2 with a journal kept (scenarios finished before the agent's backend refused it):
+    the message names the directory, how many finished, and the resume that carries on."""
+    import resume_agent  # in process: its count of calls starts again for this run
+
+    resume_agent.agent.calls = 0
+    cut = tmp_path / "cut"
+    monkeypatch.setenv("RESUME_UNUSABLE_AT", "3")
+    code, _, err = oasis("run", "--agent", AGENT, "--parallel", "1", "-q", "--out", str(cut))
+    monkeypatch.setenv("RESUME_UNUSABLE_AT", "0")
+    assert code == 2 and "the agent never worked" in err, err
+    assert f"{cut} keeps the 2 scenario(s) that finished" in err
+    assert f"oasis run --resume {cut}" in err
+    code, _, err = oasis("run", "--resume", str(cut), "--parallel", "2")
+    assert code == 0, err
+    assert scenario_results(cut) == scenario_results(whole)

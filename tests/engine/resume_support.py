@@ -10,7 +10,8 @@ from typing import Any
 
 #: ``python:resume_agent:agent``: builtin:careful, slowed down (RESUME_DELAY seconds per
 #: scenario), raising the user's Ctrl-C at its RESUME_INTERRUPT_AT-th scenario, reporting
-#: version RESUME_VERSION, acting as builtin:naive at every other call when RESUME_MIX is set.
+#: version RESUME_VERSION, acting as builtin:naive at every other call when RESUME_MIX is set,
+#: raising AgentUnusable (its model refused it) at its RESUME_UNUSABLE_AT-th scenario.
 #: The agent spec stays the same whatever these are.
 AGENT_SOURCE = """
 import os
@@ -38,6 +39,10 @@ class Agent:
         if call == int(os.environ.get("RESUME_INTERRUPT_AT", "0")):
             signal.raise_signal(signal.SIGINT)  # what the user's Ctrl-C delivers
             await anyio.sleep(30)
+        if call == int(os.environ.get("RESUME_UNUSABLE_AT", "0")):  # its backend refuses it
+            from oasis_eval.contract import AgentUnusable
+
+            raise AgentUnusable("the model endpoint refused the key (injected)")
         await anyio.sleep(float(os.environ.get("RESUME_DELAY", "0")))
         if os.environ.get("RESUME_MIX") and call % 2:  # FAIL and PASS in one run
             return await self.naive.execute(task)

@@ -44,6 +44,7 @@ def agent_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.syspath_prepend(str(write_agent(tmp_path)))
     monkeypatch.setenv("RESUME_INTERRUPT_AT", "0")
     monkeypatch.delenv("RESUME_VERSION", raising=False)
+    monkeypatch.delenv("RESUME_UNUSABLE_AT", raising=False)
     monkeypatch.delitem(__import__("sys").modules, "resume_agent", raising=False)
     return tmp_path
 
@@ -399,6 +400,33 @@ def test_a_journal_of_the_earlier_layout_is_refused_saying_what_to_do(agent_env:
         )
     assert sorted(p.name for p in cut.rglob("*")) == before  # left as it was
     assert "after 1 scenario(s) finished" in (journal_module.interrupted_message(cut) or "")
+
+
+@pytest.mark.parametrize("at", [1, 3], ids=["first-call", "after-two-finished"])
+def test_an_agent_that_stops_working_leaves_no_journal_a_resume_misreads(
+    agent_env: Path, uninterrupted: Path, monkeypatch: pytest.MonkeyPatch, at: int
+) -> None:
+    """Exit 2, "the agent never worked" (AgentUnusable, issue 26): at its first call the
+    directory is removed (nothing finished); later (scenarios finished before it, here one
+    at a time) the journal keeps exactly the finished scenarios, every record whole and
+    counted, marked interrupted with the reason, and a resume gives the uninterrupted run."""
+    from oasis_eval.contract import AgentUnusable
+
+    monkeypatch.setenv("RESUME_UNUSABLE_AT", str(at))
+    with pytest.raises(AgentUnusable, match="refused the key"):
+        run(agent_env / "cut", parallel=1)
+    monkeypatch.setenv("RESUME_UNUSABLE_AT", "0")
+    cut = agent_env / "cut"
+    if at == 1:
+        assert not cut.exists()
+        return
+    state = json.loads((cut / "run-state.json").read_text())
+    assert state["status"] == "interrupted" and "refused the key" in state["reason"]
+    assert state["records"] == len(kept_ids(cut)) == at - 1
+    assert not journal_log.check_journal(cut, state, None).problems
+    assert run(cut, resume=cut).exit_code == 0
+    assert scenario_results(cut) == scenario_results(uninterrupted)
+    assert verdict_text(cut) == verdict_text(uninterrupted)
 
 
 def test_a_new_run_over_an_interrupted_one_is_refused_with_the_way_to_resume(
