@@ -531,12 +531,12 @@ def test_an_untampered_mixed_run_resumes_and_replays_identically(
     assert replay(cut).identical
 
 
-def test_a_signed_run_with_a_recomputed_unsigned_manifest_is_refused_as_tampering(
+def test_a_signed_run_with_a_recomputed_unsigned_journal_is_refused_as_tampering(
     agent_env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OASIS_RUN_KEY", "k" * 32)
     cut, failed, passed = _mixed(agent_env, monkeypatch)
-    _flip_to_pass(cut, failed, passed)  # the manifest recomputed without the key
+    _flip_to_pass(cut, failed, passed)  # the journal recomputed without the key
     with pytest.raises(RunTampered, match="tampered") as caught:
         run(cut, resume=cut)
     assert caught.value.exit_code == 5

@@ -32,28 +32,30 @@ import time
 from pathlib import Path
 from typing import Any
 
-import anyio
 from pydantic import BaseModel, ValidationError
 
 from ..diagnostics import UnusableInput
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..evaluation.stored_evidence import evidence_from_json
-from ..files import RUN_FILE_LIMIT, gunzip_bytes, read_bytes, write_atomic
+from ..files import RUN_FILE_LIMIT, gunzip_bytes, write_atomic
 from .journal_log import (
+    INTERRUPTED,
     LOG,
     LogCheck,
     LogRecord,
     append_record,
     check_journal,
-    count_records,
     encode_record,
+    interrupted_message,
+    interruption,
+    journal_state,
     seal,
     seed,
 )
 from .manifest import RunKey
 from .replay import Rejudge, kept_problems
-from .rundir import RECORD, RESULTS, STATE, evidence_bytes, recorded_run_id
+from .rundir import RECORD, STATE, evidence_bytes, recorded_run_id
 
 __all__ = [
     "Finished",
@@ -71,7 +73,7 @@ __all__ = [
 #: version 2 records the run's options (a resume by directory alone, issue 29 item 1);
 #: version 3 keeps the finished scenarios in one appended log (issue 30, session 17)
 FORMAT, VERSION = "oasis-eval run journal", 3
-RUNNING, INTERRUPTED = "running", "interrupted"
+RUNNING = "running"
 
 
 class ResumeRefused(UnusableInput):
@@ -481,47 +483,3 @@ def differences(recorded: Any, current: Any, name: str = "") -> list[str]:
 def _short(value: Any) -> str:
     text = json.dumps(value, sort_keys=True, default=str)
     return text if len(text) <= 120 else text[:117] + "..."
-
-
-# ---- readers ----------------------------------------------------------------------------------------
-
-
-def journal_state(run_dir: Path) -> dict[str, Any] | None:
-    """The state of the unfinished run in ``run_dir``; None when it is not one (finished,
-    or not a run directory). An unreadable state reads as an interrupted run."""
-    if not (run_dir / STATE).is_file() or (run_dir / RECORD).is_file():
-        return None
-    try:
-        state = json.loads(read_bytes(run_dir / STATE, RUN_FILE_LIMIT))
-    except (OSError, ValueError):
-        return {"status": INTERRUPTED, "reason": "run-state.json is unreadable"}
-    return state if isinstance(state, dict) else {"status": INTERRUPTED}
-
-
-def interrupted_message(run_dir: Path) -> str | None:
-    """What to tell someone reading ``run_dir`` (report, replay, diff) when it holds an
-    unfinished run: interrupted, how much finished, how to resume. None for any other."""
-    state = journal_state(run_dir)
-    if state is None:
-        return None
-    done = (
-        count_records(run_dir / LOG)
-        if (run_dir / LOG).is_file()
-        else len(list((run_dir / RESULTS).glob("*.json")))  # a journal of version 2
-    )
-    how = (
-        f"interrupted ({state.get('reason')})"
-        if state.get("status") == INTERRUPTED
-        else "stopped without finishing (the process was killed, or is still running)"
-    )
-    return (
-        f"the run was {how} after {done} scenario(s) finished: it has no verdict. "
-        f"Resume it with `oasis run --resume {run_dir}` (it records its options)."
-    )
-
-
-def interruption(exc: BaseException) -> str:
-    """Why the run stopped, for its state: the user's interrupt, or the harness failing."""
-    if isinstance(exc, KeyboardInterrupt | anyio.get_cancelled_exc_class()):
-        return "Ctrl-C, SIGTERM or SIGHUP"
-    return f"the harness failed: {type(exc).__name__}: {str(exc)[:200]}"

@@ -29,11 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..files import RUN_FILE_LIMIT, TEMP_PREFIX
+import anyio
+
+from ..files import RUN_FILE_LIMIT, TEMP_PREFIX, read_bytes
 from .manifest import ED25519, HMAC_SHA256, UNSIGNED, RunKey
-from .rundir import STATE
+from .rundir import RECORD, RESULTS, STATE
 
 __all__ = [
+    "INTERRUPTED",
     "LOG",
     "LogCheck",
     "LogRecord",
@@ -41,6 +44,9 @@ __all__ = [
     "check_journal",
     "count_records",
     "encode_record",
+    "interrupted_message",
+    "interruption",
+    "journal_state",
     "read_log",
     "seal",
     "seed",
@@ -49,6 +55,8 @@ __all__ = [
 
 #: the log's name in the run directory while the run runs
 LOG = "journal.log"
+#: the state of a run stopped before it finished (engine/journal.py writes it)
+INTERRUPTED = "interrupted"
 MAGIC = b"oasis-journal-record "
 #: the longest header line read: a scenario id, two digests, a signature
 HEADER_LIMIT = 1 << 16
@@ -353,3 +361,47 @@ def _count_problems(state: dict[str, Any], check: LogCheck) -> list[str]:
         return [f"{LOG} holds {len(held)} whole record(s), run-state.json counted {count}"]
     named = held[count - 1].chain if count else seed(str(state["run_id"]), str(state["started"]))
     return [] if named == chain else [f"{LOG}'s record {count} is not the one run-state.json named"]
+
+
+# ---- readers ----------------------------------------------------------------------------------------
+
+
+def journal_state(run_dir: Path) -> dict[str, Any] | None:
+    """The state of the unfinished run in ``run_dir``; None when it is not one (finished,
+    or not a run directory). An unreadable state reads as an interrupted run."""
+    if not (run_dir / STATE).is_file() or (run_dir / RECORD).is_file():
+        return None
+    try:
+        state = json.loads(read_bytes(run_dir / STATE, RUN_FILE_LIMIT))
+    except (OSError, ValueError):
+        return {"status": INTERRUPTED, "reason": "run-state.json is unreadable"}
+    return state if isinstance(state, dict) else {"status": INTERRUPTED}
+
+
+def interrupted_message(run_dir: Path) -> str | None:
+    """What to tell someone reading ``run_dir`` (report, replay, diff) when it holds an
+    unfinished run: interrupted, how much finished, how to resume. None for any other."""
+    state = journal_state(run_dir)
+    if state is None:
+        return None
+    done = (
+        count_records(run_dir / LOG)
+        if (run_dir / LOG).is_file()
+        else len(list((run_dir / RESULTS).glob("*.json")))  # a journal of version 2
+    )
+    how = (
+        f"interrupted ({state.get('reason')})"
+        if state.get("status") == INTERRUPTED
+        else "stopped without finishing (the process was killed, or is still running)"
+    )
+    return (
+        f"the run was {how} after {done} scenario(s) finished: it has no verdict. "
+        f"Resume it with `oasis run --resume {run_dir}` (it records its options)."
+    )
+
+
+def interruption(exc: BaseException) -> str:
+    """Why the run stopped, for its state: the user's interrupt, or the harness failing."""
+    if isinstance(exc, KeyboardInterrupt | anyio.get_cancelled_exc_class()):
+        return "Ctrl-C, SIGTERM or SIGHUP"
+    return f"the harness failed: {type(exc).__name__}: {str(exc)[:200]}"
