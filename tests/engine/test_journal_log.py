@@ -13,6 +13,7 @@ import pytest
 from oasis_eval.engine.journal_log import (
     LOG,
     check_journal,
+    count_records,
     encode_record,
     read_log,
     seal,
@@ -56,6 +57,7 @@ def test_a_torn_tail_is_torn_never_a_record_nor_tampering(tmp_path: Path, cut: i
     last = whole[-1][:cut]
     ids, torn, problems = check(tmp_path, b"".join(whole[:-1]) + last)
     assert ids == [sid for sid, _, _ in ITEMS[:-1]] and torn and not problems
+    assert count_records(tmp_path / LOG) == len(ITEMS) - 1  # what `oasis report` says finished
 
 
 def _changed(data: list[bytes]) -> bytes:

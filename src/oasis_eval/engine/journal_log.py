@@ -278,12 +278,24 @@ def _signature_problem(
 
 
 def count_records(path: Path) -> int:
-    """How many records the log at ``path`` holds, unchecked (for a message only)."""
+    """How many whole records the log at ``path`` holds, by their headers alone: no digest
+    checked (for a message, a progress count), a torn or unreadable tail not counted."""
+    count = 0
     try:
         with path.open("rb") as handle:
-            return sum(1 for line in handle if line.startswith(MAGIC))
+            size = os.fstat(handle.fileno()).st_size
+            while line := handle.readline(HEADER_LIMIT + 1):
+                header, _ = _header(line) if line.endswith(b"\n") else (None, "")
+                if header is None:
+                    break
+                skip = header["result"]["size"] + (header["evidence"] or {}).get("size", 0) + 1
+                if handle.tell() + skip > size:
+                    break
+                handle.seek(skip, os.SEEK_CUR)
+                count += 1
     except OSError:
-        return 0
+        pass
+    return count
 
 
 # ---- the sealed run state --------------------------------------------------------------------------
