@@ -309,8 +309,30 @@ def _last_removed(cut: Path) -> None:
             ),
             "run-state.json does not match its digest",
         ),
+        (lambda d: (d / "run-state.json").write_text("{"), "run-state.json is unreadable"),
+        (
+            lambda d: (d / "run-state.json").write_bytes(
+                journal_log.seal(
+                    {
+                        k: v
+                        for k, v in json.loads((d / "run-state.json").read_text()).items()
+                        if k != "run_id"
+                    },
+                    None,
+                )
+            ),
+            "not a run state",
+        ),
     ],
-    ids=["a byte changed", "last record removed", "verdict planted", "log removed", "state edited"],
+    ids=[
+        "a byte changed",
+        "last record removed",
+        "verdict planted",
+        "log removed",
+        "state edited",
+        "state unreadable",
+        "state without run id",
+    ],
 )
 def test_resume_refuses_a_tampered_run_as_tampering(
     agent_env: Path, monkeypatch: pytest.MonkeyPatch, tamper: Any, named: str

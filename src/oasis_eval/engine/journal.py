@@ -375,13 +375,16 @@ def _resumed(
 
 def _check_version(run_dir: Path, state: dict[str, Any]) -> None:
     """Refuse a journal this version does not write, saying what to do instead."""
-    if state.get("format") == FORMAT and state.get("version") == VERSION:
-        return
-    if "format" not in state:  # written atomically: never half written by a crash
+    ours = state.get("format") == FORMAT and state.get("version") == VERSION
+    if "format" not in state or (
+        ours and not all(isinstance(state.get(k), str) for k in ("run_id", "started"))
+    ):  # written atomically: never half written by a crash
         raise RunTampered(
             "refused to resume: run-state.json is unreadable or not a run state (tampered with)",
             file=str(run_dir),
         )
+    if ours:
+        return
     if state.get("format") == FORMAT and state.get("version") == 2:
         raise ResumeRefused(
             "the run was interrupted under an earlier oasis-eval, whose journal (results/, "
@@ -392,7 +395,7 @@ def _check_version(run_dir: Path, state: dict[str, Any]) -> None:
         )
     raise ResumeRefused(
         f"run-state.json is not a version {VERSION} {FORMAT} (written by another version "
-        "of oasis-eval, or unreadable): this run cannot be resumed here",
+        "of oasis-eval): this run cannot be resumed here",
         file=str(run_dir),
     )
 
