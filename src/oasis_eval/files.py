@@ -201,6 +201,12 @@ def _syncfs() -> Callable[[int], int] | None:
     return _SYNCFS[0]
 
 
+def sync_directory(directory: Path) -> None:
+    """Flush a directory's entries (a file created or renamed in it) where the platform
+    allows it."""
+    _sync_dir(directory)
+
+
 def _sync_dir(directory: Path) -> None:
     """Flush a directory entry (the rename) to disk where the platform allows it."""
     try:

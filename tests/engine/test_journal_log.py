@@ -164,3 +164,18 @@ def test_the_state_is_sealed(tmp_path: Path) -> None:
     assert check_journal(tmp_path, state, None).unverified  # signed, read without the key
     assert not check_journal(tmp_path, state, KEY).problems
     assert check_journal(tmp_path, state, OTHER).problems
+
+
+def test_a_kill_before_the_log_was_created_leaves_a_journal_with_no_record(
+    tmp_path: Path,
+) -> None:
+    """The state is written first, then the log created: a kill between the two leaves a
+    state that counted no record and no log, which resumes (nothing had finished); a state
+    that counted records and no log is tampering."""
+    state = _journal(tmp_path, 0)
+    (tmp_path / LOG).unlink()
+    found = check_journal(tmp_path, state, None)
+    assert not found.problems and not found.records and not found.torn
+    state = _journal(tmp_path, 2)
+    (tmp_path / LOG).unlink()
+    assert check_journal(tmp_path, state, None).problems == ["journal.log is missing"]

@@ -38,7 +38,7 @@ from ..diagnostics import UnusableInput
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..evaluation.stored_evidence import evidence_from_json
-from ..files import RUN_FILE_LIMIT, gunzip_bytes, write_atomic
+from ..files import RUN_FILE_LIMIT, gunzip_bytes, sync_directory, write_atomic
 from .journal_log import (
     INTERRUPTED,
     LOG,
@@ -171,14 +171,13 @@ class RunJournal:
                     "(tampered with; `oasis replay` would say the same): " + "; ".join(problems),
                     file=str(self.run_dir),
                 )
-            self._log = _open_log(self.run_dir, self._end)
         else:
             self.run_dir = claim(self.run_dir, self.run_id, self.found)
             self._lock = hold(self.run_dir)
-            self._log = _open_log(self.run_dir, None)
         self.identity = identity
         self._clock = time.monotonic()
-        self._state(RUNNING, None)
+        self._state(RUNNING, None)  # first: a directory with a state is a run to resume
+        self._log = _open_log(self.run_dir, self._end if self.resumed else None)
         for rel in self._leftover:  # after the state: the run carries on
             with contextlib.suppress(OSError):
                 (self.run_dir / rel).unlink()
@@ -270,15 +269,18 @@ class RunJournal:
 
 def _open_log(run_dir: Path, end: int | None) -> int:
     """The log opened for appending: created (``end`` None: a new run, the file must not
-    exist) or an interrupted run's, a torn last record cut off at ``end``. Not inherited
-    by any process the run starts (an agent's)."""
-    flags = os.O_WRONLY | os.O_APPEND | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    flags |= getattr(os, "O_NOFOLLOW", 0)
-    if end is None:
-        flags |= os.O_CREAT | os.O_EXCL
-    fd = os.open(run_dir / LOG, flags, 0o644)
+    exist; its directory entry flushed once) or an interrupted run's, a torn last record cut
+    off at ``end`` (created when a kill came before it was: no record). Not inherited by any
+    process the run starts (an agent's)."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(run_dir / LOG, flags | (os.O_EXCL if end is None else 0), 0o644)
     try:
-        if end is not None and os.fstat(fd).st_size != end:
+        if hasattr(os, "fchmod"):  # as files.write_atomic: whatever the umask
+            os.fchmod(fd, 0o644)
+        if end is None:
+            sync_directory(run_dir)
+        elif os.fstat(fd).st_size != end:
             os.ftruncate(fd, end)  # the torn tail: that scenario runs again
             os.fsync(fd)
     except BaseException:

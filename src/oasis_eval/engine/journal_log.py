@@ -335,12 +335,15 @@ def check_journal(run_dir: Path, state: dict[str, Any], key: RunKey | None) -> L
     problems += [problem] if problem else []
     log = run_dir / LOG
     check = LogCheck()
-    if log.is_symlink() or not log.is_file():
-        problems.append(f"{LOG} is missing (or not a regular file)")
+    if log.is_symlink() or (log.exists() and not log.is_file()):
+        problems.append(f"{LOG} is not a regular file")
     elif not problems:
-        check = read_log(log, seed(str(state.get("run_id")), str(state.get("started"))), key)
-        problems += check.problems
-        problems += [] if check.problems else _count_problems(state, check)
+        if log.exists():
+            check = read_log(log, seed(str(state.get("run_id")), str(state.get("started"))), key)
+            problems += check.problems or _count_problems(state, check)
+        elif _count_problems(state, check):  # the state counted records: removed
+            problems.append(f"{LOG} is missing")
+        # else a kill came between the state and the log's creation: nothing was recorded
     check.problems, check.leftover = problems, leftover
     check.unverified = signed_by or check.unverified
     return check
