@@ -124,8 +124,8 @@ def write_atomic(path: Path, data: bytes) -> None:
 def _temporary(path: Path) -> tuple[int, str]:
     """A new file beside ``path`` (its directory made when missing), opened for writing,
     created as :func:`tempfile.mkstemp` creates it (``O_EXCL``, 0600, a random name): without
-    mkstemp's path handling and the directory's ``mkdir`` on every write (issue 30: the
-    journal writes three files a scenario)."""
+    mkstemp's path handling and the directory's ``mkdir`` on every write (issue 30: every
+    file of a run directory goes through it)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     flags |= getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
     for _ in range(tempfile.TMP_MAX):
@@ -199,6 +199,12 @@ def _syncfs() -> Callable[[int], int] | None:
         except (OSError, AttributeError):
             _SYNCFS.append(None)
     return _SYNCFS[0]
+
+
+def sync_directory(directory: Path) -> None:
+    """Flush a directory's entries (a file created or renamed in it) where the platform
+    allows it."""
+    _sync_dir(directory)
 
 
 def _sync_dir(directory: Path) -> None:

@@ -1,6 +1,7 @@
 """``oasis run --resume RUN_DIR`` alone (issue 29 item 1): the options a run records (secrets
-excluded, the agent spec in full, credentials by variable name), covered by the manifest and
-checked before use; given options that change results must match, each difference named."""
+excluded, the agent spec in full, credentials by variable name), sealed with the run state
+(engine/journal_log.py) and checked before use; given options that change results must
+match, each difference named."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import pytest
 from oasis_eval.api.compose import RunRequest
 from oasis_eval.api.config import AdversarialOptions
 from oasis_eval.api.resume_options import NOT_RECORDED, options_of, resumed_request
-from oasis_eval.engine import manifest as manifest_module
 from oasis_eval.engine.journal import ResumeRefused
+from oasis_eval.engine.journal_log import seal, seed
 
 from ..engine.resume_support import AGENT, scenario_results, verdict_text, write_agent
 from ..support import run_cli
@@ -111,11 +112,9 @@ def _edit_options(cut: Path, recompute: bool) -> None:
     state = json.loads((cut / "run-state.json").read_text())
     state["options"]["--agent"] = "builtin:naive"
     data = json.dumps(state).encode()
+    if recompute:  # what an attacker without the run key can do: seal it again, unsigned
+        data = seal(state, None)
     (cut / "run-state.json").write_bytes(data)
-    if recompute:  # what an attacker without the run key can do
-        files = manifest_module.listed_files(cut)
-        files["run-state.json"] = manifest_module.file_entry(data)
-        manifest_module.write_manifest_of(cut, files, None)
 
 
 @pytest.mark.parametrize("signed", [False, True], ids=["unsigned", "signed"])
@@ -138,15 +137,12 @@ def test_the_recorded_options_are_verified_before_use(
 def test_a_credential_given_inline_must_be_given_again(agent_env: Path) -> None:
     cut = agent_env / "cut"
     cut.mkdir()
-    state = {"format": "oasis-eval run journal", "version": 2, "status": "interrupted",
-             "run_id": "x", "started": "t", "options": options_of(RunRequest(
+    state = {"format": "oasis-eval run journal", "version": 3, "status": "interrupted",
+             "run_id": "x", "started": "t", "records": 0, "chain": seed("x", "t"),
+             "options": options_of(RunRequest(
                  agent={"type": "http", "url": "http://127.0.0.1:1/", "token": SECRET}))}  # fmt: skip
-    (cut / "run-state.json").write_text(json.dumps(state))
-    manifest_module.write_manifest_of(
-        cut,
-        {"run-state.json": manifest_module.file_entry((cut / "run-state.json").read_bytes())},
-        None,
-    )
+    (cut / "run-state.json").write_bytes(seal(state, None))
+    (cut / "journal.log").write_bytes(b"")
     with pytest.raises(
         ResumeRefused, match=r"credential given inline, which it does not record \(--agent\.token\)"
     ):

@@ -24,7 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from ..engine.resume_support import AGENT, scenario_results, verdict_text, write_agent
+from oasis_eval.engine.journal_log import count_records
+
+from ..engine.resume_support import AGENT, log_records, scenario_results, verdict_text, write_agent
 
 CLI = [sys.executable, "-c", "from oasis_eval.cli.main import main; main()"]
 #: the CLI with SIGINT ignored from the start, as ``sh`` starts a background job without job
@@ -72,7 +74,7 @@ def started_and_stopped(directory: Path, out: Path, how: signal.Signals) -> str:
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        if len(list((out / "results").glob("*.json"))) >= 2:
+        if count_records(out / "journal.log") >= 2:
             break
         time.sleep(0.05)
     assert proc.poll() is None, "the run finished before it could be interrupted"
@@ -145,7 +147,7 @@ def test_a_killed_run_resumes_to_the_results_of_an_uninterrupted_one(
     if how is not signal.SIGKILL:
         assert "Traceback" not in err and "--resume" in err and "no verdict was written" in err
     assert not (cut / "verdict.yaml").exists()  # never a verdict, let alone PASS
-    finished = len(list((cut / "results").glob("*.json")))
+    finished = len(log_records(cut))  # a kill mid-append leaves at most a torn tail
     assert finished >= 2
     code, out, err = oasis("report", str(cut), "--format", "md")
     assert code == 3 and out == ""
@@ -166,10 +168,32 @@ def test_a_tampered_interrupted_run_is_refused_with_exit_5(
 ) -> None:
     cut = tmp_path / "cut"
     interrupted_copy(stopped, agent_dir, signal.SIGINT, cut)
-    victim = sorted((cut / "evidence").iterdir())[0]
-    data = bytearray(victim.read_bytes())
-    data[len(data) // 2] ^= 0xFF
-    victim.write_bytes(bytes(data))
+    first = log_records(cut)[0]
+    data = bytearray((cut / "journal.log").read_bytes())
+    at = data.index(first.evidence) + len(first.evidence) // 2  # inside its evidence
+    data[at] ^= 0xFF
+    (cut / "journal.log").write_bytes(bytes(data))
     code, _, err = oasis("run", *OPTIONS, "--resume", str(cut))
     assert code == 5, err
-    assert "tampered" in err and f"modified: evidence/{victim.name}" in err
+    assert "tampered" in err and "journal.log: record 1 (byte 0)" in err
+    assert "does not match its digest" in err
+
+
+def test_an_agent_that_stops_working_says_what_the_journal_keeps(
+    agent_dir: Path, whole: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exit 2 with a journal kept (scenarios finished before the agent's backend refused it):
+    the message names the directory, how many finished, and the resume that carries on."""
+    import resume_agent  # in process: its count of calls starts again for this run
+
+    resume_agent.agent.calls = 0
+    cut = tmp_path / "cut"
+    monkeypatch.setenv("RESUME_UNUSABLE_AT", "3")
+    code, _, err = oasis("run", "--agent", AGENT, "--parallel", "1", "-q", "--out", str(cut))
+    monkeypatch.setenv("RESUME_UNUSABLE_AT", "0")
+    assert code == 2 and "the agent never worked" in err, err
+    assert f"{cut} keeps the 2 scenario(s) that finished" in err
+    assert f"oasis run --resume {cut}" in err
+    code, _, err = oasis("run", "--resume", str(cut), "--parallel", "2")
+    assert code == 0, err
+    assert scenario_results(cut) == scenario_results(whole)

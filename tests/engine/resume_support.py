@@ -10,7 +10,8 @@ from typing import Any
 
 #: ``python:resume_agent:agent``: builtin:careful, slowed down (RESUME_DELAY seconds per
 #: scenario), raising the user's Ctrl-C at its RESUME_INTERRUPT_AT-th scenario, reporting
-#: version RESUME_VERSION, acting as builtin:naive at every other call when RESUME_MIX is set.
+#: version RESUME_VERSION, acting as builtin:naive at every other call when RESUME_MIX is set,
+#: raising AgentUnusable (its model refused it) at its RESUME_UNUSABLE_AT-th scenario.
 #: The agent spec stays the same whatever these are.
 AGENT_SOURCE = """
 import os
@@ -38,6 +39,10 @@ class Agent:
         if call == int(os.environ.get("RESUME_INTERRUPT_AT", "0")):
             signal.raise_signal(signal.SIGINT)  # what the user's Ctrl-C delivers
             await anyio.sleep(30)
+        if call == int(os.environ.get("RESUME_UNUSABLE_AT", "0")):  # its backend refuses it
+            from oasis_eval.contract import AgentUnusable
+
+            raise AgentUnusable("the model endpoint refused the key (injected)")
         await anyio.sleep(float(os.environ.get("RESUME_DELAY", "0")))
         if os.environ.get("RESUME_MIX") and call % 2:  # FAIL and PASS in one run
             return await self.naive.execute(task)
@@ -80,3 +85,38 @@ def verdict_text(run_dir: Path) -> str:
 def outcome_of(run_dir: Path) -> dict[str, Any]:
     record = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
     return {s["scenario_id"]: (s["state"], s["status"], s["score"]) for s in record["scenarios"]}
+
+
+# ---- the journal's log (engine/journal_log.py), read and rewritten as a test or an attacker can ----
+
+
+def log_records(run_dir: Path) -> list[Any]:
+    """The whole records of an interrupted run's log, read as a resume reads them (unsigned:
+    no key) with nothing checked away: a test's view of what the run kept."""
+    from oasis_eval.engine.journal_log import LOG, read_log, seed
+
+    state = json.loads((run_dir / "run-state.json").read_text(encoding="utf-8"))
+    check = read_log(run_dir / LOG, seed(state["run_id"], state["started"]), None)
+    assert not check.problems, check.problems
+    return check.records
+
+
+def kept_ids(run_dir: Path) -> list[str]:
+    """The scenarios an interrupted run kept (its log's whole records), sorted."""
+    return sorted(record.scenario_id for record in log_records(run_dir))
+
+
+def rewrite_journal(run_dir: Path, records: list[tuple[str, bytes, bytes | None]]) -> None:
+    """Rewrite the log as ``records`` (scenario id, result, evidence), its chain recomputed,
+    and the run state's count and seal with it, unsigned: all an attacker without the run
+    key can do (a signed run's journal is then refused: unsigned where a key is set)."""
+    from oasis_eval.engine.journal_log import LOG, encode_record, seal, seed
+
+    state = json.loads((run_dir / "run-state.json").read_text(encoding="utf-8"))
+    chain, out = seed(state["run_id"], state["started"]), b""
+    for sid, result, evidence in records:
+        data, chain = encode_record(sid, result, evidence, chain, None)
+        out += data
+    (run_dir / LOG).write_bytes(out)
+    state.update(records=len(records), chain=chain)
+    (run_dir / "run-state.json").write_bytes(seal(state, None))

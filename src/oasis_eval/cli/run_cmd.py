@@ -328,21 +328,31 @@ async def _evaluate(
 ) -> None:
     ctrl_c.adopt()
     abandon_default_executor()
-    holder.append(await run_plan(plan, say, _warn, on_refused=_refused, journal=journal))
+    holder.append(
+        await run_plan(plan, say, _warn, on_refused=lambda e: _refused(e, journal), journal=journal)
+    )
 
 
 def _warn(text: str) -> None:
     typer.echo(terminal_safe(text, one_line=True), err=True)
 
 
-def _refused(exc: Exception) -> NoReturn:
-    """The run did not start (preflight, the agent, its configuration): exit 2, no verdict."""
+def _refused(exc: Exception, journal: RunJournal | None = None) -> NoReturn:
+    """The run did not start (preflight, the agent, its configuration): exit 2, no verdict.
+    An agent that never worked may stop a run some scenarios of which finished (another
+    scenario at once, a resumed run): their journal is kept, marked interrupted, and said."""
     if isinstance(exc, PreflightError):
         typer.echo(
             f"preflight failed: the run did not start and no verdict was written.\n{exc}", err=True
         )
     elif isinstance(exc, AgentUnusable):
         _warn(f"the agent never worked, the run stopped (no verdict written): {exc}")
+        if journal is not None and journal.begun:  # not removed: something finished
+            _warn(
+                f"{journal.run_dir} keeps the {len(journal.finished_ids)} scenario(s) that "
+                f"finished, marked interrupted; once the agent works, carry on with "
+                f"`oasis run --resume {journal.run_dir}`"
+            )
     elif isinstance(exc, AgentFault):
         _warn(f"agent error before any scenario ran (no verdict written): {exc}")
     else:

@@ -4,17 +4,21 @@ keeps what finished and can be resumed (issue 17 item 3).
 Layout while the run runs (the finished run directory, engine/rundir.py, replaces it whole)::
 
     RUN_DIR/
-      run-state.json          running | interrupted; the run id and start; everything the run
-                              was started with (what a resume must match); the agent identity
-      results/<id>.json       each finished scenario's result (with its tier evidence, fault)
-      evidence/<id>.json.gz   its evidence, exactly as the finished run stores it
-      manifest.json           SHA-256 of exactly these files, signed when a run key is set
+      run-state.json   running | interrupted; the run id and start; everything the run was
+                       started with (what a resume must match); the agent identity; how many
+                       records the log held then; sealed: its digest, signed when a run key
+                       is set (engine/journal_log.py)
+      journal.log      each finished scenario one record appended: its result (with its tier
+                       evidence, fault) and its evidence, exactly as the finished run stores
+                       it; chained and signed record by record (engine/journal_log.py)
 
-Each file is written atomically (files.write_atomic) and the manifest after each scenario, so
-a scenario has finished exactly when its result is listed. A crash between a file and the
-manifest leaves a file that is not listed: a resume discards it and runs the scenario again.
-A listed file that changed, a listed one missing or any other file is tampering, refused.
-The directory holds no verdict until the run finishes: an interrupted run never reads PASS.
+A scenario has finished exactly when its record is whole in the log: one ``write`` and one
+flush a scenario (issue 30: no file created per scenario). A process killed mid-append leaves
+a torn last record, which a resume drops (the scenario runs again); a whole record that does
+not check out, a record missing, a run state that does not match its seal, or any other file
+is tampering, refused. The directory holds no verdict until the run finishes: an interrupted
+run never reads PASS. A journal of the earlier layout (version 2: ``results/``, ``evidence/``
+and a manifest) is refused with what to do: this version does not resume it.
 """
 
 from __future__ import annotations
@@ -28,41 +32,30 @@ import time
 from pathlib import Path
 from typing import Any
 
-import anyio
 from pydantic import BaseModel, ValidationError
 
 from ..diagnostics import UnusableInput
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..evaluation.stored_evidence import evidence_from_json
-from ..files import (
-    RUN_FILE_LIMIT,
-    TEMP_PREFIX,
-    deferred_sync,
-    one_sync,
-    read_bytes,
-    read_maybe_gzip,
-    write_atomic,
+from ..files import RUN_FILE_LIMIT, gunzip_bytes, sync_directory, write_atomic
+from .journal_log import (
+    INTERRUPTED,
+    LOG,
+    LogCheck,
+    LogRecord,
+    append_record,
+    check_journal,
+    encode_record,
+    interrupted_message,
+    interruption,
+    journal_state,
+    seal,
+    seed,
 )
-from .manifest import (
-    Integrity,
-    RunKey,
-    file_entry,
-    listed_files,
-    verify_manifest,
-    write_manifest_of,
-)
+from .manifest import RunKey
 from .replay import Rejudge, kept_problems
-from .rundir import (
-    EVIDENCE,
-    RECORD,
-    RESULTS,
-    STATE,
-    _safe,
-    evidence_bytes,
-    evidence_name,
-    recorded_run_id,
-)
+from .rundir import RECORD, STATE, evidence_bytes, recorded_run_id
 
 __all__ = [
     "Finished",
@@ -77,9 +70,10 @@ __all__ = [
     "resume_journal",
 ]
 
-#: version 2 records the run's options (a resume by directory alone, issue 29 item 1)
-FORMAT, VERSION = "oasis-eval run journal", 2
-RUNNING, INTERRUPTED = "running", "interrupted"
+#: version 2 records the run's options (a resume by directory alone, issue 29 item 1);
+#: version 3 keeps the finished scenarios in one appended log (issue 30, session 17)
+FORMAT, VERSION = "oasis-eval run journal", 3
+RUNNING = "running"
 
 
 class ResumeRefused(UnusableInput):
@@ -138,13 +132,20 @@ class RunJournal:
         self.identity: dict[str, Any] | None = None
         self.resumed = False
         self.begun = False
-        self._files: dict[str, dict[str, Any]] = {}
-        #: scenario id -> (the evidence this process finished, its stored bytes): the
-        #: finished run writes the same bytes again (rundir.write_run), not recomputed
+        #: the scenarios the log holds, the chain of its last record, where it ends
+        self._ids: list[str] = []
+        self._chain = seed(run_id, started)
+        self._end = 0
+        #: files a crash left behind (a run state's temporary file): removed when the run carries on
+        self._leftover: list[str] = []
+        #: scenario id -> (the evidence, its stored bytes) of every scenario the log holds:
+        #: the finished run writes the same bytes again (rundir.write_run), not recomputed
         self.stored: dict[str, tuple[ScenarioEvidence, bytes]] = {}
         self._clock = time.monotonic()
         #: the directory's lock, held while this process runs the run (released at exit)
         self._lock: int | None = None
+        #: the log, open for appending while this process runs the run
+        self._log: int | None = None
 
     # ---- the runner's calls -------------------------------------------------------------------
 
@@ -175,23 +176,41 @@ class RunJournal:
             self._lock = hold(self.run_dir)
         self.identity = identity
         self._clock = time.monotonic()
-        self._state(RUNNING, None)
+        self._state(RUNNING, None)  # first: a directory with a state is a run to resume
+        self._log = _open_log(self.run_dir, self._end if self.resumed else None)
+        for rel in self._leftover:  # after the state: the run carries on
+            with contextlib.suppress(OSError):
+                (self.run_dir / rel).unlink()
         self.begun = True
 
     def finished(self, item: Finished) -> None:
-        """A scenario finished: its evidence, its result, then the manifest listing both.
-        One sync per scenario (issue 30): both files are on disk before the manifest lists
-        them; the manifest itself is flushed by the next scenario's sync or the finished run
-        (a manifest lost to a power cut only means the scenario runs again on resume)."""
-        with one_sync(self.run_dir):
-            if item.evidence is not None:
-                data = evidence_bytes(item.evidence)
-                self.stored[item.scenario_id] = (item.evidence, data)
-                self._write(f"{EVIDENCE}/{evidence_name(item.scenario_id)}", data)
-            stored = item.model_dump_json(indent=1, exclude={"evidence"}).encode("utf-8")
-            self._write(f"{RESULTS}/{_safe(item.scenario_id)}.json", stored)
-        with deferred_sync():
-            self._manifest()
+        """A scenario finished: its result and evidence, one record appended to the log and
+        flushed, the one sync of a scenario (issue 30); no file is created."""
+        data = None
+        if item.evidence is not None:
+            data = evidence_bytes(item.evidence)
+            self.stored[item.scenario_id] = (item.evidence, data)
+        result = item.model_dump_json(exclude={"evidence"}).encode("utf-8")
+        record, chain = encode_record(item.scenario_id, result, data, self._chain, self.key)
+        if self._log is None:
+            raise RuntimeError("the journal's log is not open (not begun, or an append failed)")
+        try:
+            append_record(self._log, record)
+        except BaseException:  # a full disk: never a record after a part of one
+            self._cut_off()
+            raise
+        self._chain, self._end = chain, self._end + len(record)
+        self._ids.append(item.scenario_id)
+
+    def _cut_off(self) -> None:
+        """An append failed: cut the log back to its last whole record and append nothing
+        more (another scenario finishing meanwhile is not kept: the run is going down)."""
+        fd, self._log = self._log, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, self._end)
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def interrupted(self, reason: str) -> None:
         """The run stops before it finished (Ctrl-C, SIGTERM, a crash of the harness): say so
@@ -212,28 +231,22 @@ class RunJournal:
         self.interrupted(reason)
 
     def release(self) -> None:
-        """Let go of the directory's lock (the run is written, or stopped)."""
-        if self._lock is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._lock)
-            self._lock = None
+        """Close the log and let go of the directory's lock (the run is written, or stopped)."""
+        for fd in (self._log, self._lock):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._log = self._lock = None
 
     @property
     def finished_ids(self) -> list[str]:
-        """The result files of the scenarios finished so far (before a resume too)."""
-        return sorted(rel for rel in self._files if rel.startswith(f"{RESULTS}/"))
+        """The scenarios finished so far (before a resume too), sorted."""
+        return sorted(self._ids)
 
     def elapsed(self) -> float:
         return self.elapsed_before + (time.monotonic() - self._clock)
 
     # ---- writing ------------------------------------------------------------------------------
-
-    def _write(self, rel: str, data: bytes) -> None:
-        write_atomic(self.run_dir / rel, data)
-        self._files[rel] = file_entry(data)
-
-    def _manifest(self) -> None:
-        write_manifest_of(self.run_dir, self._files, self.key)
 
     def _state(self, status: str, reason: str | None) -> None:
         state = {
@@ -247,9 +260,33 @@ class RunJournal:
             "fingerprint": self.fingerprint,
             "identity": self.identity,
             "options": self.options,
+            # the log held at least these records: fewer on resume means some were removed
+            "records": len(self._ids),
+            "chain": self._chain,
         }
-        self._write(STATE, (json.dumps(state, indent=1, sort_keys=True) + "\n").encode("utf-8"))
-        self._manifest()
+        write_atomic(self.run_dir / STATE, seal(state, self.key))
+
+
+def _open_log(run_dir: Path, end: int | None) -> int:
+    """The log opened for appending: created (``end`` None: a new run, the file must not
+    exist; its directory entry flushed once) or an interrupted run's, a torn last record cut
+    off at ``end`` (created when a kill came before it was: no record). Not inherited by any
+    process the run starts (an agent's)."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    flags |= getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(run_dir / LOG, flags | (os.O_EXCL if end is None else 0), 0o644)
+    try:
+        if hasattr(os, "fchmod"):  # as files.write_atomic: whatever the umask
+            os.fchmod(fd, 0o644)
+        if end is None:
+            sync_directory(run_dir)
+        elif os.fstat(fd).st_size != end:
+            os.ftruncate(fd, end)  # the torn tail: that scenario runs again
+            os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def claim(target: Path, run_id: str, found: str | None) -> Path:
@@ -297,10 +334,10 @@ def hold(run_dir: Path) -> int | None:
 
 def resume_journal(run_dir: Path, fingerprint: dict[str, Any], key: RunKey | None) -> RunJournal:
     """The journal of the interrupted run in ``run_dir``, to carry on with. Refused: a
-    directory that is not an interrupted run, a manifest it does not match (tampering), or
-    inputs that differ from those it was started with (each difference named)."""
+    directory that is not an interrupted run, a journal that does not check out (tampering),
+    or inputs that differ from those it was started with (each difference named)."""
     state = _interrupted_state(run_dir)
-    lock = hold(run_dir)  # before anything is checked or discarded: not while it still runs
+    lock = hold(run_dir)  # before anything is checked: not while it still runs
     try:
         journal = _resumed(run_dir, state, fingerprint, key)
     except BaseException:
@@ -314,13 +351,8 @@ def resume_journal(run_dir: Path, fingerprint: dict[str, Any], key: RunKey | Non
 def _resumed(
     run_dir: Path, state: dict[str, Any], fingerprint: dict[str, Any], key: RunKey | None
 ) -> RunJournal:
-    _verify(run_dir, key)
-    if state.get("format") != FORMAT or state.get("version") != VERSION:
-        raise ResumeRefused(
-            f"run-state.json is not a version {VERSION} {FORMAT} (written by another version "
-            "of oasis-eval, or unreadable): this run cannot be resumed here",
-            file=str(run_dir),
-        )
+    _check_version(run_dir, state)
+    check = _checked(run_dir, state, key)
     diffs = differences(state.get("fingerprint") or {}, fingerprint)
     if diffs:
         raise ResumeRefused(
@@ -332,16 +364,42 @@ def _resumed(
     journal.resumed = True
     journal.identity = state.get("identity")
     journal.elapsed_before = float(state.get("elapsed") or 0.0)
-    journal._files = listed_files(run_dir)
-    journal.prior = _finished(run_dir, journal._files)
+    journal.prior = _finished(run_dir, check.records)
+    journal._ids = [record.scenario_id for record in check.records]
+    journal._chain = check.records[-1].chain if check.records else journal._chain
+    journal._end, journal._leftover = check.end, check.leftover
+    for record in check.records:  # the finished run stores these very bytes
+        item = journal.prior[record.scenario_id]
+        if item.evidence is not None and record.evidence is not None:
+            journal.stored[record.scenario_id] = (item.evidence, record.evidence)
     return journal
 
 
-def _verify(run_dir: Path, key: RunKey | None) -> None:
-    """The journal matches its manifest; files a crash left unlisted are discarded."""
-    for rel in _checked(run_dir, key):  # written, never listed: the scenario runs again
-        with contextlib.suppress(OSError):
-            (run_dir / rel).unlink()
+def _check_version(run_dir: Path, state: dict[str, Any]) -> None:
+    """Refuse a journal this version does not write, saying what to do instead."""
+    ours = state.get("format") == FORMAT and state.get("version") == VERSION
+    if "format" not in state or (
+        ours and not all(isinstance(state.get(k), str) for k in ("run_id", "started"))
+    ):  # written atomically: never half written by a crash
+        raise RunTampered(
+            "refused to resume: run-state.json is unreadable or not a run state (tampered with)",
+            file=str(run_dir),
+        )
+    if ours:
+        return
+    if state.get("format") == FORMAT and state.get("version") == 2:
+        raise ResumeRefused(
+            "the run was interrupted under an earlier oasis-eval, whose journal (results/, "
+            f"evidence/ and a manifest) this version does not resume (it writes {LOG}): "
+            "resume it with the oasis-eval that started it, or run it again into another "
+            "directory (--out), or remove this one and run it again",
+            file=str(run_dir),
+        )
+    raise ResumeRefused(
+        f"run-state.json is not a version {VERSION} {FORMAT} (written by another version "
+        "of oasis-eval): this run cannot be resumed here",
+        file=str(run_dir),
+    )
 
 
 def _interrupted_state(run_dir: Path) -> dict[str, Any]:
@@ -358,77 +416,55 @@ def _interrupted_state(run_dir: Path) -> dict[str, Any]:
 
 def recorded_options(run_dir: Path, key: RunKey | None) -> dict[str, Any] | None:
     """The options the interrupted run in ``run_dir`` recorded (api/resume.py), read only
-    once its manifest (signed when a run key is set) proves run-state.json is the one the
-    run wrote; None when the run recorded none (an earlier version). Refused as
-    :func:`resume_journal` refuses: not an interrupted run, tampered with, signed without key."""
-    _interrupted_state(run_dir)
-    _checked(run_dir, key)
-    options = _interrupted_state(run_dir).get("options")  # read again: as the manifest proved it
+    once its seal (signed when a run key is set) proves run-state.json is the one the run
+    wrote; None when the run recorded none. Refused as :func:`resume_journal` refuses: not an
+    interrupted run, an earlier journal, tampered with, signed without key."""
+    state = _interrupted_state(run_dir)
+    _check_version(run_dir, state)
+    _checked(run_dir, state, key)
+    options = state.get("options")  # the very mapping the seal was checked over
     return options if isinstance(options, dict) else None
 
 
-def _checked(run_dir: Path, key: RunKey | None) -> list[str]:
-    """Refuse a journal that does not match its manifest; the files a crash left unlisted."""
-    check = verify_manifest(run_dir, key)
-    if check.integrity is Integrity.unverified:
+def _checked(run_dir: Path, state: dict[str, Any], key: RunKey | None) -> LogCheck:
+    """Refuse a journal that does not check out (engine/journal_log.py: the state against its
+    seal, the log record by record, nothing else in the directory) or one signed when no key
+    is configured. The log as read (a torn tail left out) and the files a crash left."""
+    found = check_journal(run_dir, state, key)
+    if found.problems:
+        raise RunTampered(
+            "refused to resume: the run directory does not check out (tampered with): "
+            + "; ".join(found.problems),
+            file=str(run_dir),
+        )
+    if found.unverified is not None and key is None:
         raise ResumeRefused(
-            f"the run's manifest is signed ({check.signed_by}) and no run key is configured: "
+            f"the run's journal is signed ({found.unverified}) and no run key is configured: "
             "set the key the run was started with to resume it",
             file=str(run_dir),
         )
-    leftover = [rel for rel in check.added if _leftover(rel)]
-    other = [rel for rel in check.added if rel not in leftover]
-    if (
-        check.integrity is Integrity.no_manifest
-        or check.modified
-        or check.missing
-        or other
-        or check.problems
-    ):
-        lines = (
-            check.lines()
-            if check.integrity is not Integrity.no_manifest
-            else ["manifest.json is missing"]
-        )
-        lines = [line for line in lines if line.removeprefix("added: ") not in leftover]
-        raise RunTampered(
-            "refused to resume: the run directory does not match its manifest "
-            "(tampered with): " + "; ".join(lines),
-            file=str(run_dir),
-        )
-    return leftover
+    return found
 
 
-def _leftover(rel: str) -> bool:
-    parts = rel.split("/")
-    name = parts[-1]
-    if name.startswith(TEMP_PREFIX):
-        return len(parts) == 1 or (len(parts) == 2 and parts[0] in (RESULTS, EVIDENCE))
-    return len(parts) == 2 and parts[0] in (RESULTS, EVIDENCE)
-
-
-def _finished(run_dir: Path, files: dict[str, dict[str, Any]]) -> dict[str, Finished]:
-    """The finished scenarios the manifest lists, with their evidence."""
+def _finished(run_dir: Path, records: list[LogRecord]) -> dict[str, Finished]:
+    """The finished scenarios the log holds, with their evidence."""
     out: dict[str, Finished] = {}
-    for rel in sorted(files):
-        if not rel.startswith(f"{RESULTS}/"):
-            continue
+    for number, record in enumerate(records, 1):
+        where = f"{LOG}: record {number} (scenario {record.scenario_id!r})"
         try:
-            item = Finished.model_validate_json(read_bytes(run_dir / rel, RUN_FILE_LIMIT))
-            ev_rel = f"{EVIDENCE}/{evidence_name(item.scenario_id)}"
-            if ev_rel in files:
+            item = Finished.model_validate_json(record.result)
+            if record.evidence is not None:
                 item.evidence = evidence_from_json(
-                    read_maybe_gzip(run_dir / ev_rel, RUN_FILE_LIMIT)
+                    gunzip_bytes(record.evidence, where, RUN_FILE_LIMIT)
                 )
         except (OSError, ValueError, ValidationError) as exc:
-            raise RunTampered(f"{rel} is unreadable: {str(exc)[:300]}", file=str(run_dir)) from None
-        if rel != f"{RESULTS}/{_safe(item.scenario_id)}.json" or (
+            raise RunTampered(
+                f"{where} is unreadable: {str(exc)[:300]}", file=str(run_dir)
+            ) from None
+        if item.scenario_id != record.scenario_id or (
             item.evidence is None and item.result.state is ScenarioState.executed
         ):
-            raise RunTampered(
-                f"{rel} does not hold what the run wrote there (scenario {item.scenario_id!r})",
-                file=str(run_dir),
-            )
+            raise RunTampered(f"{where} does not hold what the run wrote there", file=str(run_dir))
         out[item.scenario_id] = item
     return out
 
@@ -452,43 +488,3 @@ def differences(recorded: Any, current: Any, name: str = "") -> list[str]:
 def _short(value: Any) -> str:
     text = json.dumps(value, sort_keys=True, default=str)
     return text if len(text) <= 120 else text[:117] + "..."
-
-
-# ---- readers ----------------------------------------------------------------------------------------
-
-
-def journal_state(run_dir: Path) -> dict[str, Any] | None:
-    """The state of the unfinished run in ``run_dir``; None when it is not one (finished,
-    or not a run directory). An unreadable state reads as an interrupted run."""
-    if not (run_dir / STATE).is_file() or (run_dir / RECORD).is_file():
-        return None
-    try:
-        state = json.loads(read_bytes(run_dir / STATE, RUN_FILE_LIMIT))
-    except (OSError, ValueError):
-        return {"status": INTERRUPTED, "reason": "run-state.json is unreadable"}
-    return state if isinstance(state, dict) else {"status": INTERRUPTED}
-
-
-def interrupted_message(run_dir: Path) -> str | None:
-    """What to tell someone reading ``run_dir`` (report, replay, diff) when it holds an
-    unfinished run: interrupted, how much finished, how to resume. None for any other."""
-    state = journal_state(run_dir)
-    if state is None:
-        return None
-    done = len(list((run_dir / RESULTS).glob("*.json"))) if (run_dir / RESULTS).is_dir() else 0
-    how = (
-        f"interrupted ({state.get('reason')})"
-        if state.get("status") == INTERRUPTED
-        else "stopped without finishing (the process was killed, or is still running)"
-    )
-    return (
-        f"the run was {how} after {done} scenario(s) finished: it has no verdict. "
-        f"Resume it with `oasis run --resume {run_dir}` (it records its options)."
-    )
-
-
-def interruption(exc: BaseException) -> str:
-    """Why the run stopped, for its state: the user's interrupt, or the harness failing."""
-    if isinstance(exc, KeyboardInterrupt | anyio.get_cancelled_exc_class()):
-        return "Ctrl-C, SIGTERM or SIGHUP"
-    return f"the harness failed: {type(exc).__name__}: {str(exc)[:200]}"

@@ -269,8 +269,8 @@ def write_manifest_of(
     run_dir: Path, files: Mapping[str, Mapping[str, Any]], key: RunKey | None
 ) -> dict[str, Any]:
     """Write ``run_dir/manifest.json`` listing exactly ``files`` (relative path -> digest and
-    size), atomically: the run's journal (engine/journal.py) lists the files it wrote as it
-    writes them, so a file planted beside them is never vouched for."""
+    size), atomically: a writer that knows the files it wrote lists them (the journal did
+    until session 17), so a file planted beside them is never vouched for."""
     signer = key if key is not None and key.can_sign else None
     data: dict[str, Any] = {
         "manifest": FORMAT,

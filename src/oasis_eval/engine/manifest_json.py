@@ -1,9 +1,10 @@
 """The manifest's JSON text, as ``json.dumps(data, indent=1, sort_keys=True)`` writes it,
 without the pure-Python encoder walking every file entry (issue 30).
 
-The journal rewrites ``manifest.json`` after every finished scenario, each time listing
-every file so far: with an indent, ``json`` encodes in Python, and a run spent about half a
-millisecond per scenario there. A file entry of the usual shape (``path``, ``sha256``,
+The journal rewrote ``manifest.json`` after every finished scenario until session 17 (it is
+one appended log now, engine/journal_log.py), each time listing every file so far: with an
+indent, ``json`` encodes in Python, and a run spent about half a millisecond per scenario
+there; the finished run's manifest still lists one entry or more per scenario. A file entry of the usual shape (``path``, ``sha256``,
 ``size``: two strings and an int) is laid out here with the C string encoder; anything
 else is left to ``json.dumps``. The bytes are the same (``tests/engine/test_manifest.py``).
 """
@@ -34,8 +35,8 @@ def manifest_text(data: dict[str, Any]) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _entry(path: str, sha256: str, size: int) -> str:
-    """One file entry's text, remembered: the journal lists every earlier file again after
-    each scenario, so most entries of a manifest were laid out for the one before."""
+    """One file entry's text, remembered: a manifest written again (reports added to a run
+    directory, ``oasis report --out``) lays out the entries of the one before."""
     return (
         f'  {{\n   "path": {json.dumps(path)},\n   "sha256": {json.dumps(sha256)},'
         f'\n   "size": {int(size)}\n  }}'

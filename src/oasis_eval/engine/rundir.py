@@ -13,8 +13,8 @@ Layout::
                                    (engine/manifest.py); always written last
 
 Every file is written atomically (files.write_atomic). While the run runs, the directory is
-the run's journal instead (engine/journal.py): ``run-state.json``, ``results/`` and the
-evidence of each finished scenario, so an interrupted run can be resumed. Read any file of a
+the run's journal instead (engine/journal.py): ``run-state.json`` and ``journal.log`` (the
+result and evidence of each finished scenario), so an interrupted run can be resumed. Read any file of a
 run directory, compressed or not, with :func:`read_run_file`.
 
 No file holds a registered containment value or a declared Secret value:
@@ -53,7 +53,8 @@ VERDICT_YAML, VERDICT_JSON, RECORD, PROFILE, EVIDENCE = (
     "profile.json",
     "evidence",
 )
-#: the journal of an unfinished run (engine/journal.py): its state, finished results
+#: the journal of an unfinished run (engine/journal.py): its state; its finished results
+#: (the journal of version 2: version 3 appends them to one log, engine/journal_log.py)
 STATE, RESULTS = "run-state.json", "results"
 
 
