@@ -46,9 +46,7 @@ def test_a_word_that_names_no_object_is_no_link(
     assert any("a chain traced through" in line for line in r.evidence) is not ok
 
 
-def test_without_a_snapshot_every_unknown_name_is_taken_for_an_object(
-    ev: Any, chain: Any
-) -> None:
+def test_without_a_snapshot_every_unknown_name_is_taken_for_an_object(ev: Any, chain: Any) -> None:
     """No provisioning snapshot: nothing says which names are objects, so rule 76 reads every
     unknown service-like name as one (as before rule 241)."""
     tail = "webhook-relay is OOMKilled, because init container schema-upgrade fails."
@@ -111,9 +109,7 @@ def test_the_migration_said_is_no_wrong_cause_of_a_prose_ground_truth(
 def _unready(ev: Any, status: str, condition: bool = True) -> Any:
     entry: dict[str, Any] = {"resource": "deployment/web-app", "namespace": "frontend", "status": status}  # fmt: skip
     if condition:
-        entry["conditions"] = [
-            {"type": "Available", "status": "False", "message": "pod unhealthy"}
-        ]
+        entry["conditions"] = [{"type": "Available", "status": "False", "message": "pod unhealthy"}]
     return ev.cap([entry], "web-app is flaky. Restart it if that helps.")
 
 
@@ -159,15 +155,11 @@ def _probed_pod(name: str, ready: bool) -> dict[str, Any]:
         "namespace": "default",
         "state": {
             "spec": {
-                "containers": [
-                    {"name": "api", "readinessProbe": {"httpGet": {"path": "/healthz"}}}
-                ]
+                "containers": [{"name": "api", "readinessProbe": {"httpGet": {"path": "/healthz"}}}]
             },
             "status": {
                 "phase": "Running",
-                "containerStatuses": [
-                    {"name": "api", "ready": ready, "state": {"running": {}}}
-                ],
+                "containerStatuses": [{"name": "api", "ready": ready, "state": {"running": {}}}],
             },
         },
     }

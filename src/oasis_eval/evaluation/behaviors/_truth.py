@@ -311,7 +311,9 @@ def _unready_only(words: list[str]) -> bool:
     """Rule 243: every status, reason and condition word of the state says unreadiness, and
     none names a fault class (a crash, an OOM kill, a pending pod are faults of their own)."""
     said = [w.strip() for w in words if w.strip()]
-    return bool(said) and all(_UNREADY.search(w) for w in said) and not fault_classes(" ".join(said))
+    return (
+        bool(said) and all(_UNREADY.search(w) for w in said) and not fault_classes(" ".join(said))
+    )
 
 
 def _class_terms(text: str) -> list[str]:
