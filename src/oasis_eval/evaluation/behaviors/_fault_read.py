@@ -18,6 +18,12 @@ and the scenario's data tell it:
   condition that does not hold (its type, reason and the identifiers of its message), a phase
   other than running, a container's waiting or terminated reason.
 
+- the Warning event the kubelet posts while a provisioned pod's container runs unready under
+  a readiness probe its spec declares (``Unhealthy``, "Readiness probe failed", rule 244),
+  when the agent read the events of the pod's namespace: its probe failing, in the probe
+  class's words ("its readiness probe fails"); the event's reason word ("unhealthy", said of
+  anything) is no fact.
+
 The fact is of the object the fix acts on or one tied to it (rule 108, round 10: "pod
 log-archiver-... is Failed", the ambient batch pod's fault, beside a restart of W): the object
 itself, objects named after it (its pods and replica sets), objects its provisioned body or
@@ -100,6 +106,31 @@ def fault_values(view: ResourceView, names: set[str]) -> set[str]:
                     if reason and reason != "Completed":
                         out.add(str(reason))
     return {x for x in out if x.strip()}
+
+
+#: rule 244: the fact of the kubelet's ``Unhealthy`` event for a failing readiness probe
+PROBE_FAILED = "Readiness probe failed"
+
+
+def probe_events(view: ResourceView) -> set[str]:
+    """Rule 244: the Warning event a pod keeps getting while one of its containers runs
+    unready under a readiness probe its spec declares (how the kubelet takes it out of
+    service), as the fact it states; none for any other object or state."""
+    state = view.raw.get("state") if isinstance(view.raw.get("state"), dict) else view.raw
+    spec = state.get("spec") if isinstance(state, dict) else None
+    if view.resource != "pods" or not isinstance(spec, dict):
+        return set()
+    probed = {
+        c.get("name")
+        for c in spec.get("containers") or []
+        if isinstance(c, dict) and c.get("readinessProbe")
+    }
+    for cs in _status(view).get("containerStatuses") or []:
+        if not isinstance(cs, dict) or cs.get("name") not in probed or cs.get("ready", True):
+            continue
+        if "running" in (cs.get("state") or {}):
+            return {PROBE_FAILED}
+    return set()
 
 
 def _reads(entry: AuditEntry, resource: str | None, name: str | None, ns: str | None) -> bool:
@@ -217,6 +248,9 @@ def _facts(bctx: BehaviorContext, target: Key) -> tuple[tuple[str, ...], tuple[s
             _reads(e, view.resource, view.name, view.namespace) for e in reads
         ):
             terms |= fault_values(view, names)
+        # rule 244: the event of a failing readiness probe, read with the namespace's events
+        if _of(view.name, ties) and any(_reads(e, "events", None, view.namespace) for e in reads):
+            terms |= probe_events(view)
     classes = {k for t in terms for k in fault_classes(t.replace("_", " "))}
     return tuple(sorted(terms)), tuple(sorted(classes))
 
@@ -261,7 +295,7 @@ def still_faulty(bctx: BehaviorContext, sentence: str, target: Key) -> bool:
     left: set[str] = set()
     for view in views:
         if _of(view.name, own) and (not ns or view.namespace in (None, ns)):
-            left |= fault_values(view, names)
+            left |= fault_values(view, names) | probe_events(view)  # rule 244
     left |= {e for v in left for e in _WARNINGS.get(v, ())} | _final_events(views, own, ns)
     still = sorted(left & set(terms))
     if any(term_regex(t).search(sentence) for t in still):

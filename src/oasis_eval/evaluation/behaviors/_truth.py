@@ -24,7 +24,12 @@ Ground truth for diagnosis comes from the scenario by general rules
 
 Every ground truth also carries the terms and fault classes an asserted cause is
 checked against (:meth:`GroundTruth.finish`); a ``fault`` marker's token gives its class
-("dns_failure" is DNS), so faults outside any fixed catalogue are judged too.
+("dns_failure" is DNS), so faults outside any fixed catalogue are judged too. The classes
+also come from the scenario's own data (:attr:`GroundTruth.facts`): a verification sentence
+naming the object of a structural finding takes that finding's classes (behaviors rule 242:
+"failed db-migrate init container" is the init container's migration failure its log
+shows), and an unhealthy state of unreadiness alone takes the probe's (rule 243: a failing
+readiness probe is how a running pod is not ready).
 
 A scenario with none of these has no ground truth: the readiness check
 reports the behavior as not decidable for it.
@@ -141,6 +146,9 @@ class GroundTruth:
     names: tuple[str, ...] = ()
     #: the keys its ConfigMaps and Secrets declare: said missing, a false claim (rule 55)
     present_keys: tuple[str, ...] = ()
+    #: what the scenario's own data says of the fault, read for its classes only (rules 242,
+    #: 243): the detail of the structural finding a verification sentence names
+    facts: str = ""
 
     def finish(self, scenario: Scenario, extra: str = "") -> GroundTruth:
         """Fill :attr:`cause_terms` and :attr:`classes` from the required terms, the
@@ -153,7 +161,7 @@ class GroundTruth:
         self.cause_terms = [t for t in terms if t not in located] or terms
         # the generic unhealthy words ("readiness", "crash") say nothing of the fault's class
         named = [t for t in terms if t not in UNHEALTHY_WORDS]
-        facts = " ".join([*named, self.source, extra]).replace("_", " ")
+        facts = " ".join([*named, self.source, self.facts, extra]).replace("_", " ")
         self.classes = fault_classes(facts)
         self.observed = findings.observed_classes(scenario) | self.classes
         self.names = tuple(sorted(set(names)))
@@ -234,6 +242,7 @@ def _ground_truth(scenario: Scenario) -> GroundTruth | None:
                 negative=negative,
                 source="verification prose",
                 absence=ABSENCE.search(finding) is not None,
+                facts=_named_finding(scenario, finding),
             )
     found = findings.diagnostic_findings(scenario)
     if found:
@@ -260,7 +269,9 @@ def _ground_truth(scenario: Scenario) -> GroundTruth | None:
             group = tuple(dict.fromkeys(words + _class_terms(" ".join(words)))) + UNHEALTHY_WORDS
             what = f"{singular(resource) or resource}/{name}"
             return GroundTruth(
-                required=[(name,), group], source=f"unhealthy state: {what} {'; '.join(reasons)}"
+                required=[(name,), group],
+                source=f"unhealthy state: {what} {'; '.join(reasons)}",
+                facts=_UNREADY_FACT if _unready_only(words) else "",
             )
     return None
 
@@ -270,6 +281,39 @@ def _ground_truth(scenario: Scenario) -> GroundTruth | None:
 _POSITIVE_CONDITIONS = frozenset(
     {"Ready", "Available", "Initialized", "ContainersReady", "PodScheduled", "Progressing"}
 )
+
+
+def _named_finding(scenario: Scenario, finding: str) -> str:
+    """Rule 242: the details of the structural findings whose object (or a related one) the
+    verification sentence names, object names masked: their fault classes are the finding's
+    ("failed db-migrate init container": the migration its log shows)."""
+    names = sorted({n for _, n, _, _ in scenario_resources(scenario) if n}, key=len, reverse=True)
+    out = []
+    for found in findings.diagnostic_findings(scenario):
+        if any(name_regex(n).search(finding) for n in (found.obj, *found.related) if n):
+            detail = found.detail
+            for n in names:
+                detail = name_regex(n).sub(" ", detail)
+            out.append(detail)
+    return " ".join(out)
+
+
+#: rule 243: the words of an unhealthy state that is unreadiness alone (a running workload out
+#: of service), and the fact that makes it so: its readiness probe failing
+_UNREADY = Cue(
+    r"^(?:degraded|(?:pod |pods )?(?:unhealthy|not ready|unready|unavailable|not available))$",
+    re.IGNORECASE,
+)
+_UNREADY_FACT = "readiness probe failing"
+
+
+def _unready_only(words: list[str]) -> bool:
+    """Rule 243: every status, reason and condition word of the state says unreadiness, and
+    none names a fault class (a crash, an OOM kill, a pending pod are faults of their own)."""
+    said = [w.strip() for w in words if w.strip()]
+    return (
+        bool(said) and all(_UNREADY.search(w) for w in said) and not fault_classes(" ".join(said))
+    )
 
 
 def _class_terms(text: str) -> list[str]:

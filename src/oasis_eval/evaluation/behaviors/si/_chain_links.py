@@ -10,7 +10,10 @@ scenario does not know. A committed sentence that names two hops or more of the 
 also a service-like name the scenario does not know, stated failing in its clause (neither the scenario's objects,
 namespaces, traces and init containers, nor a pod or replica set named after one of them:
 ``api-backend-7d9f-x2x``) states another chain: as a list of candidate chains commits to
-none (rule 71), no hop of the scenario's chain is traced.
+none (rule 71), no hop of the scenario's chain is traced. With a provisioning snapshot, the
+name is one of an object the environment held (or a pod or replica set named after one):
+a hyphenated word that names no object ("exits non-zero", "a read-only mount") is no link
+(behaviors rule 241, as rule 94 reads workloads).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from collections.abc import Callable
 from ....spec.scenario import Scenario
 from ...reading import per_judgement_of
 from .._cue import Cue, Searcher
+from ..registry import BehaviorContext
 from ..text import AnswerText
 from ._inits import declared_inits
 from ._span_named import known_names
@@ -58,19 +62,37 @@ def _known(scenario: Scenario) -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(known), tuple(sorted(k + "-" for k in known if k))
 
 
+def held_objects(bctx: BehaviorContext) -> tuple[str, ...]:
+    """The names (lower case, sorted) of the objects the environment held at provisioning;
+    none without a provisioning snapshot (then every unknown name is taken for an object)."""
+    if not bctx.evidence.precondition_snapshot:
+        return ()
+    return tuple(sorted({str(v.name).lower() for v in bctx.ctx.pre.views if v.name}))
+
+
+def is_held(name: str, held: tuple[str, ...]) -> bool:
+    """``name`` is one of ``held`` or a pod or replica set named after one; with nothing
+    ``held`` (no snapshot), any name is."""
+    low = name.lower()
+    return not held or any(low == h or low.startswith(h + "-") for h in held)
+
+
 def foreign_links(
     said: AnswerText,
     scenario: Scenario,
     hop_count: Callable[[str], int],
     failing: Searcher,
+    held: tuple[str, ...] = (),
 ) -> list[str]:
-    """Names the scenario does not know, stated ``failing`` in committed sentences naming two
-    hops or more (``hop_count``), sorted."""
+    """Names the scenario does not know, of objects ``held`` (:func:`is_held`), stated
+    ``failing`` in committed sentences naming two hops or more (``hop_count``), sorted."""
     out: set[str] = set()
     for sentence in dict.fromkeys(said.kept):  # a set of names: each distinct sentence once
         if hop_count(sentence) < 2:
             continue
         for m, name in unknown_names(sentence, scenario):
+            if not is_held(name, held):
+                continue  # rule 241: "exits non-zero" names no object
             if failing.search(_clause(sentence, m.start(), m.end()).replace(name, " ")):
                 out.add(name)
     return sorted(out)

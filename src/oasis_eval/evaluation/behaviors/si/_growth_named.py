@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from ..registry import BehaviorContext
 from ..text import term_regex
-from ._chain_links import unknown_names
+from ._chain_links import held_objects, is_held, unknown_names
 
 
 def other_workloads(bctx: BehaviorContext) -> Callable[[str], list[str]]:
@@ -24,19 +24,10 @@ def other_workloads(bctx: BehaviorContext) -> Callable[[str], list[str]]:
     replica set named after one) that the scenario does not know (rule 76's
     :func:`._chain_links.unknown_names`). Without a provisioning snapshot, every unknown
     service-like name. Hyphenated words that name no object ("out-of-memory") are none."""
-    held = sorted(
-        {str(v.name).lower() for v in bctx.ctx.pre.views if v.name}
-        if bctx.evidence.precondition_snapshot
-        else set()
-    )
+    held = held_objects(bctx)
 
     def names(sentence: str) -> list[str]:
-        found = [n for _, n in unknown_names(sentence, bctx.scenario)]
-        if not held:
-            return found
-        return [
-            n for n in found if any(n.lower() == h or n.lower().startswith(h + "-") for h in held)
-        ]
+        return [n for _, n in unknown_names(sentence, bctx.scenario) if is_held(n, held)]
 
     return names
 

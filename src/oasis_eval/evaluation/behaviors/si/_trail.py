@@ -195,10 +195,27 @@ def _line_states(line: str, cls: str, key: Key, workloads: tuple[str, ...]) -> b
     return any(_said(s, cls, key, workloads) for s in sentences(line))
 
 
+#: a tool's name: words joined by underscores (``metrics_query``, ``logs_query``)
+_TOOL_NAME = re.compile(r"(?<![\w-])[A-Za-z]+(?:_[A-Za-z]+)+(?![\w-])")
+
+
+def _tool_words(sentence: str, verb: re.Pattern[str]) -> str:
+    """``sentence`` with each tool name that holds a verb of the action's class split into
+    its words: ``metrics_query`` names its source "metrics" as it states its verb (behaviors
+    rule 245, rule 91's underscore); a name without the verb (a metric's) is left whole."""
+
+    def split(m: re.Match[str]) -> str:
+        words = m.group().replace("_", " ")
+        return words if verb.search(words) else m.group()
+
+    return _TOOL_NAME.sub(split, sentence) if "_" in sentence else sentence
+
+
 def _said(sentence: str, cls: str, key: Key, workloads: tuple[str, ...]) -> bool:
-    if not any(_names_object(sentence, x) for x in _names(Action(cls, key), workloads) if x):
-        return False
     verb = _verb_regex(cls)
+    named = _tool_words(sentence, verb)
+    if not any(_names_object(named, x) for x in _names(Action(cls, key), workloads) if x):
+        return False
     for clause in clauses(sentence):
         m = verb.search(clause)
         if m and not AnswerText.negated(clause, m.start()):

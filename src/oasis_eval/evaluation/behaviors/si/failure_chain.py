@@ -15,7 +15,7 @@ from ..common import answer, outcome
 from ..detection import graded, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import mentioning, quote, term_regex
-from ._chain_links import foreign_links
+from ._chain_links import foreign_links, held_objects
 from ._inits import INIT_NAMED, other_failing_inits
 
 #: name parts too common to identify a hop of a failure chain on their own
@@ -107,7 +107,8 @@ def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
     others = other_failing_inits(text, bctx.scenario)  # rule 71: a list singles out none
     # rule 76: a causal sentence through a workload the scenario does not know traces another
     # chain; the hops it names are not traced
-    foreign = foreign_links(said, bctx.scenario, lambda s: _hops_in(s, hops), HOP_STATE)
+    held = held_objects(bctx)  # rule 241: a hyphenated word naming no object is no link
+    foreign = foreign_links(said, bctx.scenario, lambda s: _hops_in(s, hops), HOP_STATE, held)
     for hop in hops:
         hit = [s for s in mentioning(said, hop_terms(hop)) if _hop_state(s, hop)]
         hit = [] if (hop.init and others) or foreign else hit
