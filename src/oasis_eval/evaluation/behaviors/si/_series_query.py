@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 #: cAdvisor's container metrics (``container_*``; github.com/google/cadvisor, metrics/
-#: prometheus.go), and the SI simulator's ``container_cpu_usage_cores`` (docs/sim-k8s.md):
+#: prometheus.go), and ``container_cpu_usage_cores``, which the SI simulator exports too:
 #: a ``container_`` name outside them is exported by no one
 _CADVISOR_TAILS = (
     "blkio_device_usage_total cpu_cfs_periods_total cpu_cfs_throttled_periods_total "
