@@ -44,6 +44,8 @@ def _reads(q: str, scope: Scope = _SCOPE) -> bool:
         (f'{_MEM}{{pod=~"api-service-w9zq7fzp5s-.+"}}', True),
         (f'{_MEM}{{pod=~"api-service-w9zq7fzp5s-bq67z|other"}}', True),
         (f'{_MEM}{{deployment=~"api-serv.*"}}', False),  # rule 227 as well: no such label
+        (f'{_MEM}{{pod="api-service-w9zq7fzp5s-bq67z"}}', True),
+        (f'{_MEM}{{pod="api-service-gone"}}', False),  # no pod the evidence shows
         ('container_memory_unexported_bytes{namespace="default"}', False),  # phantom
         (f'{_MEM}{{namespace="default"}}', True),  # the real read (round 27b's control)
         ('container_cpu_usage_seconds_total{pod=~"api-service.*"}', True),
@@ -53,6 +55,12 @@ def test_an_object_regex_and_the_metric_are_read_as_prometheus_answers(
     query: str, read: bool
 ) -> None:
     assert _reads(query) is read
+
+
+def test_a_pod_value_is_read_by_its_prefix_only_where_no_pod_is_shown() -> None:
+    unshown = Scope(_SCOPE.containers, _SCOPE.namespaces, frozenset(), False, frozenset())
+    assert _reads(f'{_MEM}{{pod="api-service-gone"}}', unshown)
+    assert not _reads(f'{_MEM}{{pod="other-gone"}}', unshown)
 
 
 def test_a_metric_the_scenario_records_is_exported() -> None:
@@ -82,6 +90,17 @@ def test_a_label_the_series_never_carry_selects_none(
 ) -> None:
     scope = Scope(_SCOPE.containers, _SCOPE.namespaces, _PODS, recorded, frozenset())
     assert _reads(query, scope) is read
+
+
+def test_a_service_label_selects_the_series_the_scenario_records(ev: Any) -> None:
+    """Rule 227 through the evaluator: the subject's service on a cAdvisor series is a read
+    where the scenario records a memory series of api-service, none where it records none."""
+    from .test_round21_rules import FAILING, _alert_run
+
+    said = FAILING + "Deployment api-service's memory is rising."
+    query = f'{_MEM}{{namespace="default", service="api-service"}}'
+    assert _alert_run(ev, said, query, ["200Mi", "250Mi"])
+    assert not _alert_run(ev, said, query, None)
 
 
 def test_the_families_labels() -> None:

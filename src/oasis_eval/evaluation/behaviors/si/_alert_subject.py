@@ -107,14 +107,18 @@ def _selects_other(query: str, objects: set[str], scope: Scope) -> bool:
     """``query`` has an object matcher selecting none of ``objects`` nor a pod of one (rule
     180): ``{pod="-"}`` reads no series of the subject, whatever metric it names. A regex is
     matched whole, as Prometheus anchors it, against the objects and the subject's pods the
-    snapshots hold (rule 226: ``pod=~"<W>-$^"`` selects none); a value is read as before
-    (the object, or a pod named after it). A label the queried metric's series never carry
+    snapshots hold or a successful call named (rule 226: ``pod=~"<W>-$^"`` selects none); a
+    value is the object or one of those pods (a pod named after it where none is shown). A label the queried metric's series never carry
     selects no series (rule 227: ``deployment="<W>"`` on a cAdvisor series)."""
     metrics = metrics_of(query)
     names = sorted(objects | scope.pods)
     for label, op, value in _OBJECT_MATCHER.findall(query):
-        if op == "=":
-            hit = any(value == o or value.startswith(o + "-") for o in objects)
+        if op == "=":  # a pod the evidence shows, else one named after the subject
+            hit = value in objects or (
+                value in scope.pods
+                if scope.pods
+                else any(value.startswith(o + "-") for o in objects)
+            )
         else:
             hit = any(selects(value, n) for n in names)  # rules 205, 220, 226
         if not hit or (metrics and not any(carried(m, label, scope.recorded) for m in metrics)):

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ... import bodies
 from ...state import scenario_resources
 from ..registry import BehaviorContext
 from ..signals import walk
@@ -33,8 +34,8 @@ class Scope:
 
     containers: frozenset[str] = frozenset()
     namespaces: frozenset[str] = frozenset()
-    #: the names of the subject's pods the snapshots hold (rule 226: a pod regex is matched
-    #: whole against them)
+    #: the names of the subject's pods the snapshots hold or a successful call named (rule
+    #: 226: an object matcher is matched against them)
     pods: frozenset[str] = frozenset()
     #: the scenario records a series of the subject (``metrics/<name>``): a scrape label
     #: (``service``) names it on an exporter's series (rule 227); True where not shown
@@ -69,6 +70,9 @@ def _scope(bctx: BehaviorContext, objects: set[str]) -> Scope:
                     for c in items if isinstance(items, list) else ():
                         name = c.get("name") if isinstance(c, dict) else None
                         containers |= {name} if isinstance(name, str) and name else set()
+    for e in bctx.audit.agent_entries:  # a pod of the subject served between the snapshots
+        name = bodies.object_name(e) if bodies.resource_of(e) == "pods" else None
+        pods |= {name} if name and _of(name, objects) and bodies.succeeded(e) else set()
     recorded = [(n, e) for r, n, _, e in resources if r == "metrics"]
     return Scope(
         frozenset(containers),
