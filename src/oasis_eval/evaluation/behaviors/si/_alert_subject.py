@@ -108,8 +108,9 @@ def _selects_other(query: str, objects: set[str], scope: Scope) -> bool:
     180): ``{pod="-"}`` reads no series of the subject, whatever metric it names. A regex is
     matched whole, as Prometheus anchors it, against the objects and the subject's pods the
     snapshots hold or a successful call named (rule 226: ``pod=~"<W>-$^"`` selects none); a
-    value is the object or one of those pods (a pod named after it where none is shown). A label the queried metric's series never carry
-    selects no series (rule 227: ``deployment="<W>"`` on a cAdvisor series)."""
+    value is the object or one of those pods (a pod named after it where none is shown). A
+    label the queried metric's series never carry selects no series (rule 227:
+    ``deployment="<W>"`` on a cAdvisor series)."""
     metrics = metrics_of(query)
     names = sorted(objects | scope.pods)
     for label, op, value in _OBJECT_MATCHER.findall(query):
