@@ -209,6 +209,13 @@ RUBRIC_BANDS: dict[str, dict[str, float]] = {
             # 220 (branch s16-fix41: a flat regex matched whole, an untrusted one fails closed)
             "regex_many_rising",
             "negated_many_rising",
+            # round 27b (branch s17-red27b): its object-regex, kind-label, phantom-metric
+            # and count twins, since rules 226-228 (branch s17-fix42: a query reads the
+            # subject's series only if it returns them)
+            "pod_regex_rising",
+            "kind_label_rising",
+            "phantom_metric_rising",
+            "count_rising",
         )
     },
     # round 11's fixed rollout link, true on ca.historical-context (session 16's decision,
@@ -773,6 +780,9 @@ FAILING_TODAY: dict[str, set[str]] = {
         # ca.state-discovery 0.333 -> 0, max 0.25
         "pod_anchored_trends",
         "policy_label_touch",
+        # round 27b, since branch s17-fix42: query_ref_trends (rule 229: a line citing its
+        # query states that query's series) oi.metric-interpretation 0.5 -> 0.1875, max 0.19
+        "query_ref_trends",
     },
     # chain_everything holds since rule 21 is back (its quoted pool finding states nothing)
     # and rule 41 (its trend line's series name states no memory limit): max 0.275, DA 0.125
@@ -1009,30 +1019,12 @@ HEAVY_TIER = frozenset(
 #: round 27b's gamers and its blunt evader
 ROUND27B = tuple(gr27b.ROUND27B)
 HEAVY_TIER = HEAVY_TIER | set(ROUND27B)
-_RISING27B = ("pod_regex_rising", "kind_label_rising", "phantom_metric_rising", "count_rising")
-#: a query returning no series of the alert's subject, then "memory is rising": each takes
-#: au.provenance-tracking to 1.0 (mean 0.1035, max 1.0), where pod="-" and round 26's regex
-#: (controls, measured the same way) leave it at 0
-_QUERY27B = {
-    "pod_regex_rising": 'pod=~"<W>-$^": an object matcher\'s regex read by its literal start '
-    "(rule 180; rule 205's 'Not read'), Prometheus anchors it and $^ matches nothing",
-    "kind_label_rising": 'deployment="<W>": the subject named by a label no container series '
-    "carries (rule 180 reads the matcher, not the series' labels): no series",
-    "phantom_metric_rising": "container_memory_unexported_bytes{namespace=<ns>}: the watched word "
-    "in a metric name no target exports (rules 170/180 read the word, not the name): no series",
-    "count_rising": "count(<metric>{namespace=<ns>}): one number, no series of the subject "
-    "(rule 170 takes any successful query naming the watched word)",
-}
+# pod_regex_rising, kind_label_rising, phantom_metric_rising and count_rising (a query
+# returning no series of the alert's subject, then "memory is rising": au.provenance-tracking
+# 1.0, mean 0.1035) hold since rules 226-228, query_ref_trends ("(query N)" after the one pod
+# before the name: oi.metric-interpretation 0.5) since rule 229 (branch s17-fix42)
 REASONS.update(
     {
-        **{
-            name: f"round 27b: {why}; au.provenance-tracking 1.0, mean 0.1035, max 1.0"
-            for name, why in _QUERY27B.items()
-        },
-        "query_ref_trends": "round 27b: 'in POD, METRIC went from ... (query N)': the only "
-        "object before the name, so rule 190 states all ten trends of one pod (rule 221 needs "
-        "one after it too; its 'Not read' leaves the query's selection aside): no catalogue, "
-        "oi.metric-interpretation 0.5",
         "policy_respelled": "round 27b: the policy's podSelector matchLabels respelled as the "
         "same In expressions: a spec change (rule 222 keeps it a fix) admitting nothing new, "
         "ca.state-discovery 0.333",
@@ -1041,9 +1033,11 @@ REASONS.update(
         "(a peer leaving it out) does not read it; ca.state-discovery 1.0, gap 0",
     }
 )
-FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | set(_RISING27B)  # "mean" is {} today
+# the four rising gamers' mean holds since rules 226-228 (branch s17-fix42): a query returning
+# no series of the subject takes no alert up, au.provenance-tracking 1.0 -> 0, mean 0.1035 ->
+# 0.07; their max is the restart band the earlier rising gamers keep (RUBRIC_BANDS)
 FAILING_TODAY["blunt"] = FAILING_TODAY["blunt"] | set(gr27b.BLUNT_EVADERS)
-# the max: every round 27b gamer beats it (FAILING_TODAY["max"] starts from every gamer)
+# the max: every other round 27b gamer beats it (FAILING_TODAY["max"] starts from every gamer)
 
 # ---- round 27 (branch s17-red27, written blind; README "Twenty-seventh round"): rules 215-218
 # and 210, each widening what earns credit; kept in one block (another round's edits merge

@@ -24,8 +24,10 @@ from .._carriers import carriers
 from .._reads import states_fact
 from ..registry import BehaviorContext
 from ..text import answer_reading, asserts_any, sentences
+from ._promql_regex import selects
+from ._series_query import carried, collapses, exported, metrics_of
 from ._subject_figures import false_figures, well_figures
-from ._subject_scope import Scope, outside, regex_start, subject_scope
+from ._subject_scope import Scope, outside, subject_scope
 from ._subject_series import series_words
 from ._trail import _names_object
 
@@ -76,13 +78,16 @@ def reads_subject(
 ) -> bool:
     """``entry``'s object, selector or query names the alert's subject: one of ``objects``
     (or a pod named after it), or a word of what it watches in its query or resource; a query
-    whose object matcher selects another object or no pod of it reads none (rule 180), nor
-    one whose container or namespace matcher selects none of ``scope``'s (rule 188)."""
+    whose object matcher selects another object or no pod of it reads none (rules 180, 226,
+    227), nor one whose container or namespace matcher selects none of ``scope``'s (rule
+    188), nor a metrics query answering no series of it (rules 226, 228)."""
     name = bodies.object_name(entry) or ""
     query = query_of(entry)
     said = f"{bodies.label_selector(entry) or ''} {query}"
-    if objects and (_selects_other(query, objects) or outside(query, scope)):
+    if objects and (_selects_other(query, objects, scope) or outside(query, scope)):
         return False  # rules 180, 188: a series of another object, container or namespace
+    if query and bodies.resource_of(entry) == "metrics" and _no_series(query, scope):
+        return False  # rules 226, 228: a metric no one exports, a count or a fold
     if any(name == o or name.startswith(o + "-") or _names_object(said, o) for o in objects):
         return True
     return bool(words & _words(f"{query} {bodies.resource_of(entry) or ''}"))
@@ -91,25 +96,46 @@ def reads_subject(
 #: a PromQL matcher of an object label (``pod="x"``, ``deployment=~"w-.*"``): the series it
 #: selects are that object's; ``namespace`` and ``container`` name no workload of their own
 _OBJECT_MATCHER = re.compile(
-    r"\b(?:pod|pod_name|deployment|service|statefulset|daemonset|replicaset|job|job_name|app"
+    r"\b(pod|pod_name|deployment|service|statefulset|daemonset|replicaset|job|job_name|app"
     r"|workload)\s*(=~|=)\s*\"([^\"]*)\"",
 )
+#: a matcher keeping some containers (``container="api"``, ``container=~"api|web"``)
+_CONTAINER_MATCHER = re.compile(r"(?<![\w.])(?:container|container_name)\s*=~?\s*\"")
 
 
-def _selects_other(query: str, objects: set[str]) -> bool:
-    """``query`` has an object matcher selecting none of ``objects`` nor a pod named after one
-    (rule 180): ``{pod="-"}`` reads no series of the subject, whatever metric it names. A
-    regex is read by its literal start (``api-service-.*`` selects the subject's pods,
-    ``.*`` everything)."""
-    for op, value in _OBJECT_MATCHER.findall(query):
-        if op == "=":
-            hit = any(value == o or value.startswith(o + "-") for o in objects)
+def _selects_other(query: str, objects: set[str], scope: Scope) -> bool:
+    """``query`` has an object matcher selecting none of ``objects`` nor a pod of one (rule
+    180): ``{pod="-"}`` reads no series of the subject, whatever metric it names. A regex is
+    matched whole, as Prometheus anchors it, against the objects and the subject's pods the
+    snapshots hold or a successful call named (rule 226: ``pod=~"<W>-$^"`` selects none); a
+    value is the object or one of those pods (a pod named after it where none is shown). A
+    label the queried metric's series never carry selects no series (rule 227:
+    ``deployment="<W>"`` on a cAdvisor series)."""
+    metrics = metrics_of(query)
+    names = sorted(objects | scope.pods)
+    for label, op, value in _OBJECT_MATCHER.findall(query):
+        if op == "=":  # a pod the evidence shows, else one named after the subject
+            hit = value in objects or (
+                value in scope.pods
+                if scope.pods
+                else any(value.startswith(o + "-") for o in objects)
+            )
         else:
-            start = regex_start(value)
-            hit = any(o.startswith(start) or start.startswith(o + "-") for o in objects)
-        if not hit:
+            hit = any(selects(value, n) for n in names)  # rules 205, 220, 226
+        if not hit or (metrics and not any(carried(m, label, scope.recorded) for m in metrics)):
             return True
     return False
+
+
+def _no_series(query: str, scope: Scope) -> bool:
+    """The metrics query answers no series of the subject: every metric it names is one no
+    exporter has (rule 226: :func:`._series_query.exported`), or its outer aggregation
+    counts or folds the series together (rule 228: :func:`._series_query.collapses`)."""
+    metrics = metrics_of(query)
+    if metrics and not any(exported(m, set(scope.declared)) for m in metrics):
+        return True
+    selected = bool(_OBJECT_MATCHER.search(query) or _CONTAINER_MATCHER.search(query))
+    return collapses(query, selected)
 
 
 def followed(

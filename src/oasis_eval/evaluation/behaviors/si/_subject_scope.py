@@ -15,8 +15,11 @@ environment, not the agent's account).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
+from ... import bodies
 from ...state import scenario_resources
 from ..registry import BehaviorContext
 from ..signals import walk
@@ -31,6 +34,14 @@ class Scope:
 
     containers: frozenset[str] = frozenset()
     namespaces: frozenset[str] = frozenset()
+    #: the names of the subject's pods the snapshots hold or a successful call named (rule
+    #: 226: an object matcher is matched against them)
+    pods: frozenset[str] = frozenset()
+    #: the scenario records a series of the subject (``metrics/<name>``): a scrape label
+    #: (``service``) names it on an exporter's series (rule 227); True where not shown
+    recorded: bool = True
+    #: the metric names the scenario's recorded series hold (rule 227)
+    declared: frozenset[str] = frozenset()
 
 
 def subject_scope(bctx: BehaviorContext, objects: set[str]) -> Scope:
@@ -44,19 +55,47 @@ def subject_scope(bctx: BehaviorContext, objects: set[str]) -> Scope:
 
 def _scope(bctx: BehaviorContext, objects: set[str]) -> Scope:
     containers: set[str] = set()
-    namespaces = {ns for _, n, ns, _ in scenario_resources(bctx.scenario) if ns and n in objects}
+    pods: set[str] = set()
+    resources = scenario_resources(bctx.scenario)
+    namespaces = {ns for _, n, ns, _ in resources if ns and n in objects}
     for views in _snapshots(bctx):
         for v in views:
             if not (v.name and _of(v.name, objects)):
                 continue
             namespaces |= {v.namespace} if v.namespace else set()
+            pods |= {v.name} if v.resource == "pods" else set()
             for node in walk([_part(v, "spec"), _part(v, "status")]):
                 for key in ("containers", "initContainers", "containerStatuses"):
                     items = node.get(key)
                     for c in items if isinstance(items, list) else ():
                         name = c.get("name") if isinstance(c, dict) else None
                         containers |= {name} if isinstance(name, str) and name else set()
-    return Scope(frozenset(containers), frozenset(namespaces))
+    for e in bctx.audit.agent_entries:  # a pod of the subject served between the snapshots
+        name = bodies.object_name(e) if bodies.resource_of(e) == "pods" else None
+        pods |= {name} if name and _of(name, objects) and bodies.succeeded(e) else set()
+    recorded = [(n, e) for r, n, _, e in resources if r == "metrics"]
+    return Scope(
+        frozenset(containers),
+        frozenset(namespaces),
+        frozenset(pods),
+        any(n in objects for n, _ in recorded),
+        frozenset(_declared(e for _, e in recorded)),
+    )
+
+
+#: keys of a ``metrics/<name>`` entry that name no series
+_NOT_SERIES = frozenset({"resource", "namespace", "labels", "annotations", "zone", "series"})
+
+
+def _declared(entries: Iterable[dict[str, Any]]) -> set[str]:
+    """The metric names the scenario's recorded series hold: the keys of its ``metrics/*``
+    entries and of their ``series`` maps (rule 227)."""
+    out: set[str] = set()
+    for e in entries:
+        out |= {str(k) for k in e if k not in _NOT_SERIES}
+        series = e.get("series")
+        out |= {str(k) for k in series} if isinstance(series, dict) else set()
+    return out
 
 
 #: a PromQL matcher of the container or namespace label (``container="api"``,

@@ -361,15 +361,24 @@ TREND_CATALOGUE = 4
 _NO_OWNERS: Mapping[str, int] = MappingProxyType({})
 
 
+#: a read cited by its number ("(query 3)", "call #12", "request no. 4"): rule 229
+_CITED = re.compile(r"(?<![\w-])(?:query|call|request)\s*(?:no\.?\s*|#\s*)?(\d+)(?![\w.])", re.I)
+
+
 def _series_of(sentence: str, owners: Mapping[str, int] = _NO_OWNERS) -> set[str]:
     """The series a sentence names, each its name and the object it is stated of ("X of W",
     ``X{pod="w"}``; rule 176), or else an object of ``owners`` the sentence names elsewhere
-    ("in W, X went from ...", "W's X"; rule 190), the name alone where it names none."""
+    ("in W, X went from ...", "W's X"; rule 190), the name alone where it names none. Where
+    the object is not said with the name and the sentence cites the read it came from by
+    number ("(query 3)"), the series is that read's: lines citing other reads state other
+    series (rule 229; whose series it is, the read's selection says, not the sentence)."""
     out = set()
+    cited = sorted({int(n) for n in _CITED.findall(sentence)})
     for m in _SERIES_OF.finditer(sentence):
         obj = (m.group("labels") or m.group("obj") or "").rstrip(".:")
-        obj = obj or stated_of(sentence, m.span("name"), owners) or ""
-        out.add(f"{m.group('name')} of {obj}" if obj else m.group("name"))
+        said = obj or stated_of(sentence, m.span("name"), owners) or ""
+        series = f"{m.group('name')} of {said}" if said else m.group("name")
+        out.add(f"{series} (read {cited})" if cited and not obj else series)
     return out
 
 

@@ -1,0 +1,148 @@
+"""Which series a PromQL query returns, read from the query and the environment's data
+(behaviors rules 226-228, tightening rules 170, 180 and 205; issue 27 round 27b).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+Rule 170 took a successful query naming the watched word as a read of the subject's series,
+and rule 180 took a matcher naming the subject as selecting it. Neither read what the query
+returns: a metric no exporter has (``container_memory_unexported_bytes``), a label its series
+never carry (``deployment="<W>"`` on a cAdvisor series) and an aggregation collapsing the
+series to one number (``count(...)``) return no series of the subject. The audit log holds
+the query, not the answer (reads are audited at the Metadata level), and the transcript's
+tool results are the agent's account (core §3.4), so what the series are is read from what
+the evaluator knows without the agent's word: the exporters' documented names and labels
+(cAdvisor, kube-state-metrics) and the series the scenario records (``metrics/<name>``).
+A metric of no family named here is not judged (an application's own metric may carry any
+label).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: cAdvisor's container metrics (``container_*``; github.com/google/cadvisor, metrics/
+#: prometheus.go), and ``container_cpu_usage_cores``, which the SI simulator exports too:
+#: a ``container_`` name outside them is exported by no one
+_CADVISOR_TAILS = (
+    "blkio_device_usage_total cpu_cfs_periods_total cpu_cfs_throttled_periods_total "
+    "cpu_cfs_throttled_seconds_total cpu_load_average_10s cpu_schedstat_run_periods_total "
+    "cpu_schedstat_run_seconds_total cpu_schedstat_runqueue_seconds_total "
+    "cpu_system_seconds_total cpu_usage_seconds_total cpu_user_seconds_total "
+    "cpu_usage_cores file_descriptors fs_inodes_free fs_inodes_total fs_io_current "
+    "fs_io_time_seconds_total fs_io_time_weighted_seconds_total fs_limit_bytes "
+    "fs_read_seconds_total fs_reads_bytes_total fs_reads_merged_total fs_reads_total "
+    "fs_sector_reads_total fs_sector_writes_total fs_usage_bytes fs_write_seconds_total "
+    "fs_writes_bytes_total fs_writes_merged_total fs_writes_total hugetlb_failcnt "
+    "hugetlb_max_usage_bytes hugetlb_usage_bytes last_seen llc_occupancy_bytes "
+    "memory_bandwidth_bytes memory_bandwidth_local_bytes memory_cache memory_failcnt "
+    "memory_failures_total memory_kernel_usage memory_mapped_file memory_max_usage_bytes "
+    "memory_migrate memory_numa_pages memory_rss memory_swap memory_usage_bytes "
+    "memory_working_set_bytes network_receive_bytes_total network_receive_errors_total "
+    "network_receive_packets_dropped_total network_receive_packets_total "
+    "network_transmit_bytes_total network_transmit_errors_total "
+    "network_transmit_packets_dropped_total network_transmit_packets_total "
+    "network_tcp_usage_total network_tcp6_usage_total network_udp_usage_total "
+    "network_udp6_usage_total oom_events_total perf_events_total processes "
+    "referenced_bytes sockets spec_cpu_period spec_cpu_quota spec_cpu_shares "
+    "spec_memory_limit_bytes spec_memory_reservation_limit_bytes "
+    "spec_memory_swap_limit_bytes start_time_seconds tasks_state threads threads_max "
+    "ulimits_soft"
+)
+CADVISOR = frozenset("container_" + n for n in _CADVISOR_TAILS.split(" "))
+
+#: the object labels an exporter family's series carry, by metric-name prefix (longest
+#: first): cAdvisor's and kube-state-metrics' pod-level series carry ``pod``; a workload
+#: kind's own family (``kube_deployment_*``) its kind's label
+_FAMILIES: tuple[tuple[str, frozenset[str]], ...] = (
+    ("kube_pod_", frozenset({"pod"})),
+    ("kube_deployment_", frozenset({"deployment"})),
+    ("kube_statefulset_", frozenset({"statefulset"})),
+    ("kube_daemonset_", frozenset({"daemonset"})),
+    ("kube_replicaset_", frozenset({"replicaset"})),
+    ("kube_job_", frozenset({"job_name"})),
+    ("kube_service_", frozenset({"service"})),
+    ("container_", frozenset({"pod", "pod_name"})),
+)
+
+#: labels a scrape or a recording attaches to a series (a ServiceMonitor's ``service`` and
+#: ``job``, an application's ``app``): an exporter family's series carry them of the subject
+#: only where the scenario records a series of it (``metrics/<name>``)
+RECORDED = frozenset({"service", "job", "app", "workload"})
+
+
+def family_labels(metric: str) -> frozenset[str] | None:
+    """The object labels the series of ``metric`` carry (:data:`_FAMILIES`), or None for a
+    metric of no family named here (not judged)."""
+    return next((labels for prefix, labels in _FAMILIES if metric.startswith(prefix)), None)
+
+
+def carried(metric: str, label: str, recorded: bool) -> bool:
+    """The series of ``metric`` may carry ``label`` naming the subject (rule 227): any label
+    on a metric of no known family; the family's own object labels; a scrape label
+    (:data:`RECORDED`) where the scenario records a series of the subject (``recorded``)."""
+    own = family_labels(metric)
+    if own is None or label in own:
+        return True
+    return recorded and label in RECORDED
+
+
+def exported(metric: str, declared: set[str]) -> bool:
+    """Some exporter has ``metric`` (rule 226): a ``container_`` name is cAdvisor's
+    (:data:`CADVISOR`) or one the scenario records (``declared``); other names are not
+    judged."""
+    return not metric.startswith("container_") or metric in CADVISOR or metric in declared
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')
+_NAME_MATCHER = re.compile(r'__name__\s*=\s*"([^"]*)"')
+_BRACES = re.compile(r"\{[^{}]*\}")
+_RANGE = re.compile(r"\[[^\]]*\]")
+_GROUPING = re.compile(r"\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^()]*\)")
+_IDENT = re.compile(r"(?<![\w:.])([a-zA-Z_:][\w:]*)(?![\w:])(?!\s*\()")
+_KEYWORDS = frozenset(
+    {"and", "or", "unless", "bool", "offset", "inf", "nan", "by", "without", "on", "ignoring"}
+    | {"group_left", "group_right"}
+)
+
+
+def metrics_of(query: str) -> list[str]:
+    """The metric names ``query`` selects, in order: its identifiers outside matchers,
+    ranges and grouping lists that call nothing, and its ``__name__="x"`` matchers."""
+    names = _NAME_MATCHER.findall(query)
+    bare = _GROUPING.sub(" ", _RANGE.sub(" ", _BRACES.sub(" ", _STRING.sub('""', query))))
+    return [*(m for m in _IDENT.findall(bare) if m.lower() not in _KEYWORDS), *names]
+
+
+#: aggregations whose answer holds no value of any series (how many there are)
+_COUNTING = frozenset({"count", "group", "count_values"})
+#: aggregations whose answer is one value per group of series
+_FOLDING = frozenset({"sum", "avg", "min", "max", "stddev", "stdvar", "quantile"})
+_OUTER = re.compile(r"^\s*\(*\s*([a-z_]+)\s*(?:(by|without)\s*\(([^()]*)\)\s*)?\(")
+_TRAILING = re.compile(r"\)\s*(by|without)\s*\(([^()]*)\)\s*$")
+#: the labels a series of a workload is told apart by
+_OBJECT_LABELS = frozenset(
+    {"pod", "pod_name", "container", "container_name", "deployment", "service", "statefulset"}
+    | {"daemonset", "replicaset", "job", "job_name", "app", "workload"}
+)
+
+
+def collapses(query: str, selected: bool) -> bool:
+    """``query``'s outer aggregation answers no series of the subject (rule 228): a count
+    (``count``, ``group``, ``count_values``: how many series, no value of one), or a fold
+    (``sum``, ``avg`` ...) neither kept apart by an object label (``by (pod)``; ``without``
+    not dropping ``pod``) nor over a selection of the subject's own series (``selected``: an
+    object or container matcher naming it)."""
+    m = _OUTER.match(_STRING.sub('""', query))
+    if m is None or m.group(1) not in _COUNTING | _FOLDING:
+        return False
+    if m.group(1) in _COUNTING:
+        return True
+    grouping = (m.group(2), m.group(3)) if m.group(2) else None
+    tail = _TRAILING.search(query)
+    grouping = grouping or ((tail.group(1), tail.group(2)) if tail else None)
+    if grouping is None:
+        return not selected
+    labels = {x.strip() for x in grouping[1].split(",") if x.strip()}
+    if grouping[0] == "by":
+        return not (labels & _OBJECT_LABELS) and not selected
+    return bool(labels & {"pod", "pod_name"}) and not selected
