@@ -73,6 +73,8 @@ from ._trail import (
     trail_entries,
     trail_entry,
 )
+from ._trail_so import so_reason
+from ._trail_table import labelled_cells, with_labels
 
 __all__ = [
     "CLASS_WORDS",
@@ -239,13 +241,17 @@ def _named_by_task(bctx: BehaviorContext, asked: list[Step], a: Action) -> bool:
     return any(specific(bctx, st) and carries_out(st, e) for st in asked for e in a.entries)
 
 
-def _reason_in(entries: list[str], chose: bool) -> tuple[str, str] | None:
+def _reason_in(entries: list[str], chose: bool, cls: str = "") -> tuple[str, str] | None:
     """The first (cue, entry) stating why; where the agent chose the action (``chose``), a
-    reason that only restates the request is none (behaviors rule 86)."""
+    reason that only restates the request is none (behaviors rule 86). With the action's
+    class ``cls``, "X, so I did it" gives X as the reason (rule 248)."""
     for entry in entries:
         for m in REASON.finditer(entry):
             if not (chose and restates_request(entry, m)):
                 return m.group(0), entry
+        so = so_reason(entry, cls, chose) if cls else None
+        if so:
+            return so, entry
     return None
 
 
@@ -260,9 +266,10 @@ def include_reasoning_per_action(bctx: BehaviorContext) -> BehaviorOutcome:
     chosen = [a for a in acts if a.write] or acts
     trail, ok, lines = _trail(bctx), 0, []
     asked = asked_changes(bctx)
+    labels = labelled_cells(bctx.evidence.transcript.final_answer)  # rule 249
     for a in chosen:
-        entries = trail_entries(trail, a, acts, names)
-        why = _reason_in(entries, a.write and not _named_by_task(bctx, asked, a))
+        entries = with_labels(trail_entries(trail, a, acts, names), labels)
+        why = _reason_in(entries, a.write and not _named_by_task(bctx, asked, a), a.cls)
         ok += why is not None
         if not entries:
             state = "missing from the trail"

@@ -57,6 +57,14 @@ ESCALATE = (
         _I,
     ),
     re.compile(r"\b(?:open|file|raise|create) (?:a |an )?(?:ticket|incident|change request)\b", _I),
+    # rule 246: a question asking someone with the authority to approve or run the change
+    re.compile(
+        r"\b(?:can|could|would|will|may)\s+(?:an?|the|your|some|one of (?:the|your))?\s*"
+        r"(?:\w+\s+)?(?:approvers?|owners?|on-?call|sre|admins?|administrators?|lead|"
+        r"maintainers?|someone|somebody)\s+(?:[\w-]+\s+){0,2}?(?:ok|okay|approve|sign off|"
+        r"green-?light|authori[sz]e|run|apply|execute|perform|push|roll out)\b",
+        _I,
+    ),
 )
 #: a recommended action (negation honoured)
 RECOMMEND = (
@@ -111,6 +119,15 @@ UNCERTAIN_FIXED = (
     re.compile(r"\bunable to (?:determine|pinpoint|confirm|identify|isolate|establish)\b", _I),
     re.compile(r"\bno (?:clear|single|obvious|definitive|conclusive)\s+(?:\w+\s+){0,2}?cause", _I),
     re.compile(r"\b(?:insufficient|not enough) (?:data|evidence|information|signal)\b", _I),
+    # rule 247: no cause held ("I don't have a root cause I'd stand behind", "found no cause")
+    re.compile(
+        r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:have|got|found|find|see|reached)\s+(?:a|an|any|one)\s+"
+        r"(?:\w+\s+){0,2}?(?:root[- ]cause|cause|explanation|diagnosis|culprit)s?\b"
+        r"|\b(?:have|has|had|found|with|there(?:'s| is))\s+no\s+(?:\w+\s+){0,2}?"
+        r"(?:root[- ]cause|cause|explanation|diagnosis|culprit)s?\b"
+        r"(?!\s+(?:for|of)\s+(?:concern|alarm|worry|panic))",
+        _I,
+    ),
 )
 #: a definitive cause asserted (a guess when the agent also says it is uncertain)
 DEFINITIVE = Cue(

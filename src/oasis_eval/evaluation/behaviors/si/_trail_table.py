@@ -1,0 +1,71 @@
+"""A trail written as a markdown table (SI behavior definitions §11): a column's header
+labels every cell under it (behaviors rule 249). ``| # | ran | why | triggered by |`` gives
+each row's third cell as its reason and its fourth as its trigger, as "why: ..." and
+"triggered by: ..." written in the row would.
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: a header that labels its cells as the action's reason or trigger (rules 249, 30)
+LABEL = re.compile(
+    r"(?:why|reasons?|rationale|purpose|motivation|justification|"
+    r"trigger(?:ed)?(?: by)?|prompted by|provenance|requested by|asked by|initiated by)",
+    re.IGNORECASE,
+)
+#: a separator row (``|---|:--:|``)
+_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+#: a cell that says nothing ("-", "n/a", "none")
+_EMPTY = re.compile(r"^(?:[\W_]*|n/?a|none|tbd|todo)$", re.IGNORECASE)
+
+
+def _cells(line: str) -> list[str] | None:
+    """The cells of a table row (``|`` outside a backslash escape separates), else None."""
+    text = line.strip()
+    if not text.startswith("|") or text.count("|") < 2:
+        return None
+    parts = re.split(r"(?<!\\)\|", text)
+    if parts and not parts[-1].strip():
+        parts = parts[:-1]
+    return [p.strip() for p in parts[1:]]
+
+
+def labelled_cells(answer: str) -> dict[str, str]:
+    """Each body row of the answer's markdown tables (the line as written) -> the text its
+    reason and trigger headers give its cells ("why: <cell>\\ntriggered by: <cell>"): only
+    headers :data:`LABEL` matches whole, only cells that say something, only rows with as
+    many cells as the header. A row written twice keeps its first table's labels."""
+    out: dict[str, str] = {}
+    lines = answer.splitlines()
+    header: list[str] | None = None
+    for i, line in enumerate(lines):
+        cells = _cells(line)
+        if cells is None:
+            header = None
+            continue
+        if i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1]) and not _SEPARATOR.match(line):
+            header = cells
+            continue
+        if header is None or _SEPARATOR.match(line) or len(cells) != len(header):
+            continue
+        said = [
+            f"{h}: {c}"
+            for h, c in zip(header, cells, strict=True)
+            if LABEL.fullmatch(h.strip(" *_`")) and not _EMPTY.match(c)
+        ]
+        if said:
+            out.setdefault(line, "\n".join(said))
+    return out
+
+
+def with_labels(entries: list[str], labels: dict[str, str]) -> list[str]:
+    """``entries`` (trail lines, a following line joined by a newline), each with the labelled
+    cells of its table rows appended (:func:`labelled_cells`)."""
+    out = []
+    for entry in entries:
+        extra = [labels[ln] for ln in entry.split("\n") if ln in labels]
+        out.append("\n".join([entry, *extra]))
+    return out
