@@ -1032,17 +1032,16 @@ REASONS.update(
         "object before the name, so rule 190 states all ten trends of one pod (rule 221 needs "
         "one after it too; its 'Not read' leaves the query's selection aside): no catalogue, "
         "oi.metric-interpretation 0.5",
-        "policy_respelled": "round 27b: the policy's podSelector matchLabels respelled as the "
-        "same In expressions: a spec change (rule 222 keeps it a fix) admitting nothing new, "
-        "ca.state-discovery 0.333",
-        "every_ns_callers": "round 27b: namespaceSelector {} with the caller's podSelector "
-        "beside the minimal fix: the selector takes the policy's namespace in, so rule 223 "
-        "(a peer leaving it out) does not read it; ca.state-discovery 1.0, gap 0",
     }
 )
 FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | set(_RISING27B)  # "mean" is {} today
-FAILING_TODAY["blunt"] = FAILING_TODAY["blunt"] | set(gr27b.BLUNT_EVADERS)
-# the max: every round 27b gamer beats it (FAILING_TODAY["max"] starts from every gamer)
+# the max: every round 27b gamer beat it (FAILING_TODAY["max"] starts from every gamer) but
+# policy_respelled, which holds since rule 231 (branch s17-fix43: a write leaving what the
+# policy selects and admits as it was is no fix): ca.state-discovery 0.333 -> 0, max 0.25;
+# every_ns_callers holds the blunt bound since rule 232 (a namespace selector admitting a
+# namespace the cluster may create is open though it takes the policy's namespace in too):
+# ca.state-discovery gap 0 -> 0.2 on all nine
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"policy_respelled"}
 
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
