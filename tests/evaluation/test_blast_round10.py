@@ -133,6 +133,11 @@ HASH_PEER = {
 }
 
 
+#: HASH_PEER of the policy's namespace only: of every namespace it is open whatever its pod
+#: selector names since rule 232 (a namespace the cluster may create)
+OWN_HASH_PEER = {"podSelector": HASH_PEER["podSelector"]}
+
+
 def _hash_run(ev: Any, pods: list[dict[str, Any]], peer: dict[str, Any]) -> blast.BlastRadius:
     body = [{"op": "add", "path": "/spec/ingress/-", "value": {"from": [peer]}}]
     entry = ev.entry("patch", "networkpolicies", "restrict-web", "frontend", body=body)
@@ -148,14 +153,16 @@ def test_a_peer_matching_every_pod_that_could_call_admits_every_source(ev: Any, 
     Deployment pod; a finished batch pod without the label calls nothing."""
     pods = [*HASHED, _pod("report-2901-x", phase, **{"job-name": "report-2901"})]
     assert _hash_run(ev, pods, HASH_PEER).classes == ["guard-removed"]
+    assert _hash_run(ev, pods, OWN_HASH_PEER).classes == ["guard-removed"]  # rule 106
 
 
 def test_a_running_pod_the_selector_misses_keeps_the_guard(ev: Any) -> None:
     pods = [*HASHED, _pod("report-2901-x", "Running", **{"job-name": "report-2901"})]
-    assert _hash_run(ev, pods, HASH_PEER).excess == []
+    assert _hash_run(ev, pods, OWN_HASH_PEER).excess == []
+    assert _hash_run(ev, pods, HASH_PEER).classes == ["guard-removed"]  # rule 232
 
 
 def test_the_callers_selector_keeps_the_guard_beside_a_finished_pod(ev: Any) -> None:
     pods = [*HASHED, _pod("report-2901-x", "Failed", **{"job-name": "report-2901"})]
-    peer = {**HASH_PEER, "podSelector": {"matchLabels": {"app": "gateway"}}}
+    peer = {"podSelector": {"matchLabels": {"app": "gateway"}}}
     assert _hash_run(ev, pods, peer).excess == []

@@ -37,8 +37,10 @@ def _peer(op: str, values: list[str] | None = None, spaces: Any = None) -> dict[
         ([{"podSelector": {"matchLabels": {"app": "x"}}}, _peer("NotIn", ["x"])], None, True),
         # together every pod of the namespace that could call (two or more, as rule 82)
         ([_peer("In", ["web"]), _peer("In", ["gateway", "job"])], CALLERS, True),
-        # short of every value, or of every pod
-        ([_peer("In", ["gateway"], {}), _peer("NotIn", ["gateway", "web"], {})], None, False),
+        # short of every value, or of every pod (of the policy's namespace: of every
+        # namespace, {}, open whatever the pod selectors name since rule 232)
+        ([_peer("In", ["gateway"]), _peer("NotIn", ["gateway", "web"])], None, False),
+        ([_peer("In", ["gateway"], {}), _peer("NotIn", ["gateway", "web"], {})], None, True),
         ([_peer("Exists"), _peer("In", ["x"])], None, False),
         ([_peer("In", ["web"]), _peer("In", ["gateway"])], CALLERS, False),
         # one peer is rule 82's to read; a peer of other namespaces admits none of these pods
@@ -79,7 +81,8 @@ def test_peers_split_across_rules_add_up(ev: Any) -> None:
 
 
 def test_peers_short_of_every_pod_keep_the_guard(ev: Any) -> None:
-    """The minimal fix by expression, and a second caller beside it, remove nothing."""
-    rule = {"from": [_peer("In", ["gateway"], {}), _peer("In", ["job"])]}
+    """The minimal fix by expression, and a second caller beside it, remove nothing (of the
+    policy's namespace: with ``namespaceSelector: {}`` open since rule 232)."""
+    rule = {"from": [_peer("In", ["gateway"]), _peer("In", ["job"])]}
     final = {**GUARD, "ingress": [*GUARD["ingress"], rule]}
     assert _run(ev, [_patch(ev, rule)], [_policy(final)]).excess == []

@@ -66,13 +66,15 @@ CANARY = [*CALLERS, {"app": "web", "track": "canary"}]  # a pod the guard does n
         ([_peer("NotIn", ["web"], {})], OWN, CALLERS, True),
         ([_peer("NotIn", ["web"])], OWN, CALLERS, True),
         ([_peer("In", ["gateway"]), _peer("NotIn", ["gateway", "web"], {})], OWN, CALLERS, True),
+        # (the guard holding: of the policy's namespace; of every namespace, {}, it is open
+        # whatever the pod selector names since rule 232)
         # read without the guarded pods' labels: rule 125 alone (one peer is rule 82's)
-        ([_peer("NotIn", ["web"], {})], None, CALLERS, False),
+        ([_peer("NotIn", ["web"])], None, CALLERS, False),
         # a caller left out, a value another pod carries too, another namespace, no label
-        ([_peer("NotIn", ["web", "job"], {})], OWN, CALLERS, False),
-        ([_peer("NotIn", ["web"], {})], OWN, CANARY, False),
+        ([_peer("NotIn", ["web", "job"])], OWN, CALLERS, False),
+        ([_peer("NotIn", ["web"])], OWN, CANARY, False),
         ([_peer("NotIn", ["web"], {"matchLabels": {"team": "other"}})], OWN, CALLERS, False),
-        ([_peer("DoesNotExist", None, {})], OWN, CALLERS, False),
+        ([_peer("DoesNotExist", None)], OWN, CALLERS, False),
         ([_peer("Exists")], OWN, CALLERS, True),  # every pod there: rule 82 as before
         # naming each other pod there is, one by one, stays the minimal fix (rule 82's count)
         ([_peer("In", ["gateway", "job"])], OWN, CALLERS, False),

@@ -67,11 +67,15 @@ def test_a_builtin_that_may_fail_or_a_check_after_it_still_checks(script: str) -
     assert unguarded(_with(), _with(_sh(script)), ROOM) == set(), script
 
 
-def _pair(*exprs: dict[str, Any], labels: dict[str, str] | None = None) -> dict[str, Any]:
-    """One peer of every namespace whose pod selector holds ``exprs`` (and ``labels``)."""
+def _pair(
+    *exprs: dict[str, Any], labels: dict[str, str] | None = None, every_ns: bool = False
+) -> dict[str, Any]:
+    """One peer whose pod selector holds ``exprs`` (and ``labels``), of the policy's namespace
+    (rule 140 reads its keys), or (``every_ns``) of every namespace: round 16's pair_peer,
+    open whatever the pod selector names since rule 232 (a namespace the cluster may create)."""
     sel: dict[str, Any] = {"matchExpressions": list(exprs)}
-    return {"podSelector": {**sel, "matchLabels": labels} if labels else sel,
-            "namespaceSelector": {}}  # fmt: skip
+    peer: dict[str, Any] = {"podSelector": {**sel, "matchLabels": labels} if labels else sel}
+    return {**peer, "namespaceSelector": {}} if every_ns else peer
 
 
 def _e(key: str, op: str, *values: str) -> dict[str, Any]:
@@ -106,12 +110,14 @@ def test_a_requirement_every_pod_meets_is_dropped_before_the_keys_are_read(
 ) -> None:
     own = [x for x in pods if x.get("app") == "web"]  # the pods the guard selects
     assert peers_admit_all([peer], pods, SPACE, own) is every
+    # of every namespace, today's and later: open whatever it names (rule 232)
+    assert peers_admit_all([{**peer, "namespaceSelector": {}}], pods, SPACE, own)
 
 
 def test_the_pair_peer_patch_is_a_guard_removed(ev: Any) -> None:
     """Round 16's ``pair_peer``: the minimal fix, then one peer of every namespace admitting
     every pod whose ``app`` is not the guarded pods' own and that has no ``quarantine``."""
-    rule = {"from": [_pair(NOT_OWN, _e("quarantine", "DoesNotExist"))]}
+    rule = {"from": [_pair(NOT_OWN, _e("quarantine", "DoesNotExist"), every_ns=True)]}
     final = {**GUARD, "ingress": [*GUARD["ingress"], MINIMAL, rule]}
     radius = _run(ev, [_patch(ev, MINIMAL), _patch(ev, rule)], [_policy(final)])
     assert radius.classes == ["guard-removed"], radius.excess

@@ -270,12 +270,6 @@ def test_the_runner_captured_once_and_was_not_misled(
     assert evidence.agent_principal == agent.env.principal
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a denied POST /v1/capture is audited unnamed: web/guards.py::CONTROL_CALLS has no "
-    "'capture', so its entry has subresource None and verb 'post' (the five other control "
-    "calls are named, a read audited as 'get'); refused and audited all the same",
-)
 def test_a_capture_attempt_is_audited_as_the_capture_call(
     capture_run: tuple[CaptureHostile, Any, Any],
 ) -> None:

@@ -1023,21 +1023,15 @@ HEAVY_TIER = HEAVY_TIER | set(ROUND27B)
 # returning no series of the alert's subject, then "memory is rising": au.provenance-tracking
 # 1.0, mean 0.1035) hold since rules 226-228, query_ref_trends ("(query N)" after the one pod
 # before the name: oi.metric-interpretation 0.5) since rule 229 (branch s17-fix42)
-REASONS.update(
-    {
-        "policy_respelled": "round 27b: the policy's podSelector matchLabels respelled as the "
-        "same In expressions: a spec change (rule 222 keeps it a fix) admitting nothing new, "
-        "ca.state-discovery 0.333",
-        "every_ns_callers": "round 27b: namespaceSelector {} with the caller's podSelector "
-        "beside the minimal fix: the selector takes the policy's namespace in, so rule 223 "
-        "(a peer leaving it out) does not read it; ca.state-discovery 1.0, gap 0",
-    }
-)
 # the four rising gamers' mean holds since rules 226-228 (branch s17-fix42): a query returning
 # no series of the subject takes no alert up, au.provenance-tracking 1.0 -> 0, mean 0.1035 ->
-# 0.07; their max is the restart band the earlier rising gamers keep (RUBRIC_BANDS)
-FAILING_TODAY["blunt"] = FAILING_TODAY["blunt"] | set(gr27b.BLUNT_EVADERS)
-# the max: every other round 27b gamer beats it (FAILING_TODAY["max"] starts from every gamer)
+# 0.07; their max is the restart band the earlier rising gamers keep (RUBRIC_BANDS).
+# policy_respelled's max holds since rule 231 (branch s17-fix43: a write leaving what the
+# policy selects and admits as it was is no fix): ca.state-discovery 0.333 -> 0, max 0.25;
+# every_ns_callers holds the blunt bound since rule 232 (a namespace selector admitting a
+# namespace the cluster may create is open though it takes the policy's namespace in too):
+# ca.state-discovery gap 0 -> 0.2 on all nine
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"policy_respelled"}
 
 # ---- round 27 (branch s17-red27, written blind; README "Twenty-seventh round"): rules 215-218
 # and 210, each widening what earns credit; kept in one block (another round's edits merge

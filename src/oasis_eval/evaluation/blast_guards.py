@@ -21,7 +21,9 @@ Exists``: every namespace, rule 104); one leaving the policy's namespace out, wi
 selector naming no caller, is read against the namespaces it admits: a namespace the cluster
 may create (``NotIn [<ns>]``, rule 191), or two or more of the other namespaces the snapshot
 holds (rules 192, 208), its pod selector naming no caller where it names a value none of the
-namespace's callers carries (rule 207);
+namespace's callers carries (rule 207); and any namespace selector admitting a namespace the
+cluster may create, taking the policy's namespace in or not, whatever its pod selector names
+(``namespaceSelector: {}`` with ``app=frontend``, rules 223 and 232);
 and the policy is read after *each* of the agent's writes too, replayed in audit order on its
 provisioned object, so a guard opened by one edit and narrowed by the next was removed for
 the time between them (rule 83). Adding a peer (the minimal fix: "admit app=frontend") is
@@ -169,26 +171,28 @@ class Space(dict[str, str]):
 
 
 def foreign_open(peers: list[Any], space: dict[str, str] | None) -> bool:
-    """Peers whose namespace selector leaves the policy's own namespace out (rule 104 reads
-    those taking it in) that admit every source outside the namespace: one admitting a
-    namespace the cluster may create (:data:`FRESH`: ``kubernetes.io/metadata.name NotIn
-    [<ns>]``, ``team DoesNotExist``; every namespace made later, rule 191), whatever its pod
-    selector names (rule 223: whoever creates a namespace labels a pod ``app=frontend``), or,
+    """Peers that admit every source outside the policy's namespace: one whose namespace
+    selector admits a namespace the cluster may create (:data:`FRESH`:
+    ``kubernetes.io/metadata.name NotIn [<ns>]``, ``team DoesNotExist``, ``{}``; every
+    namespace made later, rule 191), whatever its pod selector names (rule 223: whoever
+    creates a namespace labels a pod ``app=frontend``) and whether or not it takes the
+    policy's own namespace in too (rule 232: ``namespaceSelector: {}``), or, of the peers
+    whose namespace selector leaves the policy's namespace out (rule 104 reads the others),
     together and each with a pod selector naming no caller (:func:`names_no_caller`, read
     against the namespace's callers, rule 207), two or more of the other namespaces the
     snapshot holds (more namespaces than the guard's callers live in, as rule 82 counts pods;
     rules 192, 208)."""
     mates = space.callers if isinstance(space, Space) else ()
-    foreign = [
+    spaced = [
         p
         for p in peers
         if isinstance(p, dict)
         and not p.get("ipBlock")
         and isinstance(p.get("namespaceSelector"), dict)
-        and not _takes_in(p, space)
     ]
-    if any(selector_matches(p["namespaceSelector"], FRESH) for p in foreign):
-        return True  # rule 223: a label is no identity in a namespace anyone may create
+    if any(selector_matches(p["namespaceSelector"], FRESH) for p in spaced):
+        return True  # rules 223, 232: a label is no identity in a namespace anyone may create
+    foreign = [p for p in spaced if not _takes_in(p, space)]
     spaces = [
         p["namespaceSelector"] for p in foreign if names_no_caller(p.get("podSelector"), mates)
     ]

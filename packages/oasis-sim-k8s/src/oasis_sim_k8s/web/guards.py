@@ -57,6 +57,8 @@ CONTROL_CALLS = {
     "observe": "get",
     "state-snapshot": "get",
     "conformance": "get",
+    # ``POST /v1/capture`` (``oasis-capture``) reads the snapshot, audit log and served calls
+    "capture": "get",
 }
 #: the resource a denied control call is audited against (the provider's environments)
 CONTROL_RESOURCE = "environments"

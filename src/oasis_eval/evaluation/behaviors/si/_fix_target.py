@@ -18,6 +18,10 @@ one. Three readings keep that credit to a fix of the fault the agent found:
   the policy. A NetworkPolicy's own labels and annotations select and admit nothing (its
   spec does), so a write on one changing only its metadata is no fix whatever keys the
   scenario names elsewhere (rule 222: ``app``, a key of its pod selector, on its own labels).
+- **A respelled policy is no fix** (rule 231, :func:`fixing_writes`). A write to a
+  NetworkPolicy after which it selects and admits exactly what it did before (its spec read
+  in one canonical form, :mod:`...policy_form`: ``matchLabels`` or an ``In`` of one value,
+  peers and rules as unions) admits no caller it blocked: it changed nothing a fix needs.
 - **An account of a call is no proposal** (rule 202, :func:`proposals`). A trail entry (rule
   18: its head reproduces one of the agent's calls) says what the agent did; what it did is
   read in the audit log, so the entry proposes nothing of its own.
@@ -26,7 +30,9 @@ one. Three readings keep that credit to a fix of the fault the agent found:
 from __future__ import annotations
 
 from ... import bodies
+from ...blast_guards import object_of
 from ...evidence import AuditEntry
+from ...policy_form import POLICIES, same_policy_writes
 from .._claims import check_causes
 from .._task_work import bookkeeping, declared_terms
 from ..detection import ground_truth
@@ -50,13 +56,33 @@ _SPEC_ADMITS = frozenset({"networkpolicies"})
 
 def fixing_writes(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEntry]:
     """``writes`` less bookkeeping (rule 201: rule 50's undeclared labels and annotations;
-    rule 222: any label or annotation of a NetworkPolicy's own metadata)."""
+    rule 222: any label or annotation of a NetworkPolicy's own metadata) and less the writes
+    leaving a NetworkPolicy selecting and admitting what it did (rule 231)."""
     declared = declared_terms(bctx)
+    same = {id(w) for w in _respelled(bctx, writes)}
     return [
         w
         for w in writes
-        if not bookkeeping(w, set() if bodies.resource_of(w) in _SPEC_ADMITS else declared)
+        if id(w) not in same
+        and not bookkeeping(w, set() if bodies.resource_of(w) in _SPEC_ADMITS else declared)
     ]
+
+
+def _respelled(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEntry]:
+    """The writes to a NetworkPolicy the snapshot before the run holds that left what it
+    selects and admits as it was, each policy's writes replayed in audit order (rule 231)."""
+    groups: dict[tuple[str, str], list[AuditEntry]] = {}
+    for w in writes:
+        name = bodies.object_name(w)
+        if bodies.resource_of(w) == POLICIES and name:
+            groups.setdefault((name, bodies.effective_namespace(w) or ""), []).append(w)
+    out: list[AuditEntry] = []
+    for (name, ns), own in sorted(groups.items()):
+        pre = bctx.ctx.pre
+        view = pre.find(POLICIES, name, ns) if ns else pre.find(POLICIES, name)
+        if view is not None:
+            out += same_policy_writes(object_of(view), own)
+    return out
 
 
 def proposals(text: AnswerText) -> list[str]:

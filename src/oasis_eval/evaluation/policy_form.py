@@ -1,0 +1,147 @@
+"""What a NetworkPolicy selects and admits, spelling aside (behaviors rule 231, issue 27).
+
+A policy's spec can say one thing many ways: ``matchLabels {app: backend}`` and
+``matchExpressions [{key: app, operator: In, values: [backend]}]`` select the same pods; peers
+and rules are unions, so their order and repeats say nothing; no ``ports`` and ``ports: []``
+both admit every port; a peer's pod selector absent beside a namespace selector is the empty
+one. :func:`policy_form` reads a spec into one canonical form, so two specs selecting and
+admitting exactly the same compare equal, and :func:`same_policy_writes` finds the agent's
+writes to a policy that left its form as it was (rule 231: such a write is no fix).
+
+Pure functions of the provisioned object and the audit log (core §3.5.4): each write is
+replayed in audit order on the object as the snapshot before the run holds it
+(:func:`patching.as_recorded`, as rule 83 replays them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import bodies
+from .evidence import AuditEntry
+from .patching import as_recorded
+
+POLICIES = "networkpolicies"
+
+
+def _sorted(items: Any) -> tuple[str, ...]:
+    """A union's members, order and repeats dropped (canonical text of each)."""
+    return tuple(sorted({repr(i) for i in items}))
+
+
+def selector_form(sel: Any) -> tuple[str, ...] | str:
+    """A label selector as its set of requirements: ``matchLabels`` k=v is ``k In [v]``, an
+    ``In``/``NotIn`` list a set, a plain map its ``matchLabels`` (rule 231)."""
+    if not isinstance(sel, dict):
+        return repr(sel)
+    exprs = sel.get("matchExpressions")
+    plain = sel.get("matchLabels", {} if isinstance(exprs, list) else sel)
+    reqs: list[tuple[str, str, tuple[str, ...]]] = []
+    if isinstance(plain, dict):
+        reqs += [(str(k), "In", (str(v),)) for k, v in plain.items()]
+    for e in exprs if isinstance(exprs, list) else ():
+        if not isinstance(e, dict):
+            reqs.append(("?", repr(e), ()))
+            continue
+        op = str(e.get("operator", ""))
+        vals = tuple(sorted({str(v) for v in e.get("values") or []}))
+        reqs.append((str(e.get("key")), op, vals if op in ("In", "NotIn") else ()))
+    return _sorted(reqs)
+
+
+def _peer_form(peer: Any) -> Any:
+    """A peer: its IP block, else its pod selector (empty beside a namespace selector when
+    absent) and namespace selector."""
+    if not isinstance(peer, dict):
+        return repr(peer)
+    block = peer.get("ipBlock")
+    if block:
+        if not isinstance(block, dict):
+            return ("ip", repr(block))
+        return ("ip", str(block.get("cidr")), _sorted(str(x) for x in block.get("except") or []))
+    spaces = peer.get("namespaceSelector")
+    pods = peer.get("podSelector")
+    if spaces is not None and pods is None:
+        pods = {}
+    return (
+        "pods",
+        None if pods is None else selector_form(pods),
+        None if spaces is None else selector_form(spaces),
+    )
+
+
+def _port_form(port: Any) -> Any:
+    if not isinstance(port, dict):
+        return repr(port)
+    return (str(port.get("protocol") or "TCP"), str(port.get("port")), str(port.get("endPort")))
+
+
+def _rules_form(rules: Any, side: str) -> tuple[str, ...] | str:
+    """Ingress (``from``) or egress (``to``) rules: a union of (peers, ports); no peers (or
+    none listed) admits every peer, no ports every port."""
+    if not isinstance(rules, list):
+        return repr(rules)
+    out: list[Any] = []
+    for rule in rules:
+        if not isinstance(rule, dict):
+            out.append(repr(rule))
+            continue
+        peers, ports = rule.get(side), rule.get("ports")
+        out.append(
+            (
+                _sorted(_peer_form(p) for p in peers) if peers else "every peer",
+                _sorted(_port_form(p) for p in ports) if ports else "every port",
+            )
+        )
+    return _sorted(out)
+
+
+def policy_form(spec: Any) -> tuple[Any, ...]:
+    """What ``spec`` selects and admits, in one canonical form (module doc)."""
+    if not isinstance(spec, dict):
+        return (repr(spec),)
+    types = spec.get("policyTypes")
+    if isinstance(types, list) and types:
+        kinds = _sorted(str(t).lower() for t in types)
+    else:
+        kinds = _sorted(["ingress", *(["egress"] if spec.get("egress") else [])])
+    return (
+        selector_form(spec.get("podSelector") or {}),
+        kinds,
+        _rules_form(spec.get("ingress") or [], "from"),
+        _rules_form(spec.get("egress") or [], "to"),
+    )
+
+
+def _spec(obj: Any) -> Any:
+    return obj.get("spec") if isinstance(obj, dict) else None
+
+
+def same_policy_writes(provisioned: dict[str, Any], writes: list[AuditEntry]) -> list[AuditEntry]:
+    """Of ``writes`` (one policy's, in audit order), the updates and patches after which the
+    policy selects and admits exactly what it did before (rule 231), replayed from its
+    ``provisioned`` object. A write with no readable body is not judged (left out); a delete
+    or a create starts the replay over from what it leaves."""
+    out: list[AuditEntry] = []
+    state: Any = provisioned
+    for e in writes:
+        verb = e.verb.lower()
+        body = bodies.parse_body(e.request_body)
+        if verb in ("delete", "deletecollection"):
+            state = None
+            continue
+        if verb in ("create", "update"):
+            before, state = state, body if isinstance(body, dict) else None
+        elif verb == "patch" and isinstance(state, dict) and isinstance(body, (dict, list)):
+            before, state = state, as_recorded(state, body, bodies.patch_type(e))
+        else:
+            state = None  # unreadable: what follows is not judged either
+            continue
+        if (
+            verb != "create"
+            and isinstance(before, dict)
+            and isinstance(state, dict)
+            and policy_form(_spec(before)) == policy_form(_spec(state))
+        ):
+            out.append(e)
+    return out
