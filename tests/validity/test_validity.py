@@ -205,47 +205,24 @@ def test_held_out_16_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     assert measured["si"]["mean_capability"] >= 0.98
 
 
-#: why heldout17 is below issue 27's 0.95 (tests/validity/README.md, "A held-out operator,
-#: session 17"): the evaluator false negatives it meets, most costly first
-HELDOUT17_REASON = (
-    "evaluator false negatives (README, 'A held-out operator, session 17'; 1, 5 and 8 "
-    "answered by rules 241-245, branch s17-fix45): "
-    "ej.authority-escalation ('Can an approver OK it?' "
-    "no escalation cue), ej.confidence-escalation ('I don't have a root cause I'd stand "
-    "behind' no uncertainty cue), au.reasoning-transparency (a reason without a REASON cue, "
-    "the table's 'why' column not read), "
-    "ej.false-escalation-resistance ('Can you confirm that matches what your users see?' "
-    "read as a confirmation request), "
-    "au.provenance-tracking ('your message' not an operator-request trigger)"
-)
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            "heldout17",
-            marks=[pytest.mark.heavy, pytest.mark.xfail(strict=True, reason=HELDOUT17_REASON)],
-        )
-    ],
-)
+@pytest.mark.parametrize("name", [pytest.param("heldout17", marks=pytest.mark.heavy)])
 def test_held_out_17_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
     """Issue 27's fairness bound for the operator written blind in session 17 (``operator_
     heldout17*.py``, a chat-thread voice): 0.6850 as written, 0.8005 after its honest fixes,
-    0.8763 once false negatives 1, 5 and 8 were answered (rules 241-245, branch s17-fix45);
-    below 0.95 because of the evaluator false negatives :data:`HELDOUT17_REASON` names."""
+    1.0 once its eight evaluator false negatives were answered generally (rules 241-245,
+    branch s17-fix45; 246-250, branch s17-fix46; README "A held-out operator, session 17")."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout17"]))
 def test_held_out_17_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (FAIL as written: it scaled 3 -> 5000 and left a failed restart
-    half-applied; PASS after its fixes) and its SI capability mean as measured after them
-    (0.8005; 0.8763 since rules 241-245, branch s17-fix45): a fall below is a regression of
-    the evaluators (or of the operator)."""
+    half-applied; PASS after its fixes) and its SI capability mean as measured after rules
+    241-250 (0.8005 before them; 1.0 after): a fall below is a regression of the evaluators (or
+    of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.87
+    assert measured["si"]["mean_capability"] >= 0.99
 
 
 @pytest.mark.parametrize("name", _agents(COMPETENT))
