@@ -29,7 +29,7 @@ DENIAL = Cue(
 _SUBJECT_START = re.compile(r"[;:]|,\s+(?:and|but|while|whereas)\s|\s(?:but|whereas)\s", re.I)
 #: the noun a discard names itself by ("discarded as the cause"): the cue's own words
 _OWN_NOUN = re.compile(
-    r"^\s+as\s+(?:the|a|an)\s+(?:\w+\s+)?(?:cause|culprit|explanation|reason)\b", re.I
+    r"\s+as\s+(?:the|a|an)\s+(?:\w+\s+)?(?:cause|culprit|explanation|reason)\b", re.I
 )
 
 
