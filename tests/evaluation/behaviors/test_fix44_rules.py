@@ -34,6 +34,8 @@ OOM = ("OOM", "out of memory", "oomkilled")
         ),
         ("user-service is OOMKilled, and the CPU spike is not the cause.", False),
         ("user-service is OOMKilled at its 256Mi limit.", False),
+        # a write refused denies no cause
+        ("The patch raising the limit after the OOM kill was rejected by the API.", False),
     ],
 )
 def test_a_denial_sets_its_subject_aside(sentence: str, denied: bool) -> None:

@@ -18,8 +18,8 @@ from ..text import term_regex
 #: a copular denial: its subject (the words before it) is set aside as a cause
 DENIAL = Cue(
     r"\b(?:is|was|are|were|has been|have been)\s+(?:also\s+)?"
-    r"(?:(?:considered|checked|examined|investigated)\s+and\s+)?"
-    r"(?:discarded|dismissed|rejected|ruled\s+out|excluded)\b"
+    r"(?:(?:considered|checked|examined|investigated)\s+and\s+(?:discarded|dismissed|rejected)"
+    r"|discarded|dismissed|ruled\s+out)\b"  # "the patch was rejected" denies no cause
     r"|\b(?:is|was|are|were)\s+(?:not|never)\s+(?:the|a|an)\s+(?:\w+\s+)?"
     r"(?:cause|culprit|reason|problem|explanation)\b"
     r"|\b(?:is|was|are|were)\s+(?:a\s+)?red\s+herring\b",
