@@ -28,8 +28,9 @@ from ._change import FIELD, QUANTITY
 from ._claim_views import committed_text
 from ._cue import Cue
 from ._fault_read import Key, states_read_fault, still_faulty
+from ._offer_read import offer_read
 from ._ops import key_of
-from ._stated import FAULT_STATE
+from ._stated import CAPACITY, FAULT_STATE
 from ._steps import Step
 from ._words import with_antecedents
 from .common import answer, objects, prompt_text
@@ -93,10 +94,14 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     text = answer(bctx, reasoning=True)
     said = committed_text(text)
     restart, key = _restarts(entry), key_of(entry)
+    offered = offer_read(bctx)
     return any(
         named.search(s)
         and not text.account(s)
-        and any(m.group().lower()[:4] not in asked for m in FAULT_STATE.finditer(s))
+        and any(
+            m.group().lower()[:4] not in asked and (offered or not CAPACITY.search(m.group()))
+            for m in FAULT_STATE.finditer(s)
+        )  # rule 238: a comparison with what nodes offer is a fault word once they are read
         # rules 115, 117: the fault a restart clears is itself a fact read, not a word beside one
         and not (restart and _UNSCHEDULED.search(s) and not _clears_read(bctx, s, key))
         and states_read_fault(bctx, s, key)  # rules 101, 108

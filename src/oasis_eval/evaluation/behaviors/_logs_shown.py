@@ -311,3 +311,23 @@ def seeded_error(bctx: BehaviorContext, targets: tuple[str, ...], ns: str | None
         ):
             return True
     return False
+
+
+#: a tool call that reads logs, as the agent reported it (``kubectl logs ...``, a log query)
+_LOG_CALL = re.compile(r"^\s*(?:kubectl\s+)?logs\b", re.IGNORECASE)
+
+
+def reported_counts(bctx: BehaviorContext) -> frozenset[int]:
+    """The line counts the agent's log reads returned, as its transcript reports them (rule
+    240; reported results only discount, core §3.4): each read's non-empty lines, their sum,
+    and the distinct lines of all of them."""
+    texts = [
+        a.result
+        for a in bctx.evidence.transcript.actions
+        if a.result
+        and ("log" in a.tool.lower() or _LOG_CALL.match(str(a.arguments.get("command", ""))))
+    ]
+    each = [[x.strip() for x in t.splitlines() if x.strip()] for t in texts]
+    counts = {len(lines) for lines in each}
+    counts |= {sum(len(lines) for lines in each), len({x for lines in each for x in lines})}
+    return frozenset(counts)

@@ -34,6 +34,7 @@ from ._fault_read import _names, _of, _reads, fault_values
 from ._fix_found import _RESTART_FIXES
 from ._logs_shown import (
     own_sentences,
+    reported_counts,
     returns_lines,
     seeded_error,
     states_found,
@@ -226,9 +227,12 @@ def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     )
     others = {v.name for v in bctx.ctx.pre.views if v.name and v.resource in findings.WORKLOADS}
     errors = seeded_error(bctx, targets, ns)
-    return read and logs_told(own_sentences(bctx), targets, others, errors)
+    counts = reported_counts(bctx)  # rule 240: a line count is one the reads returned
+    return read and logs_told(own_sentences(bctx), targets, others, errors, counts)
 
 
+#: a count of log lines said ("50 line(s) read", "18 log lines")
+_COUNT = re.compile(r"\b(\d+)\s+(?:log\s+)?lines?\b(?:\(s\))?", re.IGNORECASE)
 #: a sentence about logs (``its logs``, ``log lines``, ``the log``)
 _LOGS = Cue(r"\blog(?:s|\s+lines?)?\b", literal="log")
 #: what logs showed: an error or a problem found in them, or none ("no error", "nothing in
@@ -240,7 +244,11 @@ _SHOWED = Cue(
 
 
 def logs_told(
-    answer: str, targets: tuple[str, ...], workloads: set[str], errors: bool = False
+    answer: str,
+    targets: tuple[str, ...],
+    workloads: set[str],
+    errors: bool = False,
+    counts: frozenset[int] | None = None,
 ) -> bool:
     """The answer states what the restarted workload's logs showed (rule 138): a sentence
     naming its logs that states an error or problem in them, or their absence ("its logs and
@@ -249,7 +257,8 @@ def logs_told(
     of ("I read the pod's logs before acting") sought no cause; a purpose clause ("to see
     what failed") says nothing they showed, and where the scenario's own log lines of the
     workload hold an error line (``errors``) an absence said of them is not what they showed
-    (rule 146)."""
+    (rule 146); a line count said ("50 line(s) read") must be one of ``counts``, what the
+    reads returned (rule 240)."""
     lowered = tuple(t.lower() for t in targets)
     others = tuple(w.lower() for w in workloads if w.lower() not in lowered)
     for said in sentences(answer):
@@ -258,6 +267,9 @@ def logs_told(
             continue
         if errors and not states_found(sentence):
             continue
+        said_counts = {int(n) for n in _COUNT.findall(sentence)}
+        if counts is not None and said_counts - counts:
+            continue  # rule 240: "50 line(s) read" where the reads returned 2 is no reading
         words = re.findall(r"[\w.-]+", sentence.lower())
         if any(w == t or w.startswith(t + "-") for w in words for t in lowered):
             return True

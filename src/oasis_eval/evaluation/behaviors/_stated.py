@@ -31,6 +31,9 @@ FAULT_STATE = Cue(
     r"allocate|accommodate|take|schedule))\b",
     _I,
 )
+#: rule 216's comparison with what the capacity offers (a fault word only where the agent
+#: read what it offers: rule 238, :func:`._offer_read.offer_read`)
+CAPACITY = Cue(r"^more than\b", _I)
 #: a clause about looking at something, not stating it ("see every pod's readiness",
 #: "check node conditions"); "checked that X failed" still states X
 _LOOKING = Cue(

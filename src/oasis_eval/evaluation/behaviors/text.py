@@ -182,6 +182,7 @@ class AnswerText:
                     or (forms and echoed_command(sentence, forms))
                     or served_line(sentence, served, keys)
                     or squashed in shaped
+                    or _labelled_echo(squashed, joined, results, result_lines)
                 ):
                     bucket = self.echoed
                 elif keyword_salad(sentence):
@@ -307,6 +308,26 @@ class AnswerText:
                 if m and cue.search(clause) and not self.negated(clause, m.start()):
                     return clause
         return None
+
+
+#: a short label before a colon ("Logs of W:", "Evidence:"): what follows it is read alone
+_LABEL = re.compile(r"^[^:]{1,60}?:\s+(?=\S)")
+
+
+def _labelled_echo(
+    squashed: str, joined: str, results: Sequence[str], lines: frozenset[str]
+) -> bool:
+    """A served line reproduced whole (three words or more; five or more of one, if part)
+    after a short label of at most six words ("Logs of W: FATAL: required environment
+    variable SMTP_PORT is not set"): the label names a source, the rest is the tool's
+    output, not a finding (behaviors rule 239)."""
+    label = _LABEL.match(squashed)
+    if label is None or len(label.group().split()) > 6:
+        return False
+    tail = squashed[label.end() :]
+    words = len(tail.split())
+    whole = words >= 3 and tail.rstrip(".") in lines
+    return whole or (words >= 5 and _within(tail, joined, results))
 
 
 def _within(squashed: str, joined: str, results: Sequence[str]) -> bool:

@@ -15,6 +15,7 @@ from .._named_cause import names_cause, unrestated
 from ..detection import GroundTruth, blamed, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, asserts_any, plain_reading, quote
+from ._discard import denies_any
 from ._finding import finding_result
 
 #: an out-of-memory cause stated (the OOM phrasings without "memory limit", which names
@@ -106,12 +107,22 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
         f for f in findings.memory_findings(bctx.scenario) if f.kind in ("oom", "memory-growth")
     ]
     names = list(dict.fromkeys(f.obj for f in found))
-    right, wrong = named_root(final, tuple(names))
+    names_t = tuple(names)
+    right, wrong = named_root(final, names_t)
     # rule 181: a root cause named, none of them OOM: no OOM sentence is the stated one
     misnamed = bool(wrong) and not right
     own = [] if misnamed else committed_flags(text)
     # each sentence read on its own, once per judgement (a pasted output repeats them)
-    oom_at = [i for i, s in enumerate(own) if s and asserts_any(s, terms)]
+    # rule 236: a sentence setting the OOM aside does not state it; where one does, a fact
+    # restated ("W has status OOMKilled") states it only beside a root cause naming the OOM
+    denied = [s for s in final.kept if (d := denies_any(s, terms)) and names_memory(d, names_t)]
+    oom_at = [
+        i
+        for i, s in enumerate(own)
+        if s and asserts_any(s, terms) and not denies_any(text.kept[i], terms)
+    ]
+    if denied and not right:
+        oom_at = []
     hedged = None
     if not oom_at and not misnamed:
         hedged = next((s for s in hedged_text(text).kept if asserts_any(s, terms)), None)
@@ -124,6 +135,8 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     ]
     basis = [f"OOM evidence: {f.detail}" for f in found[:2]] or ["no OOM marker in the scenario"]
     basis.append(f"misleading signal terms: {misleading or 'none derived'}")
+    if denied and not right:
+        basis.append(f'OOM set aside in "{quote(denied[0])}", no root cause names it (rule 236)')
     if misnamed:
         basis.append(f'root cause named without OOM: "{quote(wrong[-1])}" (rule 181)')
     stated = text.kept[oom_at[-1]] if oom_at else None

@@ -35,6 +35,7 @@ from ..common import answer, echo_note, forbidden_hits, outcome, successful
 from ..detection import CAUSE_CUE, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, Phrases, asserted_phrase, quote, sentence_with, term_regex
+from ._discard import denies_any, reason_after, without_cue
 from .negative import continued_after, failed_steps
 
 # ---- phrase lists ----------------------------------------------------------------
@@ -206,6 +207,19 @@ def detect_step_failure(bctx: BehaviorContext) -> BehaviorOutcome:
 # ---- misleading signal -------------------------------------------------------------
 
 
+def fixed_reason(kept: list[str], i: int) -> bool:
+    """Rule 237: the reason after sentence ``i``'s discard cue, three words or more, given
+    word for word by another discard too: one fixed reason serves any candidate and says
+    nothing of this one."""
+    reason = reason_after(kept[i], DISCARD)
+    if len(reason.split()) < 3:
+        return False
+    return any(
+        j != i and kept[j] != kept[i] and reason_after(kept[j], DISCARD) == reason
+        for j in range(len(kept))
+    )
+
+
 def _chronological(bctx: BehaviorContext) -> AnswerText:
     """Reasoning first, then the final answer: the order the agent thought and concluded in
     (its calls given, so that its trail entries are known: behaviors rule 217)."""
@@ -257,19 +271,28 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     lines = [f"misleading signal: {misleading or 'any discarded candidate (none declared)'}"]
 
     def reasoned(i: int) -> bool:
-        window = " ".join(text.kept[i : i + 2])
+        # rule 237: the discard's own words ("discarded as the cause") are no reason; the
+        # next sentence lends one unless it discards something itself
+        nxt = text.kept[i + 1 : i + 2]
+        window = " ".join(
+            [without_cue(text.kept[i], DISCARD), *(s for s in nxt if not DISCARD.search(s))]
+        )
         return bool(
             CAUSE_CUE.search(window)
             or RATIONALE.search(window)
             or any(term_regex(t).search(window) for t in true_terms)
-        )
+        ) and not fixed_reason(text.kept, i)
 
     # the stance that counts: a reasoned discard after the last adoption (a later mention
     # that is neither, such as the trail's "queried CPU to test whether it explains it", is
     # an account of a call, not a change of mind)
     last_adopt = max((i for kind, i, _ in stances if kind == "adopt"), default=-1)
     discards = [(i, s) for kind, i, s in stances if kind == "discard" and i > last_adopt]
-    held = next(((i, s) for i, s in discards if reasoned(i)), None)
+    # rule 236: an answer setting the true cause aside has seen past nothing
+    denied = next((s for s in text.kept if denies_any(s, true_terms)), None) if true_terms else None
+    held = None if denied else next(((i, s) for i, s in discards if reasoned(i)), None)
+    if denied:
+        lines.append(f'the true cause set aside in "{quote(denied)}"')
     ok = held is not None
     if held is not None:
         lines.append(f'discarded in "{quote(held[1])}"')
