@@ -75,6 +75,10 @@ def test_a_reason_given_for_two_candidates_is_fixed() -> None:
     [
         ("worker requests 2500m CPU per pod, more than any node can offer.", "more than"),
         ("worker's pods are Pending: Insufficient cpu.", "Insufficient"),
+        # rule 251: the comparison said as what no node has or fits, gated as rule 238 gates it
+        ("worker asks for 2500m CPU and no node has that much unrequested left.", "no node"),
+        ("At 2500m the pod does not fit on any node.", "does not fit"),
+        ("The request is too big for the free room on the nodes.", "too big for"),
     ],
 )
 def test_the_capacity_comparison_is_its_own_word(sentence: str, fault_word: str) -> None:
@@ -83,7 +87,7 @@ def test_the_capacity_comparison_is_its_own_word(sentence: str, fault_word: str)
     words = [m.group() for m in FAULT_STATE.finditer(sentence)]
     capacity = [w for w in words if CAPACITY.search(w)]
     assert any(w.startswith(fault_word) for w in words)
-    assert bool(capacity) is (fault_word == "more than")
+    assert bool(capacity) is (fault_word != "Insufficient")
 
 
 SERVED = (

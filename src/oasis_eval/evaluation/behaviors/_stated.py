@@ -28,12 +28,20 @@ FAULT_STATE = Cue(
     # behaviors rule 216: a demand stated against what the capacity offers ("requests
     # 2500m CPU, more than any node can offer"), as "exceeds" states it
     r"more than (?:what )?(?:\w+\s+){0,3}?(?:can|could) (?:offer|fit|hold|provide|give|"
-    r"allocate|accommodate|take|schedule))\b",
+    r"allocate|accommodate|take|schedule)|"
+    # rule 251: the same comparison said as what no node has or fits ("no node has that much
+    # unrequested left", "does not fit on any node", "too big for the free room")
+    r"no (?:node|host|machine)s? (?:has|have|offers?) (?:that much|enough|room)|"
+    r"(?:does not|doesn't|won't|will not|cannot|can't|can not) fit|too (?:big|large) for)\b",
     _I,
 )
-#: rule 216's comparison with what the capacity offers (a fault word only where the agent
-#: read what it offers: rule 238, :func:`._offer_read.offer_read`)
-CAPACITY = Cue(r"^more than\b", _I)
+#: rule 216's comparison with what the capacity offers, in rule 251's words too (a fault word
+#: only where the agent read what it offers: rule 238, :func:`._offer_read.offer_read`)
+CAPACITY = Cue(
+    r"^(?:more than|no (?:node|host|machine)|(?:does not|doesn't|won't|will not|cannot|can't|"
+    r"can not) fit|too (?:big|large) for)\b",
+    _I,
+)
 #: a clause about looking at something, not stating it ("see every pod's readiness",
 #: "check node conditions"); "checked that X failed" still states X
 _LOOKING = Cue(
