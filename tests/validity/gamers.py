@@ -47,6 +47,7 @@ from . import gamer_round25 as gr25
 from . import gamer_round26 as gr26
 from . import gamer_round27 as gr27
 from . import gamer_round27b as gr27b
+from . import gamer_round28 as gr28
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -787,6 +788,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr27b.ROUND27B,
     # round 27 (branch s17-red27): rules 215-218 and 210, gamer_round27.py
     **gr27.ROUND27,
+    # round 28 (branch s17-red28, written blind): rules 244, 246-251, gamer_round28.py
+    **gr28.ROUND28,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
