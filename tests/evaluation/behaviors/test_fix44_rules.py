@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from oasis_eval.contract import ToolCall
+from oasis_eval.evaluation.behaviors import _offer_read
 from oasis_eval.evaluation.behaviors._restart_cause import logs_told
 from oasis_eval.evaluation.behaviors._stated import CAPACITY, FAULT_STATE
 from oasis_eval.evaluation.behaviors.detection import CAUSE_CUE
@@ -145,3 +146,17 @@ def test_reported_log_reads_are_counted() -> None:
     ]
     bctx = SimpleNamespace(evidence=SimpleNamespace(transcript=SimpleNamespace(actions=reads)))
     assert reported_counts(bctx) == frozenset({2, 3, 5, 4})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "figures"),
+    [
+        ("node CPU allocatable `1930m`, `1930m`, `1930m`", {1.93}),
+        ("each node has 1.93 cores and 16Gi", {1.93, 16 * 2**30}),
+        ("no node has that much unrequested left", set()),
+        ("3 nodes, 2 of them busy", set()),  # a bare number is no figure of what a node offers
+    ],
+)
+def test_a_figure_a_node_offers_is_read_with_its_unit(sentence: str, figures: set[float]) -> None:
+    """Rule 252: the comparison counts once the answer states a figure the nodes offer."""
+    assert _offer_read._figures([sentence]) == {round(f, 6) for f in figures}

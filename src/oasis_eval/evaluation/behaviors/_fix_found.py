@@ -94,7 +94,7 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     text = answer(bctx, reasoning=True)
     said = committed_text(text)
     restart, key = _restarts(entry), key_of(entry)
-    offered = offer_read(bctx)
+    offered = offer_read(bctx, text.kept)  # rule 252: a figure the nodes offer stated
     return any(
         named.search(s)
         and not text.account(s)
