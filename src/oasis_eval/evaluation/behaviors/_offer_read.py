@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from .. import bodies
 from ..blast_fields import quantity
@@ -38,14 +39,19 @@ def offered(bctx: BehaviorContext) -> set[float]:
     for view in bctx.ctx.pre.views:
         if view.resource != "nodes":
             continue
-        body = view.raw.get("state") if isinstance(view.raw.get("state"), dict) else view.raw
-        status = body.get("status") if isinstance(body.get("status"), dict) else {}
+        state = view.raw.get("state")
+        body: dict[str, Any] = state if isinstance(state, dict) else view.raw
+        status = _dict(body.get("status"))
         for part in ("allocatable", "capacity"):
-            room = status.get(part) if isinstance(status.get(part), dict) else {}
+            room = _dict(status.get(part))
             for key in ("cpu", "memory"):
                 if (n := quantity(room.get(key))) is not None:
                     out.add(round(n, 6))
     return out
+
+
+def _dict(value: object) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _figures(sentences: Iterable[str]) -> set[float]:
