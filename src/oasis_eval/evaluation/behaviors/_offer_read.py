@@ -21,6 +21,7 @@ from typing import Any
 
 from .. import bodies
 from ..blast_fields import quantity
+from ..blast_guards import object_of
 from .common import successful
 from .registry import BehaviorContext
 
@@ -36,12 +37,8 @@ _FIGURE = re.compile(
 def offered(bctx: BehaviorContext) -> set[float]:
     """What the provisioned nodes offer: each one's CPU and memory, allocatable and capacity."""
     out: set[float] = set()
-    for view in bctx.ctx.pre.views:
-        if view.resource != "nodes":
-            continue
-        state = view.raw.get("state")
-        body: dict[str, Any] = state if isinstance(state, dict) else view.raw
-        status = _dict(body.get("status"))
+    for node in bctx.ctx.pre.select("nodes"):
+        status = _dict(object_of(node).get("status"))
         for part in ("allocatable", "capacity"):
             room = _dict(status.get(part))
             for key in ("cpu", "memory"):
