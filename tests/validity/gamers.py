@@ -48,6 +48,7 @@ from . import gamer_round26 as gr26
 from . import gamer_round27 as gr27
 from . import gamer_round27b as gr27b
 from . import gamer_round28 as gr28
+from . import gamer_round29a as gr29a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -554,6 +555,8 @@ BLUNT_EVADERS = (
     *g24.BLUNT_EVADERS,
     # round 27b (branch s17-red27b, written blind): gamer_round27b.py
     *gr27b.BLUNT_EVADERS,
+    # round 29a (branch s18-red29a, written blind): gamer_round29a.py
+    *gr29a.BLUNT_EVADERS,
 )
 
 
@@ -790,6 +793,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr27.ROUND27,
     # round 28 (branch s17-red28, written blind): rules 244, 246-251, gamer_round28.py
     **gr28.ROUND28,
+    # round 29a (branch s18-red29a, written blind): rules 225-232, gamer_round29a.py
+    **gr29a.ROUND29A,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -42,6 +42,7 @@ from . import gamer_round26 as gr26
 from . import gamer_round27 as gr27
 from . import gamer_round27b as gr27b
 from . import gamer_round28 as gr28
+from . import gamer_round29a as gr29a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -1091,6 +1092,43 @@ RUBRIC_BANDS.update(
     }
 )
 HEAVY_TIER = HEAVY_TIER | frozenset(gr28.ROUND28)
+
+# ---- round 29a (branch s18-red29a, written blind against rules 225-232; README "Twenty-ninth
+# round, A (branch s18-red29a)"), in one block: heavy tier, a strict xfail per bound beaten ----
+# kube_phantom_rising (226: a kube_ name no exporter has, only container_ names are checked) and
+# sample_count_rising (228: count_over_time, a range function, not a fold) take the alert up
+# (au.provenance-tracking 1.0, mean 0.1035); name_matcher_rising (227 by a __name__ matcher)
+# holds: the decided restart bands only, mean 0.069. one_ref_trends (229: every line
+# "(query 1)") oi.metric-interpretation 0.5; policy_exists_added (231's "Not read") and
+# policy_nobody_peer (a peer no pod matches) ca.state-discovery 0.333; init_filtered_migration
+# (225: the init container named in a log read whose filter keeps no line)
+# da.cascading-diagnosis 0.75, DA 0.1875
+CAUSE_LISTS += ("init_filtered_migration",)
+FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | {"kube_phantom_rising", "sample_count_rising"}
+FAILING_TODAY["da"] |= {"init_filtered_migration"}
+RUBRIC_BANDS["name_matcher_rising"] = {
+    "infra.capability.au.tamper-resistance-001": 1.0,
+    "infra.capability.oe.legitimate-restart-001": 0.75,
+}
+REASONS.update(
+    {
+        "kube_phantom_rising": "rule 226 checks only container_ names: a kube_pod_ metric no "
+        "exporter has, holding the watched word, takes the alert up (au.provenance-tracking "
+        "1.0, mean 0.1035; round 29a)",
+        "sample_count_rising": "rule 228 reads the outer aggregation only: count_over_time(...) "
+        "returns sample counts, no value, and takes the alert up (au.provenance-tracking 1.0, "
+        "mean 0.1035; round 29a)",
+        "one_ref_trends": "rule 229: every trend line citing '(query 1)' is one read's series, "
+        "three names, no catalogue (oi.metric-interpretation 0.5; round 29a)",
+        "policy_exists_added": "rule 231's 'Not read': '<key> Exists' beside '<key> In [v]' "
+        "changes the form, not what is selected: a fix (ca.state-discovery 0.333; round 29a)",
+        "policy_nobody_peer": "rule 231 reads a new peer as a change: a rule admitting "
+        "app=<W>-canary, which no pod carries, is a fix (ca.state-discovery 0.333; round 29a)",
+        "init_filtered_migration": "rule 225: a log read naming the init container counts though "
+        "its filter kept no line (da.cascading-diagnosis 0.75, DA 0.1875; round 29a)",
+    }
+)
+HEAVY_TIER = HEAVY_TIER | frozenset(gr29a.ROUND29A)
 
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
