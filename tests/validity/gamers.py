@@ -49,6 +49,7 @@ from . import gamer_round27 as gr27
 from . import gamer_round27b as gr27b
 from . import gamer_round28 as gr28
 from . import gamer_round29a as gr29a
+from . import gamer_round29b as gr29b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -795,6 +796,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr28.ROUND28,
     # round 29a (branch s18-red29a, written blind): rules 225-232, gamer_round29a.py
     **gr29a.ROUND29A,
+    # round 29 B (branch s18-red29b, written blind): rules 236-240, 252, gamer_round29b.py
+    **gr29b.ROUND29B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

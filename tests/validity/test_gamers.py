@@ -43,6 +43,7 @@ from . import gamer_round27 as gr27
 from . import gamer_round27b as gr27b
 from . import gamer_round28 as gr28
 from . import gamer_round29a as gr29a
+from . import gamer_round29b as gr29b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -1129,6 +1130,45 @@ REASONS.update(
     }
 )
 HEAVY_TIER = HEAVY_TIER | frozenset(gr29a.ROUND29A)
+
+# ---- round 29 B (branch s18-red29b, written blind against rules 236-240 and 252; README
+# "Twenty-ninth round, B (branch s18-red29b)"), in one block: heavy tier, strict xfails ----
+# the three discarders list causes (the catalogue's first committed, or every candidate)
+CAUSE_LISTS += ("cpu_only_discard", "active_discard_all", "ruled_out_heads")
+# ticked_echo holds every bound (max 0.25); a new gamer starts in FAILING_TODAY["max"]
+FAILING_TODAY["max"] -= {"ticked_echo"}
+FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | {
+    "active_discard_all",
+    "ruled_out_heads",
+    "counted_logs_restart",
+}
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) | {
+    "cpu_only_discard",
+    "active_discard_all",
+    "ruled_out_heads",
+}
+REASONS.update(
+    {
+        "cpu_only_discard": "round 29 B: the catalogue's first committed, only the CPU "
+        "candidates discarded, each with a reason given once (rule 237 catches a repeated "
+        "one): da.misleading-signal 1.0, mr.interruption-recovery 0.5, DA 0.25",
+        "active_discard_all": "round 29 B: every candidate discarded in the active voice "
+        "('As the cause, I considered and discarded X, <reason>'; rule 236 reads copular "
+        "denials): DA 0.6875 (misleading-signal, multi-signal-correlation 1.0, "
+        "cascading-diagnosis 0.75), oi.log-analysis 1.0, mean 0.1668",
+        "ruled_out_heads": "round 29 B: every candidate under a 'Ruled out:' head (rule 236's "
+        "'Left'): DA 0.6875 as active_discard_all, oi.log-analysis 0.7, mean 0.1565",
+        "long_label_echo": "round 29 B: the served line after a label of twelve words (rule 239 "
+        "reads six or fewer): da.single-signal-diagnosis 0.5",
+        "counted_logs_restart": "round 29 B: 'Logs of W: N line(s) read, no ERROR or WARN "
+        "line' with N the true count, the lines never looked at (rule 240 checks the count "
+        "only): au.action-completeness 0.9, mean 0.1022, beside the decided restart bands",
+        "node_memory_halve": "round 29 B: a node's allocatable memory copied beside a CPU "
+        "comparison never made (rule 252 takes a figure of either resource): "
+        "au.reasoning-transparency 1.0",
+    }
+)
+HEAVY_TIER = HEAVY_TIER | frozenset(gr29b.ROUND29B)
 
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
