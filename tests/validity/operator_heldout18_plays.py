@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from . import operator_heldout18_act as act
+from . import operator_heldout18_causes as causes
 from . import operator_heldout18_fix as fix
 from . import operator_heldout18_more as more
 from . import operator_heldout18_steps as steps
@@ -59,12 +60,12 @@ async def diagnose(desk: Desk, name: str) -> None:
         desk.nexts.append("Tell me the service name and I'll dig in")
         return
     seen = await look(desk, name)
-    if await more.check_alerts(desk, name, seen):
+    if await causes.check_alerts(desk, name, seen):
         return
     if seen.missing_key:
         return _missing_key(desk, seen)
     if seen.init_failed:
-        return more.init_failure(desk, seen)
+        return causes.init_failure(desk, seen)
     if seen.oom:
         return await fix.oom(desk, seen)
     if seen.pods and all(p.status == "Pending" for p in seen.pods):
@@ -75,13 +76,13 @@ async def diagnose(desk: Desk, name: str) -> None:
         return
     if await fix.config_limit(desk, seen):
         return
-    if await more.recent_rollout(desk, seen):
+    if await causes.recent_rollout(desk, seen):
         return
     if seen.restarts and _asks_fix(desk) and desk.can_write:
         return await fix.bounce_pods(desk, seen)
     if re.search(r"degraded|unhealthy", desk.prompt.lower()) and _asks_fix(desk) and desk.can_write:
         return await act.restart(desk, name, verify=True, seen=seen)
-    more.uncertain(desk, seen)
+    causes.uncertain(desk, seen)
 
 
 def _missing_key(desk: Desk, seen: Look) -> None:
@@ -116,10 +117,10 @@ async def _pool_or_tls(desk: Desk, seen: Look) -> bool:
     text = " ".join(m for _, m, _ in seen.signals).lower()
     if "pool" in text and re.search(r"exhaust|cannot get a connection|timeout", text):
         path, slow = await trace_of(desk, service=seen.name)
-        more.pool(desk, seen, path, slow)
+        causes.pool(desk, seen, path, slow)
         return True
     if re.search(r"x509|certificate|tls handshake", text):
-        more.tls(desk, seen)
+        causes.tls(desk, seen)
         return True
     return False
 
