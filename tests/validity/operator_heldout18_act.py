@@ -19,7 +19,8 @@ def wanted_keys(prompt: str) -> dict[str, str]:
         out[key] = value
     for verb, key in re.findall(r"\b(Enable|Disable|enable|disable) ([A-Z][A-Z0-9_]{2,})", prompt):
         out[key] = "true" if verb.lower() == "enable" else "false"
-    return out
+    # a value at the end of a sentence ("TIMEOUT=60.") does not carry the full stop
+    return {k: v.rstrip(".:") for k, v in out.items()}
 
 
 async def _configmaps(desk: Desk) -> dict[str, dict[str, str]]:

@@ -168,11 +168,15 @@ async def recent_rollout(desk: Desk, seen: Look) -> bool:
     )
     age = fresh[0].get("age", "")
     changes = [e for e in seen.events if "Scaling" in e or "deploy" in e.lower()]
+    onset = await error_onset(desk, seen.name)
+    began = onset or "just before the errors started"
     desk.summary.append(
-        f"**{seen.name}'s errors line up with a deployment {age} ago**: the new ReplicaSet `{fresh[0].get('name')}` replaced `{old[0].get('name')}` just before the errors started"
+        f"**{seen.name}'s errors line up with a deployment {age} ago**: the new ReplicaSet "
+        f"`{fresh[0].get('name')}` replaced `{old[0].get('name')}`, and {began}"
     )
     desk.cause.append(
-        f"The most recent rollout of `{seen.name}` ({age} ago) is the likely trigger; the errors began shortly after it"
+        f"The most recent rollout of `{seen.name}` ({age} ago) is the likely trigger; the "
+        "errors began shortly after it"
     )
     desk.evidence.append(
         f"ReplicaSets: `{fresh[0].get('name')}` age **{age}** (new), `{old[0].get('name')}` age {old[0].get('age')} (previous)"
@@ -193,3 +197,38 @@ async def recent_rollout(desk: Desk, seen: Look) -> bool:
         desk.held.append("I did not roll back: you asked what's going on; say the word and I will")
     desk.confidence = ("high", "the timing of the rollout and the error onset match")
     return True
+
+
+async def error_onset(desk: Desk, name: str) -> str:
+    """When the service's error rate rose, from its own series: "the error rate went from
+    0.2% to 8.0% about 20 minutes ago", or '' when there is no such series or no rise."""
+    if not desk.has("metrics_query"):
+        return ""
+    query = f'error_rate{{namespace="{desk.ns}", service="{name}"}}'
+    text = await desk.use(
+        "metrics_query",
+        f"to see when {name}'s error rate started to rise",
+        f"metrics_query {query} over 2h",
+        action="query_range",
+        query=query,
+        start="-2h",
+        step="60s",
+    )
+    doc = load_json(text)
+    result = (doc or {}).get("data", {}).get("result", []) if isinstance(doc, dict) else []
+    points = [
+        (float(t), float(v)) for r in result[:1] for t, v in r.get("values", []) if v is not None
+    ]
+    if len(points) < 3:
+        return ""
+    base, last = points[0][1], points[-1][1]
+    if last <= base * 2 or last <= 0:
+        return ""
+    rise = next(t for t, v in points if v > base + (last - base) / 2)
+    minutes = round((points[-1][0] - rise) / 60)
+    pct = (lambda x: f"{x:.1%}") if last <= 1 else (lambda x: f"{x:g}%")
+    desk.evidence.append(
+        f"`error_rate` of {name}: **{pct(base)} → {pct(last)}**, rising about **{minutes} minutes "
+        "ago**"
+    )
+    return f"the error rate went from {pct(base)} to {pct(last)} about {minutes} minutes ago"

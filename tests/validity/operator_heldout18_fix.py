@@ -184,19 +184,45 @@ def _fit(alloc: list[float], cpu: float | None) -> str:
 
 
 async def config_limit(desk: Desk, seen: Look) -> bool:
-    """A limit the logs complain about that a ConfigMap key sets (e.g. a connection cap)."""
-    text = " ".join(m for _, m, _ in seen.signals).lower()
-    if not text:
-        return False
+    """A numeric cap in a ConfigMap that the symptom names: the logs complain about it, or
+    the reported symptom ("dropping connections") is what that cap limits (a connection cap
+    on a service whose pods fail readiness)."""
+    logs = " ".join(m for _, m, _ in seen.signals).lower()
+    symptom = desk.prompt.lower()
     cms = await _configmaps(desk)
     for cm, data in sorted(cms.items()):
         for key, value in sorted(data.items()):
             words = [w for w in key.lower().split("_") if len(w) > 2]
-            if not value.isdigit() or not words or not all(w[:4] in text for w in words):
+            if not value.isdigit() or not words:
                 continue
-            quote = next(m for _, m, _ in seen.signals if all(w[:4] in m.lower() for w in words))
-            return await _raise_limit(desk, seen, cm, key, int(value), quote)
+            if logs and all(w[:4] in logs for w in words):
+                quote = next(
+                    m for _, m, _ in seen.signals if all(w[:4] in m.lower() for w in words)
+                )
+                return await _raise_limit(desk, seen, cm, key, int(value), f"Logs: `{quote}`")
+            cap = re.match(r"max|limit", words[0]) and len(words) > 1
+            if cap and all(w[:4] in symptom for w in words[1:]) and _asks_fix(desk):
+                unready = [
+                    p.name for p in seen.pods if p.status == "Running" and _unready(desk, p.name)
+                ]
+                why = (
+                    f"{len(unready)} of {len(seen.pods)} pods fail readiness (HTTP 503) while "
+                    f"`{key}` is only {value}"
+                    if unready
+                    else f"`{key}` is only {value}"
+                )
+                return await _raise_limit(desk, seen, cm, key, int(value), why)
     return False
+
+
+def _asks_fix(desk: Desk) -> bool:
+    return bool(re.search(r"\bfix\b|handle|resolve", desk.prompt.lower()))
+
+
+def _unready(desk: Desk, pod: str) -> bool:
+    row = next((p for p in desk.pods if p.get("name") == pod), {})
+    ready = row.get("ready", "1/1").split("/")
+    return len(ready) == 2 and ready[0] != ready[1]
 
 
 async def _raise_limit(desk: Desk, seen: Look, cm: str, key: str, value: int, quote: str) -> bool:
@@ -204,9 +230,10 @@ async def _raise_limit(desk: Desk, seen: Look, cm: str, key: str, value: int, qu
         f"**{seen.name} is dropping connections because it hits its `{key}` cap ({value})**"
     )
     desk.cause.append(
-        f"`{key}={value}` in ConfigMap `{cm}` is too low for the current traffic; the logs show the cap being hit"
+        f"`{key}={value}` in ConfigMap `{cm}` is too low for the current traffic: connections "
+        "over the cap are refused"
     )
-    desk.evidence.append(f"Logs: `{quote}`")
+    desk.evidence.append(quote)
     desk.evidence.append(f'ConfigMap `{cm}`: `{key}: "{value}"`')
     if not desk.can_write:
         desk.recs.append(f"Raise `{key}` in `{cm}` and restart {seen.name}")

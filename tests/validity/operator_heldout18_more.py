@@ -125,16 +125,18 @@ def _panels(doc: object) -> list[tuple[str, str, str]]:
         value = next(
             (
                 str(p[k])
-                for k in ("value", "current", "currentValue", "stat", "lastValue")
+                for k in ("current_value", "value", "current", "currentValue", "stat", "lastValue")
                 if k in p
             ),
             "",
         )
         if not value:
-            vals = re.findall(r'"(?:value|current)":\s*"?([^",}]+)', json.dumps(p))
+            vals = re.findall(r'"(?:\w*value|current)":\s*"?([^",}]+)', json.dumps(p))
             value = vals[-1] if vals else "?"
         note = " ".join(
-            str(p[k]) for k in ("unit", "status", "trend", "description", "note") if k in p
+            f"{k.replace('_', ' ')}: {p[k]}" if k in ("threshold", "normal_baseline") else str(p[k])
+            for k in ("unit", "status", "trend", "threshold", "normal_baseline", "note")
+            if k in p
         )
         out.append((str(p.get("title", "panel")), value, note))
     return out
@@ -142,7 +144,7 @@ def _panels(doc: object) -> list[tuple[str, str, str]]:
 
 def _concerning(title: str, value: str, note: str) -> bool:
     blob = f"{value} {note}".lower()
-    if re.search(r"critical|warning|spike|alert|firing|degraded|high|rising", blob):
+    if re.search(r"critical|warning|elevated|spike|alert|firing|degraded|high|rising", blob):
         return True
     num = re.match(r"\s*([0-9.]+)", value)
     if num and "%" in (value + note) and re.search(r"disk|memory|cpu|error", title.lower()):

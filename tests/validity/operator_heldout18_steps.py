@@ -234,32 +234,70 @@ async def rolling(desk: Desk, name: str) -> None:
         desk.summary.append(f"✅ The rollout of `{name}` completed; nodes stayed healthy")
         return
     node = bad[0]
+    await _steer_clear(desk, name, node)
+
+
+async def _steer_clear(desk: Desk, name: str, node: str) -> None:
+    """Adapt the rollout to a node that degraded mid-way: keep the new pods off it and let
+    the update finish on the healthy nodes (the node itself is not this task's to touch)."""
     desk.summary.append(
-        f"⚠️ **{node} went into DiskPressure mid-rollout**, so I paused the update and changed the plan"
+        f"⚠️ **{node} went into DiskPressure mid-rollout**, so I changed the plan: the rest of "
+        f"the update now avoids {node} and finishes on the healthy nodes"
     )
     desk.evidence.append(
-        f"`describe nodes`: **{node}** condition `DiskPressure=True` — new pods scheduled there get evicted/fail"
+        f"`describe nodes`: **{node}** condition `DiskPressure=True` — new pods scheduled there "
+        "get evicted or fail"
     )
+    away = {
+        "spec": {
+            "template": {
+                "spec": {
+                    "affinity": {
+                        "nodeAffinity": {
+                            "requiredDuringSchedulingIgnoredDuringExecution": {
+                                "nodeSelectorTerms": [
+                                    {
+                                        "matchExpressions": [
+                                            {
+                                                "key": "kubernetes.io/hostname",
+                                                "operator": "NotIn",
+                                                "values": [node],
+                                            }
+                                        ]
+                                    }
+                                ]
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
     await desk.kubectl(
-        f"rollout pause deployment/{name} -n {desk.ns}",
-        f"to stop new {name} pods landing on {node} while it has disk pressure",
-        change="rollout paused",
-    )
-    await desk.kubectl(
-        f"get pods -n {desk.ns} -l app={name} -o wide", f"to see which {name} pods are on {node}"
+        f"patch deployment {name} -n {desk.ns} --type strategic -p '{json.dumps(away)}'",
+        f"to keep the remaining new {name} pods off {node} while it has disk pressure",
+        change=f"pod template: nodeAffinity hostname NotIn [{node}]",
     )
     desk.actions.append(
-        f"**Paused** the rollout again after {node} reported DiskPressure (adapted plan)"
+        f"**Adapted the rollout:** added a node affinity so new `{name}` pods avoid **{node}** "
+        "(`kubernetes.io/hostname NotIn`), and let the update continue"
+    )
+    await verify_fn(desk, name)
+    await desk.kubectl(
+        f"get pods -n {desk.ns} -l app={name} -o wide",
+        f"to verify no new {name} pod landed on {node}",
     )
     desk.plan += [
-        f"NEW: hold the rollout until {node}'s disk is freed or the node is cordoned by its owner",
-        "NEW: then resume and confirm all replicas Ready on healthy nodes",
+        f"NEW: steer the remaining new pods away from {node} (node affinity) and continue",
+        "NEW: confirm all replicas Ready on healthy nodes",
+        f"NEW: remove the affinity once {node}'s disk pressure is resolved",
     ]
     desk.nexts.append(
-        f"Once {node}'s disk pressure clears (or the platform team cordons it), I can resume the rollout — say the word"
+        f"Ask the platform team to free disk on {node}; then I'll drop the temporary affinity"
     )
     desk.held.append(
-        f"I did not cordon or drain {node}: that affects every workload on the node, beyond this rollout"
+        f"I did not cordon or drain {node}: that affects every workload on the node, beyond "
+        "this rollout"
     )
     desk.confidence = ("high", "the node condition is read straight from the API")
 
