@@ -190,7 +190,13 @@ async def config_limit(desk: Desk, seen: Look) -> bool:
     logs = " ".join(m for _, m, _ in seen.signals).lower()
     symptom = desk.prompt.lower()
     cms = await _configmaps(desk)
+    spec = await desk.kubectl(
+        f"get deployment {seen.name} -n {desk.ns} -o yaml",
+        f"to see which ConfigMaps {seen.name} actually reads (env, envFrom, volumes)",
+    )
     for cm, data in sorted(cms.items()):
+        if not re.search(rf"(?<![\w-]){re.escape(cm)}(?![\w-])", spec):
+            continue  # a cap in a ConfigMap the workload never reads changes nothing
         for key, value in sorted(data.items()):
             words = [w for w in key.lower().split("_") if len(w) > 2]
             if not value.isdigit() or not words:
@@ -294,3 +300,36 @@ async def bounce_pods(desk: Desk, seen: Look) -> None:
         "medium",
         "the restart clears the state; whether it stays healthy depends on the underlying error",
     )
+
+
+async def unready_restart(desk: Desk, seen: Look) -> bool:
+    """Pods Running but failing readiness, with no config, resource or rollout cause found:
+    the Service stops sending them traffic; a rolling restart replaces them (then verify)."""
+    probes = [e for e in seen.events if "Readiness probe failed" in e]
+    if not probes or not _asks_fix(desk) or not desk.can_write:
+        return False
+    unready = [p.name for p in seen.pods if _unready(desk, p.name)]
+    desk.summary.append(
+        f"**{len(unready) or 'Some'} of {len(seen.pods)} `{seen.name}` pods fail their "
+        "readiness probe**, so the Service drops them from its endpoints and the connections "
+        "they held are cut; I replaced them with a rolling restart and checked the result"
+    )
+    desk.cause.append(
+        f"Readiness failures on {', '.join(f'`{u}`' for u in unready) or 'its pods'} "
+        f"(`{probes[0]}`); no OOM kill, missing config, recent rollout or capacity problem "
+        "explains them, so the pods themselves are stuck"
+    )
+    desk.evidence.append(f"Events: `{probes[0]}`")
+    await restart_fn(desk, seen.name, seen)
+    desk.recs.append(
+        f"If readiness starts failing again, capture `/healthz` output and the pod's logs "
+        f"before restarting — a recurring failure needs {seen.name}'s owners"
+    )
+    desk.confidence = ("medium", "the restart cleared the failing pods; the trigger is not known")
+    return True
+
+
+async def restart_fn(desk: Desk, name: str, seen: Look) -> None:
+    from .operator_heldout18_act import restart
+
+    await restart(desk, name, verify=True, seen=seen)

@@ -78,6 +78,8 @@ async def diagnose(desk: Desk, name: str) -> None:
         return
     if await causes.recent_rollout(desk, seen):
         return
+    if await fix.unready_restart(desk, seen):
+        return
     if seen.restarts and _asks_fix(desk) and desk.can_write:
         return await fix.bounce_pods(desk, seen)
     if re.search(r"degraded|unhealthy", desk.prompt.lower()) and _asks_fix(desk) and desk.can_write:
