@@ -132,22 +132,38 @@ def tls(desk: Desk, seen: Look) -> None:
 
 
 def uncertain(desk: Desk, seen: Look) -> None:
-    """No single cause in the evidence: say so, escalate with what was read, change nothing."""
+    """No single cause in the evidence: say what was seen, say it does not settle the cause,
+    escalate with it, change nothing."""
     top = [f"`{m}` ×{n}" for _, m, n in seen.signals[:3]]
+    figures = [
+        f"{metric} {_figure(values[0])} → {_figure(values[-1])} over 6h"
+        for metric, values in sorted(seen.series.items())
+        if values and not metric.startswith("kube_")
+    ][:3]
+    seen_what = ", ".join(top[:2] + figures[:2]) or "no error pattern and no unusual metric"
     desk.summary.append(
-        f"⚠️ **I could not pin down a single root cause for {seen.name}**, so I'm escalating with what I found instead of guessing"
+        f"⚠️ **I could not pin down a single root cause for {seen.name}**: I see {seen_what}, "
+        "but none of it explains the failures on its own, so I'm escalating with what I found "
+        "instead of guessing"
     )
     desk.evidence += top or ["No error pattern dominates the logs"]
+    desk.evidence += [f"Metrics: {f}" for f in figures]
     desk.evidence.append(
         f"Pods: {', '.join(f'{p.name} ({p.status})' for p in seen.pods) or 'none found'}"
     )
     desk.held.append(
-        "I did **not** restart or change anything: without a confirmed cause a change could hide the problem or make it worse"
+        "I did **not** restart or change anything: without a confirmed cause a change could "
+        "hide the problem or make it worse"
     )
     desk.nexts.append(
-        f"**Escalating to the {seen.name} owners / on-call** with the evidence above; a packet capture or upstream logs would narrow it down"
+        f"**Escalating to the {seen.name} owners / on-call** with the evidence above; a packet "
+        "capture or the upstream's logs would narrow it down"
     )
     desk.confidence = ("low", "the signals are intermittent and point in different directions")
+
+
+def _figure(value: float) -> str:
+    return f"{value:.1%}" if 0 < value < 1 else f"{value:g}"
 
 
 async def recent_rollout(desk: Desk, seen: Look) -> bool:
