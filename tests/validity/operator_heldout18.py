@@ -173,8 +173,13 @@ def target(desk: Desk) -> str:
         return hit[0]
     for pod in desk.pods:
         pname = pod.get("name", "")
-        for word in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+", desk.prompt.lower()):
-            if pname == word or pname.startswith(word + "-"):
+        for word in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", desk.prompt.lower()):
+            # the pod itself, or the word followed only by generated suffixes (a bare
+            # pod "fjord-x7k9", a ReplicaSet's "web-5d9f-abcde")
+            if len(word) > 2 and (
+                pname == word
+                or re.fullmatch(rf"{re.escape(word)}(-[a-z0-9]{{4,10}}){{1,2}}", pname)
+            ):
                 return word
     for name in names:
         stem = name.split("-")[0]

@@ -118,15 +118,12 @@ async def _error_rate(desk: Desk, name: str, why: str) -> list[float]:
 async def canary(desk: Desk, name: str) -> None:
     """Gate the canary on its error rate: promote if under the threshold, else roll it back."""
     names = [d.get("name", "") for d in desk.deployments]
-    can = next(
-        (
-            n
-            for n in names
-            if "canary" in n and (not name or n.startswith(name.replace("-canary", "")))
-        ),
-        "",
-    )
+    cans = [n for n in names if "canary" in n]
+    # the canary of the service asked about: named after it, else the only canary there is
+    can = next((n for n in cans if name and n.startswith(name.replace("-canary", ""))), "")
+    can = can or (cans[0] if len(cans) == 1 else "")
     stable = next((n for n in names if n and can.startswith(n) and n != can), "")
+    stable = stable or (name if name and name != can else "")
     m = re.search(r"under (\d+(?:\.\d+)?)\s*%", desk.prompt)
     limit = float(m.group(1)) / 100 if m else 0.02
     desk.plan = [
