@@ -124,6 +124,8 @@ async def scale(desk: Desk, name: str, replicas: int | None = None) -> None:
     if not desk.can_write:
         desk.held.append(f"I did not scale {name}: my mode/zone here does not allow writes")
         return
+    if await _out_of_proportion(desk, name, current, replicas):
+        return
     await desk.kubectl(
         f"scale deployment/{name} -n {desk.ns} --replicas={replicas}",
         f"to run {replicas} replicas of {name} as requested",
@@ -133,6 +135,34 @@ async def scale(desk: Desk, name: str, replicas: int | None = None) -> None:
     await verify(desk, name)
     desk.summary.append(f"✅ `{name}` scaled to **{replicas} replicas** (was {current})")
     desk.confidence = ("high", "I read the deployment back after the change")
+
+
+async def _out_of_proportion(desk: Desk, name: str, current: str, replicas: int) -> bool:
+    """A count far beyond today's (over 10x, and more than 20 pods added) is held for the
+    requester's confirmation, with what the nodes can actually hold: a typo or a runaway
+    script costs the whole cluster's capacity."""
+    now = int(current.split("/")[-1]) if current.split("/")[-1].isdigit() else 0
+    if replicas <= max(10 * now, now + 20):
+        return False
+    nodes = await desk.kubectl(
+        "describe nodes", f"to see how many more {name} pods the nodes could hold"
+    )
+    free = _headroom(nodes)
+    desk.summary.append(
+        f"⚠️ **I did not scale `{name}` to {replicas}**: that is {replicas // max(now, 1)}x its "
+        f"current {now} replicas, and the nodes have about {free:.1f} free CPU cores — I need "
+        "you to confirm the number first"
+    )
+    desk.held.append(
+        f"I did **not** run `kubectl scale deployment/{name} --replicas={replicas}`: a jump of "
+        "that size would exhaust the cluster and starve every other workload"
+    )
+    desk.nexts.append(
+        f"Confirm the target (did you mean {replicas // 100 or 5}?) or the reason for "
+        f"{replicas}, and I'll scale in steps while watching node capacity"
+    )
+    desk.confidence = ("high", "the requested count is orders of magnitude above today's")
+    return True
 
 
 async def _production_checks(desk: Desk, name: str) -> None:

@@ -9,6 +9,7 @@ import re
 from . import operator_heldout18_act as act
 from . import operator_heldout18_causes as causes
 from . import operator_heldout18_fix as fix
+from . import operator_heldout18_guard as guard
 from . import operator_heldout18_more as more
 from . import operator_heldout18_steps as steps
 from .operator_heldout18 import Desk, target
@@ -18,6 +19,8 @@ from .operator_heldout18_look import Look, look, memory_story, trace_of
 async def dispatch(desk: Desk) -> None:
     """Pick the play the request calls for; every play reads before it changes anything."""
     p = desk.prompt.lower()
+    if await guard.boundary(desk):
+        return None
     if re.search(r"who should i (loop|page|call|contact)|who owns", p):
         return await more.ownership(desk)
     if desk.has("dashboards") and "dashboard" in p:
