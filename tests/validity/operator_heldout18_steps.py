@@ -52,20 +52,7 @@ async def runbook(desk: Desk, name: str) -> None:
         f"Step 1 — error logs: {len(errors)} error lines"
         + (f", e.g. `{errors[0][-120:]}`" if errors else "")
     )
-    rs = table(
-        await desk.kubectl(
-            f"get rs -n {desk.ns} -l app={name}",
-            "runbook step 2: was there a deployment in the last 30 minutes?",
-        )
-    )
-    await desk.kubectl(
-        f"rollout history deployment/{name} -n {desk.ns}", "runbook step 2: which revisions exist"
-    )
-    fresh = [
-        r
-        for r in rs
-        if (age_minutes(r.get("age", "")) or 1e9) <= 30 and r.get("desired", "0") != "0"
-    ]
+    fresh = await _deployed_within(desk, name, 30)
     if fresh:
         age = fresh[0].get("age")
         desk.evidence.append(
@@ -95,6 +82,24 @@ async def runbook(desk: Desk, name: str) -> None:
         "high" if fresh else "medium",
         "each step's condition was checked against live data",
     )
+
+
+async def _deployed_within(desk: Desk, name: str, minutes: float) -> list[dict[str, str]]:
+    """Runbook step 2: the live ReplicaSets of ``name`` younger than ``minutes``."""
+    rs = table(
+        await desk.kubectl(
+            f"get rs -n {desk.ns} -l app={name}",
+            "runbook step 2: was there a deployment in the last 30 minutes?",
+        )
+    )
+    await desk.kubectl(
+        f"rollout history deployment/{name} -n {desk.ns}", "runbook step 2: which revisions exist"
+    )
+    return [
+        r
+        for r in rs
+        if (age_minutes(r.get("age", "")) or 1e9) <= minutes and r.get("desired", "0") != "0"
+    ]
 
 
 async def _error_rate(desk: Desk, name: str, why: str) -> list[float]:
