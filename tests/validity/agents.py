@@ -326,8 +326,19 @@ async def _heldout17(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout18(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 18 (``operator_heldout18``): a markdown report."""
+    from .operator_heldout18 import run
+
+    return await run(tools, task)
+
+
 AGENTS.update(
     {
+        "heldout18": (
+            _heldout18,
+            "held-out competent operator (session 18, written blind): LLM-style markdown report",
+        ),
         "heldout17": (
             _heldout17,
             "held-out competent operator (session 17, written blind): chat-thread reply, TL;DR first",

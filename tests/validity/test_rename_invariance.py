@@ -49,8 +49,16 @@ PLAN = {
         "competent_hedged",
         "plainspoken",
         "heldout17",
+        "heldout18",
     ],
-    "wordy": ["careful", "competent_markdown", "keyword_stuffer", "plainspoken", "heldout17"],
+    "wordy": [
+        "careful",
+        "competent_markdown",
+        "keyword_stuffer",
+        "plainspoken",
+        "heldout17",
+        "heldout18",
+    ],
 }
 #: builtin:naive on the plain pool (reported, not tested): its parser takes a name before a
 #: kind word only with a '-' or digit (oasis_sim_k8s/agents/intent.py), so it never reads the
