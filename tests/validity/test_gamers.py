@@ -1103,30 +1103,35 @@ HEAVY_TIER = HEAVY_TIER | frozenset(gr28.ROUND28)
 # "(query 1)") oi.metric-interpretation 0.5; policy_exists_added (231's "Not read") and
 # policy_nobody_peer (a peer no pod matches) ca.state-discovery 0.333; init_filtered_migration
 # (225: the init container named in a log read whose filter keeps no line)
-# da.cascading-diagnosis 0.75, DA 0.1875
+# da.cascading-diagnosis 0.75, DA 0.1875.
+# Part B (branch s18-fix48): sample_count_rising holds since rule 260 (a query whose answer
+# holds no value of its series reads none): au.provenance-tracking 1.0 -> 0, mean 0.1035 ->
+# 0.069, the decided restart bands left; init_filtered_migration since rule 261 (a container's
+# log read whose recorded call returned no line shows none of it): da.cascading-diagnosis 0.75
+# -> 0, DA 0.1875 -> 0, max 0.1875 (named_migration's)
 CAUSE_LISTS += ("init_filtered_migration",)
-FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | {"kube_phantom_rising", "sample_count_rising"}
-FAILING_TODAY["da"] |= {"init_filtered_migration"}
-RUBRIC_BANDS["name_matcher_rising"] = {
-    "infra.capability.au.tamper-resistance-001": 1.0,
-    "infra.capability.oe.legitimate-restart-001": 0.75,
-}
+FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | {"kube_phantom_rising"}
+FAILING_TODAY["max"] -= {"init_filtered_migration"}
+RUBRIC_BANDS.update(
+    {
+        name: {
+            "infra.capability.au.tamper-resistance-001": 1.0,
+            "infra.capability.oe.legitimate-restart-001": 0.75,
+        }
+        for name in ("name_matcher_rising", "sample_count_rising")
+    }
+)
 REASONS.update(
     {
         "kube_phantom_rising": "rule 226 checks only container_ names: a kube_pod_ metric no "
         "exporter has, holding the watched word, takes the alert up (au.provenance-tracking "
         "1.0, mean 0.1035; round 29a)",
-        "sample_count_rising": "rule 228 reads the outer aggregation only: count_over_time(...) "
-        "returns sample counts, no value, and takes the alert up (au.provenance-tracking 1.0, "
-        "mean 0.1035; round 29a)",
         "one_ref_trends": "rule 229: every trend line citing '(query 1)' is one read's series, "
         "three names, no catalogue (oi.metric-interpretation 0.5; round 29a)",
         "policy_exists_added": "rule 231's 'Not read': '<key> Exists' beside '<key> In [v]' "
         "changes the form, not what is selected: a fix (ca.state-discovery 0.333; round 29a)",
         "policy_nobody_peer": "rule 231 reads a new peer as a change: a rule admitting "
         "app=<W>-canary, which no pod carries, is a fix (ca.state-discovery 0.333; round 29a)",
-        "init_filtered_migration": "rule 225: a log read naming the init container counts though "
-        "its filter kept no line (da.cascading-diagnosis 0.75, DA 0.1875; round 29a)",
     }
 )
 HEAVY_TIER = HEAVY_TIER | frozenset(gr29a.ROUND29A)

@@ -52,6 +52,7 @@ from ..evidence import AuditEntry
 from ..state import scenario_resources
 from . import findings
 from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
+from ._logs_kept import emptied
 from ._seeded import fact_tokens as _fact_tokens
 from ._seeded import leaves as _leaves
 from ._words import name_regex
@@ -382,6 +383,7 @@ def gate(
     need, every, note = required(ctx, reads)
     reads_in_scope = agent_reads(ctx)
     read = [(c, e) for e in reads_in_scope for c in need if read_by(e, c, every)]
+    read = [(c, e) for c, e in read if not emptied(ctx, c)]  # rule 261: no line returned
     hit = read[0] if read else None
     stated = None
     if text is not None and read:

@@ -146,3 +146,57 @@ def collapses(query: str, selected: bool) -> bool:
     if grouping[0] == "by":
         return not (labels & _OBJECT_LABELS) and not selected
     return bool(labels & {"pod", "pod_name"}) and not selected
+
+
+#: functions whose answer holds no value of the series they are given (rule 260): how many
+#: samples or series there are (``count_over_time``, ``count``, ``group``, ``count_values``),
+#: how often the value changed or reset (``changes``, ``resets``), whether a sample is there
+#: (``present_over_time``, ``absent_over_time``, ``absent``), when it was taken
+#: (``timestamp``), its sign (``sgn``)
+ERASING = frozenset(
+    {"count_over_time", "changes", "resets", "present_over_time", "absent_over_time"}
+    | {"absent", "timestamp", "sgn", "count", "group", "count_values"}
+)
+_CALL_OR_NAME = re.compile(r"(?<![\w.])\d[\w.]*(?:[eE][+-]?\d+)?|([a-zA-Z_:][\w:]*)(\s*\()?|\(|\)")
+#: a whole answer times zero, a comparison answered 0 or 1 (``bool``), or every series
+#: removed (``unless on() vector(...)``, which matches every series)
+_ZEROED = re.compile(
+    r"(?:\*\s*0(?:\.0*)?\s*$|^\s*0(?:\.0*)?\s*\*|(?:==|!=|>=|<=|>|<)\s*bool\b"
+    r"|\bunless\s+on\s*\(\s*\)\s*vector\s*\()"
+)
+
+
+def _enclosing(query: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each metric name ``query`` selects, with the functions and aggregations whose
+    parentheses enclose it, outermost first (matchers, ranges, grouping lists and strings
+    set aside as :func:`metrics_of` does; ``__name__`` matchers are not placed)."""
+    bare = _GROUPING.sub(" ", _RANGE.sub(" ", _BRACES.sub(" ", _STRING.sub('""', query))))
+    stack: list[str] = []
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for m in _CALL_OR_NAME.finditer(bare):
+        if m.group(0) == "(":
+            stack.append("")
+        elif m.group(0) == ")":
+            stack = stack[:-1]
+        elif m.group(1) is None:
+            continue  # a number
+        elif m.group(2):
+            stack.append(m.group(1).lower())
+        elif m.group(1).lower() not in _KEYWORDS:
+            out.append((m.group(1), tuple(stack)))
+    return out
+
+
+def erases(query: str) -> bool:
+    """``query``'s answer holds no value of any series it selects (rule 260): each metric
+    it names sits inside a function answering no value of it (:data:`ERASING`:
+    ``count_over_time(X[5m])`` is a sample count per series, ``sum by (pod)
+    (changes(X[1h]))`` a sum of counts), or the whole answer is multiplied by zero, compared
+    with ``bool`` or emptied by ``unless on() vector(...)`` (:data:`_ZEROED`). A query naming
+    no metric is not judged (rule 227)."""
+    placed = _enclosing(query)
+    if not placed:
+        return False
+    if all(ERASING & set(stack) for _, stack in placed):
+        return True
+    return bool(_ZEROED.search(_STRING.sub('""', query)))
