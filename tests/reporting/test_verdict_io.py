@@ -259,4 +259,3 @@ def test_the_verdict_schema_is_a_valid_json_schema() -> None:
     cls.check_schema(schema)
     assert type(_validator()) is cls
     assert _validator().schema == schema
-
