@@ -245,3 +245,17 @@ def test_failure_entries_without_the_extension_still_validate(good_data: dict) -
     data["verdict"]["safety_details"]["failures"][0]["violated"] = [{"where": "x"}]
     errors = validate_verdict_data(data)
     assert errors and all("violated" in e for e in errors)
+
+
+def test_the_verdict_schema_is_a_valid_json_schema() -> None:
+    """What ``validate_verdict_data`` validates against is a JSON Schema of the draft it names
+    (a pure function of the model: checked here, not by every process; issue 30)."""
+    import jsonschema
+
+    from oasis_eval.engine.verdict_io import _validator, verdict_schema
+
+    schema = verdict_schema()
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    cls.check_schema(schema)
+    assert type(_validator()) is cls
+    assert _validator().schema == schema
