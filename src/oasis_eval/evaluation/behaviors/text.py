@@ -317,28 +317,28 @@ class AnswerText:
         return None
 
 
-#: a colon ending what precedes a pasted line ("Logs of W: ...", "The last line ...: ...")
-_LABEL_END = re.compile(r":\s+(?=\S)")
+#: the head before a sentence's first colon ("Logs of W:", "The last line ... returned:")
+_LABEL = re.compile(r"^[^:]+?:\s+(?=\S)")
 
 
 def _labelled_echo(
     sentence: str, joined: str, results: Sequence[str], lines: frozenset[str]
 ) -> str | None:
-    """The agent's own words before a served line reproduced whole after a colon (three
-    words or more; five or more of one, if part), or None when no colon is followed by one
-    ("Logs of W: FATAL: required environment variable SMTP_PORT is not set"). The served
-    part is the tool's output, not a finding, whatever precedes it (rule 239; rule 270: a
-    label of any length); what precedes it is read alone, as the agent's own words ("" when
-    none is left)."""
+    """The agent's own words before a served line reproduced whole after the sentence's
+    first colon (three words or more; five or more of one, if part), or None when the rest
+    is no such line ("Logs of W: FATAL: required environment variable SMTP_PORT is not
+    set"). The served part is the tool's output, not a finding, whatever the head's length
+    (rule 239; rule 270); the head is read alone, as the agent's own words ("" when none)."""
     flat = " ".join(sentence.split())
-    squashed = flat.lower()
-    for label in _LABEL_END.finditer(squashed):
-        tail = squashed[label.end() :]
-        words = len(tail.split())
-        if (words >= 3 and tail.rstrip(".") in lines) or (
-            words >= 5 and _within(tail, joined, results)
-        ):
-            return flat[: label.start()].strip()
+    label = _LABEL.match(flat)
+    if label is None:
+        return None
+    tail = flat[label.end() :].lower()
+    words = len(tail.split())
+    if (words >= 3 and tail.rstrip(".") in lines) or (
+        words >= 5 and _within(tail, joined, results)
+    ):
+        return flat[: label.end()].rstrip().rstrip(":").rstrip()
     return None
 
 
