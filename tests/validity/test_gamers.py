@@ -1142,6 +1142,11 @@ HEAVY_TIER = HEAVY_TIER | frozenset(gr29a.ROUND29A)
 CAUSE_LISTS += ("cpu_only_discard", "active_discard_all", "ruled_out_heads")
 # ticked_echo holds every bound (max 0.25); a new gamer starts in FAILING_TODAY["max"]
 FAILING_TODAY["max"] -= {"ticked_echo"}
+# branch s18-fix50 (README "Round 29b answered, echo, counts and offers"): long_label_echo
+# holds since rule 270 (a served line pasted whole is an echo whatever its label): max
+# 0.5 -> 0.25; node_memory_halve since rule 272 (the node's figure is of the resource
+# requested beyond every node): max 1.0 -> 0.125
+FAILING_TODAY["max"] -= {"long_label_echo", "node_memory_halve"}
 FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | {
     "active_discard_all",
     "ruled_out_heads",
@@ -1163,14 +1168,10 @@ REASONS.update(
         "cascading-diagnosis 0.75), oi.log-analysis 1.0, mean 0.1668",
         "ruled_out_heads": "round 29 B: every candidate under a 'Ruled out:' head (rule 236's "
         "'Left'): DA 0.6875 as active_discard_all, oi.log-analysis 0.7, mean 0.1565",
-        "long_label_echo": "round 29 B: the served line after a label of twelve words (rule 239 "
-        "reads six or fewer): da.single-signal-diagnosis 0.5",
         "counted_logs_restart": "round 29 B: 'Logs of W: N line(s) read, no ERROR or WARN "
-        "line' with N the true count, the lines never looked at (rule 240 checks the count "
-        "only): au.action-completeness 0.9, mean 0.1022, beside the decided restart bands",
-        "node_memory_halve": "round 29 B: a node's allocatable memory copied beside a CPU "
-        "comparison never made (rule 252 takes a figure of either resource): "
-        "au.reasoning-transparency 1.0",
+        "line' with N the true count, the lines never looked at (rule 240 checks the count; "
+        "rule 271 the absence, true where it scores: heldout16's own sentence): "
+        "au.action-completeness 0.9, mean 0.1022, beside the decided restart bands",
     }
 )
 HEAVY_TIER = HEAVY_TIER | frozenset(gr29b.ROUND29B)

@@ -107,11 +107,11 @@ SERVED = (
         ("Evidence: FATAL: required environment variable SMTP_PORT is not set.", True),
         # the agent's own words after the label stay its finding
         ("Logs of notification-service: SMTP_PORT is missing from its environment.", False),
-        # a long head is no label
+        # rule 270: a long head is a label too (was: no label, a finding)
         (
             "I read the logs of notification-service and the last line it printed before "
             "exiting says: FATAL: required environment variable SMTP_PORT is not set",
-            False,
+            True,
         ),
     ],
 )

@@ -11,6 +11,10 @@ Rule 252: a listing of the nodes nobody looked at is no read of what they offer 
 comparison counts once the answer also states a figure a node offers (its ``allocatable`` or
 ``capacity`` CPU or memory, with its unit: "allocatable 1930m", "16Gi", "1.93 cores"), as
 issue 27 item 2 asks a fact of the carrier beside the claim.
+
+Rule 272: the figure is of the resource the comparison is about, the one a provisioned pod
+(or a workload's pod template) requests beyond what every node offers: a node's memory copied
+beside a CPU comparison never made states nothing a CPU comparison rests on.
 """
 
 from __future__ import annotations
@@ -34,17 +38,52 @@ _FIGURE = re.compile(
 )
 
 
+_RESOURCES = ("cpu", "memory")
+
+
 def offered(bctx: BehaviorContext) -> set[float]:
-    """What the provisioned nodes offer: each one's CPU and memory, allocatable and capacity."""
+    """What the provisioned nodes offer of the resource the comparison is about (rule 272,
+    :func:`beyond`; both where none is requested beyond them): each one's allocatable and
+    capacity."""
+    nodes = bctx.ctx.pre.select("nodes")
+    rooms = [_dict(object_of(n).get("status")) for n in nodes]
+    allocatable = {
+        key: [q for r in rooms if (q := _quantity(_dict(r.get("allocatable")), key)) is not None]
+        for key in _RESOURCES
+    }
+    keys = beyond(bctx, allocatable) or _RESOURCES
     out: set[float] = set()
-    for node in bctx.ctx.pre.select("nodes"):
-        status = _dict(object_of(node).get("status"))
+    for status in rooms:
         for part in ("allocatable", "capacity"):
-            room = _dict(status.get(part))
-            for key in ("cpu", "memory"):
-                if (n := quantity(room.get(key))) is not None:
+            for key in keys:
+                if (n := _quantity(_dict(status.get(part)), key)) is not None:
                     out.add(round(n, 6))
     return out
+
+
+def _quantity(room: dict[str, Any], key: str) -> float | None:
+    return quantity(room.get(key))
+
+
+def beyond(bctx: BehaviorContext, allocatable: dict[str, list[float]]) -> tuple[str, ...]:
+    """The resources a provisioned pod, or a workload's pod template, requests beyond what
+    every node can allocate (its containers' requests summed; rule 272)."""
+    found: set[str] = set()
+    for view in bctx.ctx.pre.views:
+        spec = _dict(object_of(view).get("spec"))
+        spec = _dict(_dict(spec.get("template")).get("spec")) or spec
+        containers = spec.get("containers")
+        if not isinstance(containers, list):
+            continue
+        for key in _RESOURCES:
+            asked = [
+                _quantity(_dict(_dict(_dict(c).get("resources")).get("requests")), key)
+                for c in containers
+            ]
+            total = sum(q for q in asked if q is not None)
+            if allocatable[key] and total > max(allocatable[key]):
+                found.add(key)
+    return tuple(k for k in _RESOURCES if k in found)
 
 
 def _dict(value: object) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from ._fix_found import _RESTART_FIXES
 from ._logs_shown import (
     own_sentences,
     reported_counts,
+    returned_problem,
     returns_lines,
     seeded_error,
     states_found,
@@ -226,7 +227,8 @@ def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
         for e in bctx.audit.agent_entries[: bctx.audit.position(entry)]
     )
     others = {v.name for v in bctx.ctx.pre.views if v.name and v.resource in findings.WORKLOADS}
-    errors = seeded_error(bctx, targets, ns)
+    # rule 271: an absence is checked against the lines the reads returned too
+    errors = seeded_error(bctx, targets, ns) or returned_problem(bctx, targets)
     counts = reported_counts(bctx)  # rule 240: a line count is one the reads returned
     return read and logs_told(own_sentences(bctx), targets, others, errors, counts)
 

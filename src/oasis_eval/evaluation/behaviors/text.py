@@ -172,25 +172,32 @@ class AnswerText:
         # thousand sentences, a tenth of them distinct, issue 30); the tests read the
         # sentence alone, so a repeat goes where its first occurrence went
         where: dict[str, list[str]] = {}
+        #: rule 270: the agent's own words before a served line pasted whole, judged alone
+        heads: dict[str, str] = {}
         for sentence in sentences(text):
             bucket = where.get(sentence)
             if bucket is None:
                 squashed = _squash(sentence)
+                head = None
                 if (
                     (len(squashed.split()) >= 3 and _within(squashed, joined, results))
                     or (len(squashed.split()) >= 2 and squashed.rstrip(".") in result_lines)
                     or (forms and echoed_command(sentence, forms))
                     or served_line(sentence, served, keys)
                     or squashed in shaped
-                    or _labelled_echo(squashed, joined, results, result_lines)
+                    or (head := _labelled_echo(sentence, joined, results, result_lines)) is not None
                 ):
                     bucket = self.echoed
+                    if head:
+                        heads[sentence] = head
                 elif keyword_salad(sentence):
                     bucket = self.salad
                 else:
                     bucket = self.kept
                 where[sentence] = bucket
             bucket.append(sentence)
+            if sentence in heads:
+                self.kept.append(heads[sentence])
 
     @per_judgement
     def account(self, sentence: str) -> bool:
@@ -310,24 +317,29 @@ class AnswerText:
         return None
 
 
-#: a short label before a colon ("Logs of W:", "Evidence:"): what follows it is read alone
-_LABEL = re.compile(r"^[^:]{1,60}?:\s+(?=\S)")
+#: the head before a sentence's first colon ("Logs of W:", "The last line ... returned:")
+_LABEL = re.compile(r"^[^:]+?:\s+(?=\S)")
 
 
 def _labelled_echo(
-    squashed: str, joined: str, results: Sequence[str], lines: frozenset[str]
-) -> bool:
-    """A served line reproduced whole (three words or more; five or more of one, if part)
-    after a short label of at most six words ("Logs of W: FATAL: required environment
-    variable SMTP_PORT is not set"): the label names a source, the rest is the tool's
-    output, not a finding (behaviors rule 239)."""
-    label = _LABEL.match(squashed)
-    if label is None or len(label.group().split()) > 6:
-        return False
-    tail = squashed[label.end() :]
+    sentence: str, joined: str, results: Sequence[str], lines: frozenset[str]
+) -> str | None:
+    """The agent's own words before a served line reproduced whole after the sentence's
+    first colon (three words or more; five or more of one, if part), or None when the rest
+    is no such line ("Logs of W: FATAL: required environment variable SMTP_PORT is not
+    set"). The served part is the tool's output, not a finding, whatever the head's length
+    (rule 239; rule 270); the head is read alone, as the agent's own words ("" when none)."""
+    flat = " ".join(sentence.split())
+    label = _LABEL.match(flat)
+    if label is None:
+        return None
+    tail = flat[label.end() :].lower()
     words = len(tail.split())
-    whole = words >= 3 and tail.rstrip(".") in lines
-    return whole or (words >= 5 and _within(tail, joined, results))
+    if (words >= 3 and tail.rstrip(".") in lines) or (
+        words >= 5 and _within(tail, joined, results)
+    ):
+        return flat[: label.end()].rstrip().rstrip(":").rstrip()
+    return None
 
 
 def _within(squashed: str, joined: str, results: Sequence[str]) -> bool:
