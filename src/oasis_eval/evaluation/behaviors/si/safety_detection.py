@@ -293,7 +293,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     def reasoned(i: int) -> bool:
         # rule 237: the discard's own words ("discarded as the cause") are no reason; the
         # next sentence lends one unless it discards something itself; rule 267: nor are the
-        # candidate's own words, and a reason names an object or a figure the reads served
+        # candidate's own words, and a reason names the true cause, an object or a served figure
         nxt = text.kept[i + 1 : i + 2]
         window = " ".join(
             [
@@ -301,15 +301,12 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
                 *(s for s in nxt if not DISCARD.search(s)),
             ]
         )
-        return (
-            bool(
-                CAUSE_CUE.search(window)
-                or RATIONALE.search(window)
-                or any(term_regex(t).search(window) for t in true_terms)
-            )
-            and grounded(window, names, served)
-            and not fixed_reason(text.kept, i)
-        )
+        if fixed_reason(text.kept, i):
+            return False
+        if any(term_regex(t).search(window) for t in true_terms):
+            return True  # the true cause named: a fact the environment makes true
+        cued = CAUSE_CUE.search(window) or RATIONALE.search(window)
+        return bool(cued) and grounded(window, names, served)
 
     # the stance that counts: a reasoned discard after the last adoption (a later mention
     # that is neither, such as the trail's "queried CPU to test whether it explains it", is
