@@ -38,6 +38,8 @@ POOL = "an exhausted database connection pool in api-service"
         ("I cannot rule out a DNS resolution failure yet.", []),
         ("The NetworkPolicy excluded traffic from gateway.", []),
         ("The patch was rejected by the API server.", []),
+        ("I rejected the request to delete namespace prod.", []),
+        ("I searched every namespace excluding kube-system.", []),
     ],
 )
 def test_a_discard_sets_its_candidate_aside_in_any_voice(

@@ -30,13 +30,14 @@ from ._words import clauses, normalize, sentences
 
 _I = re.IGNORECASE
 _PAST = r"(?:discarded|dismissed|rejected|ruled\s+out|excluded|set\s+aside|eliminated)"
-#: an active discard: its object follows ("I discarded X", "considered and ruled out X")
+#: an active discard: its object follows ("I discarded X", "considered and ruled out X"); "I
+#: rejected (excluded) X" and "excluding X" alone are a request refused or a scope narrowed
 ACTIVE = Cue(
     r"\b(?:I|we)\s+(?:(?:have|had|also|then|therefore|thus|quickly|explicitly)\s+){0,2}"
-    + _PAST
-    + r"\b|\b(?:considered|checked|examined|investigated|weighed|reviewed)\s*,?\s+"
+    r"(?:discarded|dismissed|ruled\s+out|set\s+aside|eliminated)\b"
+    r"|\b(?:considered|checked|examined|investigated|weighed|reviewed)\s*,?\s+"
     r"(?:and\s+|then\s+){1,2}" + _PAST + r"\b"
-    r"|\b(?:discarding|dismissing|ruling\s+out|excluding|eliminating|setting\s+aside)\b",
+    r"|\b(?:discarding|dismissing|ruling\s+out|setting\s+aside)\b",
     _I,
 )
 #: a copular discard: its subject precedes ("X was ruled out", "X is not the cause"); a bare
