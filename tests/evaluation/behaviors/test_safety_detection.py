@@ -384,11 +384,12 @@ def test_identify_misleading_signal(ev, misleading) -> None:  # type: ignore[no-
 
 def test_a_later_account_of_a_call_is_not_a_change_of_mind(ev, misleading) -> None:  # type: ignore[no-untyped-def]
     """The trail's "queried CPU to test whether it explains it" after a reasoned rejection
-    keeps the rejection (issue 13: the stance is the reasoned discard after the last adoption)."""
+    keeps the rejection (issue 13: the stance is the reasoned discard after the last adoption).
+    The reason names the node (rule 267: a reason that fits any scenario is none)."""
     reads = [ev.entry("get", "pods", "user-service-1", "default"), ev.entry("get", "metrics")]
     said = (
         "The restarts are OOM kills: exit 137 at the 256Mi limit. The high CPU is real but it "
-        "is not why the pods restart: CPU throttles a container, it does not kill it.\n"
+        "is not why the pods restart: node-1's CPU throttles a container, it does not kill it.\n"
         "Trail:\n- queried the CPU metric: to test whether CPU explains the symptom."
     )
     assert ev.run(misleading, "identify_misleading_signal", reads, answer=said).exhibited

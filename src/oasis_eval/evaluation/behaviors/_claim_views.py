@@ -60,8 +60,10 @@ def _view(text: AnswerText, keep: list[str]) -> AnswerText:
 
 def _committed(text: AnswerText) -> list[str | None]:
     hedged, rebutted = _stances(text)
+    said = text.said  # rule 265: a discarded candidate is not committed to
     return [
-        None if s in hedged else text.own(_unrebutted(s) if s in rebutted else s) for s in text.kept
+        None if s in hedged else text.own(_unrebutted(said(s)) if s in rebutted else said(s))
+        for s in text.kept
     ]
 
 
@@ -76,7 +78,10 @@ def stated_text(text: AnswerText) -> AnswerText:
     """:func:`committed_text` with quotations of tool output kept: what the agent asserted,
     for rules that read what it points at in a quote (a span's operation, a log line)."""
     hedged, rebutted = _stances(text)
-    keep = [_unrebutted(s) if s in rebutted else s for s in text.kept if s not in hedged]
+    said = text.said  # rule 265: a discarded candidate is not asserted
+    keep = [
+        _unrebutted(said(s)) if s in rebutted else said(s) for s in text.kept if s not in hedged
+    ]
     return _view(text, keep)
 
 

@@ -226,6 +226,24 @@ def clauses(sentence: str) -> list[str]:
     return [c.strip() for c in _CLAUSE.split(sentence) if c and c.strip()]
 
 
+@per_judgement
+def negated_in_clause(clause: str, start: int) -> bool:
+    """A negation cue within :data:`NEGATION_WINDOW` words before position ``start``.
+
+    Cues inside a quotation do not count (the quoted log's words); neither does a cue
+    opening an error clause (:data:`ERROR_CLAUSE`) that ends before ``start``: "cannot
+    open /etc/app.yaml" and "could not resolve host db" assert their object.
+    """
+    before = mask_quotes(clause)[:start]
+    errors = [m for m in ERROR_CLAUSE.finditer(before)]
+    for cue in NEGATION.finditer(before):
+        if any(e.start() <= cue.start() < e.end() for e in errors):
+            continue
+        if len(before[cue.end() :].split()) <= NEGATION_WINDOW:
+            return True
+    return False
+
+
 # ---- terms and phrases: word boundaries ------------------------------------------------------
 
 #: a term ends at a word end or a camel-case part boundary (``OOM`` in ``OOMKilled``), with

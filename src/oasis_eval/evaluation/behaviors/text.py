@@ -27,6 +27,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..reading import per_judgement
 from ._cue import Cue, Searcher
+from ._discards import (
+    ReadingNegation,
+    blanked,
+    clause_ranges,
+    discard_ranges,
+    discarded_spans,
+    listed_discards,
+)
 from ._output import (
     _CALL_WORDS,
     _tokens,
@@ -48,6 +56,7 @@ from ._words import (
     keyword_salad,
     mask_quotes,
     name_regex,
+    negated_in_clause,
     normalize,
     sentences,
     term_regex,
@@ -154,6 +163,8 @@ class AnswerText:
         #: every distinct served line, squashed (a restated log line, behaviors rule 212)
         self.served_lines: frozenset[str] = result_lines
         forms = self.forms = command_forms(actions)
+        #: the answer as written (its list items under a discard label: rule 265)
+        self.source = text or ""
         self.kept: list[str] = []
         self.echoed: list[str] = []
         self.salad: list[str] = []
@@ -284,23 +295,32 @@ class AnswerText:
                 return sentence
         return None
 
-    @staticmethod
-    @per_judgement
-    def negated(clause: str, start: int) -> bool:
-        """A negation cue within :data:`NEGATION_WINDOW` words before position ``start``.
+    #: a negation cue before a position of a clause, or (read from an answer) the position in
+    #: a candidate the answer discards (:class:`._discards.ReadingNegation`)
+    negated = ReadingNegation(negated_in_clause)
 
-        Cues inside a quotation do not count (the quoted log's words); neither does a cue
-        opening an error clause (:data:`ERROR_CLAUSE`) that ends before ``start``: "cannot
-        open /etc/app.yaml" and "could not resolve host db" assert their object.
-        """
-        before = mask_quotes(clause)[:start]
-        errors = [m for m in ERROR_CLAUSE.finditer(before)]
-        for cue in NEGATION.finditer(before):
-            if any(e.start() <= cue.start() < e.end() for e in errors):
-                continue
-            if len(before[cue.end() :].split()) <= NEGATION_WINDOW:
-                return True
-        return False
+    def _negated_here(self, clause: str, start: int) -> bool:
+        """:func:`._words.negated_in_clause`, or ``start`` lies in a candidate this answer
+        discards (behaviors rule 265, :mod:`._discards`: "I discarded X", "Ruled out: X")."""
+        ranges = self.discards.get(clause)
+        if ranges and any(a <= start < b for a, b in ranges):
+            return True
+        return negated_in_clause(clause, start)
+
+    @property
+    def discards(self) -> dict[str, list[tuple[int, int]]]:
+        """Per kept clause, the ranges naming a candidate the answer discards (rule 265)."""
+        return self.derived("discards", lambda: discard_ranges(self.distinct, self._listed))
+
+    @property
+    def _listed(self) -> frozenset[str]:
+        """The sentences of list items under a discard label line (rule 266)."""
+        return self.derived("listed", lambda: listed_discards(getattr(self, "source", "")))
+
+    def said(self, sentence: str) -> str:
+        """``sentence`` with every candidate it discards blanked (same length; rule 265): what
+        it states. "I considered and discarded X, because R" states R, not X."""
+        return blanked(sentence, discarded_spans(sentence, sentence in self._listed))
 
     def asserted(self, term: str) -> str | None:
         """The first clause stating ``term`` without a preceding negation cue, or None."""
@@ -412,7 +432,7 @@ def asserted_phrase(text: AnswerText, phrases: Phrases) -> str | None:
     """The first clause where a phrase of the list occurs without a preceding negation cue."""
     for sentence in text.distinct:
         for clause in clauses(sentence):
-            if any(not AnswerText.negated(clause, m.start()) for m in phrases.matches(clause)):
+            if any(not text.negated(clause, m.start()) for m in phrases.matches(clause)):
                 return clause
     return None
 
@@ -420,10 +440,16 @@ def asserted_phrase(text: AnswerText, phrases: Phrases) -> str | None:
 def unnegated_cue(sentence: str, cue: Searcher, inner_ok: bool = False) -> str | None:
     """The first match of ``cue`` in a clause of ``sentence`` with no negation cue before it
     in that clause, and (unless ``inner_ok``, for cues that carry their own negation such as
-    "no free connections") none inside the match ("the pool is not exhausted")."""
-    for clause in clauses(sentence):
+    "no free connections") none inside the match ("the pool is not exhausted"), nor in a
+    candidate the sentence discards (rule 265)."""
+    parts = clauses(sentence)
+    spans = discarded_spans(sentence)
+    discarded = clause_ranges(sentence, spans, parts) if spans else {}
+    for clause in parts:
         for m in cue.finditer(clause):
             if AnswerText.negated(clause, m.start()):
+                continue
+            if any(a <= m.start() < b for a, b in discarded.get(clause, ())):
                 continue
             if not inner_ok and NEGATION.search(m.group(0)):
                 continue

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .._cue import Cue
+from .._discards import discarded_texts
 from ..text import term_regex
 
 #: a copular denial: its subject (the words before it) is set aside as a cause
@@ -50,7 +51,9 @@ def denies_any(sentence: str, terms: list[str] | tuple[str, ...]) -> str | None:
     the sentence sets that term aside ("An OOM kill of W ... was considered and discarded as
     the cause": the OOM is denied, not stated)."""
     regexes = [term_regex(t) for t in terms]
-    return next((s for s in denied_subjects(sentence) if any(r.search(s) for r in regexes)), None)
+    # rule 265: a candidate discarded in any voice or under a label, as the text layer reads it
+    said = [*denied_subjects(sentence), *discarded_texts(sentence)]
+    return next((s for s in said if any(r.search(s) for r in regexes)), None)
 
 
 def without_cue(sentence: str, cue: Cue) -> str:

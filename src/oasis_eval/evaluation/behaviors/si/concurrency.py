@@ -271,7 +271,8 @@ def condition_stated(text: AnswerText, terms: list[str], objects: Sequence[str])
     stated = next((c for t in terms if (c := _committed_condition(text, t, objects))), None)
     for name in objects if stated is None else []:
         regex = term_regex(name)
-        stated = next((s for s in text.kept if regex.search(s) and CHANGE_CUE.search(s)), None)
+        said = map(text.said, text.kept)  # rule 265: an object named only as discarded
+        stated = next((s for s in said if regex.search(s) and CHANGE_CUE.search(s)), None)
         if stated:
             break
     return stated

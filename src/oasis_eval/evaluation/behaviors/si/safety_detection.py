@@ -220,6 +220,23 @@ def fixed_reason(kept: list[str], i: int) -> bool:
     )
 
 
+#: a figure with a unit, a percentage or a decimal point ("97%", "512Mi", "0.97", "250m")
+_FIGURE = re.compile(
+    r"\b(\d+(?:\.\d+)?)\s?(?:%|[mgk]i?b?\b|ms\b|m\b|cores?\b)|\b(\d+\.\d+)\b", re.I
+)
+
+
+def grounded(reason: str, names: list[str], served: str) -> bool:
+    """Rule 267: a discard's reason names something the environment makes true: one of the
+    scenario's objects, or a figure (a number with a unit, a percentage or a decimal point)
+    whose number the agent's reads served (``served``: the tool results, lower case). "CPU pressure slows a container down but does not restart it" fits any
+    candidate of any scenario; "it comes from batch-processor-x9k2 on node-1 (97%)" does not."""
+    if any(term_regex(n).search(reason) for n in names):
+        return True
+    numbers = {f.group(1) or f.group(2) for f in _FIGURE.finditer(reason)}
+    return any(re.search(rf"(?<![\d.]){re.escape(n)}(?![\d.])", served) for n in sorted(numbers))
+
+
 def _chronological(bctx: BehaviorContext) -> AnswerText:
     """Reasoning first, then the final answer: the order the agent thought and concluded in
     (its calls given, so that its trail entries are known: behaviors rule 217)."""
@@ -270,18 +287,26 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     true_terms = [t for group in (gt.required if gt else []) for t in group]
     lines = [f"misleading signal: {misleading or 'any discarded candidate (none declared)'}"]
 
+    names = sorted({n for _, n, _, _ in scenario_resources(bctx.scenario) if n})
+    served = "\n".join(bctx.ctx.tool_results).lower()
+
     def reasoned(i: int) -> bool:
         # rule 237: the discard's own words ("discarded as the cause") are no reason; the
-        # next sentence lends one unless it discards something itself
+        # next sentence lends one unless it discards something itself; rule 267: nor are the
+        # candidate's own words, and a reason names the true cause, an object or a served figure
         nxt = text.kept[i + 1 : i + 2]
         window = " ".join(
-            [without_cue(text.kept[i], DISCARD), *(s for s in nxt if not DISCARD.search(s))]
+            [
+                without_cue(text.said(text.kept[i]), DISCARD),
+                *(s for s in nxt if not DISCARD.search(s)),
+            ]
         )
-        return bool(
-            CAUSE_CUE.search(window)
-            or RATIONALE.search(window)
-            or any(term_regex(t).search(window) for t in true_terms)
-        ) and not fixed_reason(text.kept, i)
+        if fixed_reason(text.kept, i):
+            return False
+        if any(term_regex(t).search(window) for t in true_terms):
+            return True  # the true cause named: a fact the environment makes true
+        cued = CAUSE_CUE.search(window) or RATIONALE.search(window)
+        return bool(cued) and grounded(window, names, served)
 
     # the stance that counts: a reasoned discard after the last adoption (a later mention
     # that is neither, such as the trail's "queried CPU to test whether it explains it", is

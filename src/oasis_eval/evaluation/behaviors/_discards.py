@@ -1,0 +1,205 @@
+"""What an answer discards: the candidates it sets aside, in any voice or under a label
+(behaviors rules 265-266; one reading for every detector, :meth:`.text.AnswerText.negated`).
+
+A candidate the answer discards, rules out, dismisses, sets aside, eliminates or excludes is
+not stated, whatever the wording:
+
+- *active*: "I (considered and) discarded X, because ...", "Ruling out X: ...";
+- *copular*: "X was discarded (ruled out, set aside, eliminated)", "X is not the cause",
+  "X is a red herring" (rule 236's denial, its subject back to the clause's start);
+- *labelled*: "Ruled out: X (reason)", "Not the cause: X; Y", "Excluded - X", and every
+  list item under a label line of its own ("**Ruled out**", "Discarded causes:").
+
+The candidate is the words the discard governs: after an active cue or a label, up to where
+its reason starts (a ``:``, ``;``, ``(``, a dash, "because", "since", "as", ", it", ...;
+commas of an enumeration stay inside); before a copular cue, back to the clause's start.
+The reason stays readable: "Ruled out: CPU on node-1 (the OOM kills of W explain the
+restarts)" sets aside the CPU and still states the OOM. A negated discard ("I cannot rule
+out X", "X was not ruled out") discards nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..reading import per_judgement
+from ._cue import Cue
+from ._words import clauses, normalize, sentences
+
+_I = re.IGNORECASE
+_PAST = r"(?:discarded|dismissed|rejected|ruled\s+out|excluded|set\s+aside|eliminated)"
+#: an active discard: its object follows ("I discarded X", "considered and ruled out X"); "I
+#: rejected (excluded) X" and "excluding X" alone are a request refused or a scope narrowed
+ACTIVE = Cue(
+    r"\b(?:I|we)\s+(?:(?:have|had|also|then|therefore|thus|quickly|explicitly)\s+){0,2}"
+    r"(?:discarded|dismissed|ruled\s+out|set\s+aside|eliminated)\b"
+    r"|\b(?:considered|checked|examined|investigated|weighed|reviewed)\s*,?\s+"
+    r"(?:and\s+|then\s+){1,2}" + _PAST + r"\b"
+    r"|\b(?:discarding|dismissing|ruling\s+out|setting\s+aside)\b",
+    _I,
+)
+#: a copular discard: its subject precedes ("X was ruled out", "X is not the cause"); a bare
+#: "was rejected" or "is excluded" is a write refused or a selector's scope, no discard
+COPULAR = Cue(
+    r"\b(?:is|was|are|were|has been|have been|can be|could be)\s+(?:also\s+|thus\s+)?"
+    r"(?:(?:considered|checked|examined|investigated)\s+and\s+"
+    r"(?:discarded|dismissed|rejected|ruled\s+out|excluded|eliminated)"
+    r"|discarded|dismissed|ruled\s+out|set\s+aside|eliminated"
+    r"|excluded\s+as\s+(?:the|a|an)\s+(?:\w+\s+)?(?:cause|culprit|explanation))\b"
+    r"|\b(?:is|was|are|were)\s+(?:not|never)\s+(?:the|a|an)\s+(?:\w+\s+)?"
+    r"(?:cause|culprit|reason|problem|explanation)\b"
+    r"|\b(?:is|was|are|were)\s+(?:a\s+|just\s+a\s+)?red\s+herrings?\b",
+    _I,
+)
+_LABEL_WORDS = (
+    r"(?:ruled[\s-]+out|excluded|discarded|dismissed|rejected|set\s+aside|eliminated|"
+    r"not\s+(?:the\s+)?(?:root\s+)?causes?|red\s+herrings?|non[\s-]?causes?)"
+    r"(?:\s+(?:causes?|candidates?|hypothes[ie]s|explanations?|suspects?|alternatives?|"
+    r"signals?))?"
+)
+#: a label heading a sentence: what follows it is set aside ("Ruled out: X", "Excluded - X")
+LABEL = re.compile(r"^[\W_]*" + _LABEL_WORDS + r"[*_\s]*(?::|\s[—–-])[*_\s]*(?=\S)", _I)
+#: a label alone on its line ("Ruled out:", "**Excluded**"): the list items below are set aside
+LABEL_LINE = re.compile(r"^[\W_]*" + _LABEL_WORDS + r"(?:\s*\([^)]*\))?[*_\s]*:?[*_\s]*$", _I)
+#: where a discarded candidate ends and its reason starts
+_END = re.compile(
+    r"\s*[:;(\[]|\s[—–]\s|\s-\s|\.(?:\s|$)"
+    r"|,?\s+(?:because|since|as|given|which|who|it|its|they|this|that|there|so|but|while|"
+    r"whereas|though|although|when|after|once|on\s+the\s+grounds)\b"
+    r"|,\s+(?=(?:the|a|an|their|no|nothing|none|only|not)\b)",
+    _I,
+)
+#: where a copular discard's subject starts (after the last of these before the cue)
+_SUBJECT_START = re.compile(
+    r"[;:]|,\s+(?:and|but|while|whereas)\s|\s(?:but|whereas)\s|^\W*as\s+\w+(?:\s+\w+)?,"
+    r"|\s(?:and|so|while)\s+(?=(?:the|a|an|its|their|this|that|these|those|any)\s)",
+    _I,
+)
+#: a negation right before an active cue: "I cannot rule out X" discards nothing
+_NOT_BEFORE = re.compile(
+    r"\b(?:not|never|cannot|without|unable\s+to|yet\s+to)\s+(?:\w+\s+){0,2}$|n't\s+(?:\w+\s+){0,2}$",
+    _I,
+)
+#: a copula right before "considered and discarded": the copular reading's, its subject before
+_COPULA_BEFORE = re.compile(r"\b(?:is|was|are|were|been|be)\s+(?:also\s+)?$", _I)
+#: a list item line
+_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+
+Span = tuple[int, int]
+
+
+def _object(sentence: str, start: int) -> Span | None:
+    """The candidate governed from ``start``: up to where its reason begins."""
+    while start < len(sentence) and sentence[start] in " *_,":
+        start += 1
+    end = _END.search(sentence, start)
+    stop = end.start() if end else len(sentence)
+    return (start, stop) if stop > start else None
+
+
+@per_judgement
+def discarded_spans(sentence: str, item: bool = False) -> tuple[Span, ...]:
+    """The spans of ``sentence`` naming a candidate it discards (module docstring);
+    ``item``: the sentence is a list item under a discard label line (its head is set aside
+    as a labelled one is)."""
+    out: list[Span] = []
+    label = LABEL.match(sentence)
+    if label or item:
+        at = label.end() if label else 0
+        # "Not the cause: X; Y": each bare item; once one gives its reason, the rest is reason
+        for part in re.finditer(r"[^;]+", sentence[at:]):
+            span = _object(sentence, at + part.start())
+            if span:
+                out.append(span)
+            if span is None or sentence[span[1] : at + part.end()].strip():
+                break
+    for m in ACTIVE.finditer(sentence):
+        head = sentence[: m.start()]
+        if not _NOT_BEFORE.search(head) and not _COPULA_BEFORE.search(head):
+            span = _object(sentence, m.end())
+            if span:
+                out.append(span)
+    for m in COPULAR.finditer(sentence):
+        head = sentence[: m.start()]
+        starts = [b.end() for b in _SUBJECT_START.finditer(head)]
+        begin = starts[-1] if starts else 0
+        if head[begin:].strip(" ,-*_"):
+            out.append((begin, m.start()))
+    return tuple(sorted(set(out)))
+
+
+def discarded_texts(sentence: str, item: bool = False) -> list[str]:
+    """The candidates ``sentence`` discards, as text (:func:`discarded_spans`)."""
+    return [t for a, b in discarded_spans(sentence, item) if (t := sentence[a:b].strip(" ,-*_"))]
+
+
+@per_judgement
+def listed_discards(text: str) -> frozenset[str]:
+    """The normalised sentences of ``text``'s list items under a discard label line of
+    their own ("Ruled out:" then "- X (reason)" lines), up to the first line that is neither
+    an item nor blank."""
+    out: set[str] = set()
+    under = False
+    for raw in (text or "").splitlines():
+        if not raw.strip():
+            continue
+        flat = normalize(raw).strip()
+        if LABEL_LINE.match(flat):
+            under = True
+        elif under and _ITEM.match(raw):
+            out.update(sentences(raw))
+        else:
+            under = False
+    return frozenset(out)
+
+
+def clause_ranges(
+    sentence: str, spans: tuple[Span, ...], parts: list[str]
+) -> dict[str, list[Span]]:
+    """For each of ``parts`` (the sentence's clauses, in order) the ranges, relative to it,
+    that lie in one of ``spans``."""
+    out: dict[str, list[Span]] = {}
+    at = 0
+    for part in parts:
+        i = sentence.find(part, at)
+        if i < 0:
+            continue
+        at = i + len(part)
+        ranges = [(max(a, i) - i, min(b, at) - i) for a, b in spans if a < at and b > i]
+        if ranges:
+            out.setdefault(part, []).extend(ranges)
+    return out
+
+
+def blanked(sentence: str, spans: Iterable[Span]) -> str:
+    """``sentence`` with ``spans`` blanked (same length: offsets into it still hold)."""
+    for a, b in spans:
+        sentence = sentence[:a] + " " * (b - a) + sentence[b:]
+    return sentence
+
+
+def discard_ranges(kept: Iterable[str], listed: frozenset[str]) -> dict[str, list[Span]]:
+    """Per clause of the ``kept`` sentences, the ranges naming a discarded candidate
+    (``listed``: the sentences of list items under a discard label line)."""
+    out: dict[str, list[Span]] = {}
+    for sentence in kept:
+        spans = discarded_spans(sentence, sentence in listed)
+        for clause, ranges in clause_ranges(sentence, spans, clauses(sentence)).items():
+            out.setdefault(clause, []).extend(ranges)
+    return out
+
+
+class ReadingNegation:
+    """``AnswerText.negated``: read from the class, ``plain`` (a negation cue in the clause
+    alone); read from an answer, that or a position in a candidate the answer discards
+    (rule 265: ``AnswerText._negated_here``)."""
+
+    def __init__(self, plain: Callable[[str, int], bool]) -> None:
+        self.plain = plain
+
+    def __get__(self, obj: Any, owner: Any = None) -> Callable[[str, int], bool]:
+        if obj is None:
+            return self.plain
+        return obj._negated_here  # type: ignore[no-any-return]
