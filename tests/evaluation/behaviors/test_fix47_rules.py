@@ -1,0 +1,92 @@
+"""Session 17's known doors closed (issue 27, branch s18-fix47): behaviors rules 253-257."""
+
+from __future__ import annotations
+
+import pytest
+
+from oasis_eval.evaluation.behaviors.si._alert_subject import reads_subject
+from oasis_eval.evaluation.behaviors.si._series_query import (
+    KSM,
+    application,
+    carried,
+    exported,
+    recorded_of,
+)
+from oasis_eval.evaluation.behaviors.si._subject_scope import Scope, _declared
+from oasis_eval.evaluation.evidence import AuditEntry
+
+from ..conftest import entry
+
+_PODS = frozenset({"api-service-w9zq7fzp5s-bq67z"})
+
+
+def _scope(own: frozenset[str] | None, recorded: bool = True) -> Scope:
+    declared = frozenset(own or ()) | {"latency_p99"}
+    return Scope(frozenset({"api-service"}), frozenset({"default"}), _PODS, recorded, declared, own)
+
+
+def _query(q: str) -> AuditEntry:
+    return entry("get", "metrics", params={"query": q})
+
+
+def _reads(q: str, scope: Scope, words: set[str] | None = None) -> bool:
+    return reads_subject(_query(q), {"api-service"}, words or {"memory", "error"}, scope)
+
+
+# ---- rule 253: a kube_ name no exporter has; an application's metric recorded of another ------
+@pytest.mark.parametrize(
+    ("query", "read"),
+    [
+        ('kube_pod_memory_unexported_bytes{namespace="default"}', False),  # no KSM name
+        ('kube_deployment_memory_rising{deployment="api-service"}', False),
+        ('kube_pod_container_resource_limits{namespace="default",resource="memory"}', True),
+        ('kube_pod_container_status_restarts_total{pod=~"api-service.*"}', True),
+        ('error_rate{service="api-service"}', True),  # recorded of the subject
+        ('latency_p99{service="api-service"}', False),  # recorded of another workload only
+        ('memory_usage_bytes{service="api-service"}', False),  # recorded of none
+        ('error_rate{pod="api-service-w9zq7fzp5s-bq67z"}', False),  # no pod on a scrape
+        ('error_rate{job="api-service"}', True),
+        ("instance:node_cpu_utilisation:rate5m", False),  # a recording rule: no word of it
+        ('up{job="api-service"}', True),  # Prometheus's own scrape series: not judged
+    ],
+)
+def test_a_metric_whose_series_never_carry_the_subject_reads_none(query: str, read: bool) -> None:
+    assert _reads(query, _scope(frozenset({"error_rate", "normal_error_rate"}))) is read
+
+
+def test_an_application_metric_is_not_judged_where_no_subject_is_named() -> None:
+    unshown = Scope(frozenset(), frozenset(), frozenset(), True, frozenset(), None)
+    assert reads_subject(_query("memory_usage_bytes"), set(), {"memory"}, unshown)
+
+
+def test_the_families_of_rule_253() -> None:
+    assert exported("kube_node_status_allocatable", set())
+    assert not exported("kube_node_memory_pressure_bytes", set())
+    assert exported("kube_node_memory_pressure_bytes", {"kube_node_memory_pressure_bytes"})
+    assert exported("http_requests_total", set())  # judged by recorded_of, not here
+    assert application("http_requests_total") and application("error_rate")
+    assert not any(
+        application(m)
+        for m in ("up", "node_memory_MemAvailable_bytes", "a:b:rate5m", "process_cpu_seconds")
+    )
+    assert recorded_of("error_rate", frozenset({"error_rate"}))
+    assert not recorded_of("error_rate", frozenset())
+    assert recorded_of("container_memory_rss", frozenset())  # an exporter's: rules 226-227
+    assert carried("error_rate", "service", False) and not carried("error_rate", "app", True)
+    assert len(KSM) > 100
+
+
+def test_the_simulators_generated_kube_names_are_kube_state_metrics() -> None:
+    """Every ``kube_`` name the SI simulator generates is one :data:`KSM` lists (a read of
+    what it serves stays a read)."""
+    import re
+    from pathlib import Path
+
+    import oasis_sim_k8s.observability.telemetry as tel
+
+    names = set(re.findall(r'"(kube_[a-z_]+)"', Path(tel.__file__).read_text()))
+    assert names and names <= KSM
+
+
+def test_a_trend_records_its_base() -> None:
+    assert _declared([{"resource": "metrics/w", "cpu_trend": "increasing"}]) >= {"cpu"}
