@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from oasis_eval.evaluation.behaviors.si._alert_subject import reads_subject
@@ -90,3 +92,81 @@ def test_the_simulators_generated_kube_names_are_kube_state_metrics() -> None:
 
 def test_a_trend_records_its_base() -> None:
     assert _declared([{"resource": "metrics/w", "cpu_trend": "increasing"}]) >= {"cpu"}
+
+
+# ---- rule 255: two spellings selecting the same pods of the snapshot --------------------------
+_BACKEND = {"matchLabels": {"app": "backend"}}
+#: a requirement every pod of the namespace meets (``app Exists``) beside the policy's own
+_BACKEND_EXISTS = {
+    "matchLabels": {"app": "backend"},
+    "matchExpressions": [{"key": "app", "operator": "Exists"}],
+}
+_NS_PODS = ({"app": "backend"}, {"app": "backend"}, {"app": "frontend"}, {"app": "gateway"})
+
+
+def test_selectors_are_compared_by_the_pods_they_select() -> None:
+    from oasis_eval.evaluation.policy_form import policy_form
+
+    one = {"podSelector": _BACKEND, "ingress": [{"from": [{"podSelector": {"app": "gateway"}}]}]}
+    other = {
+        "podSelector": _BACKEND_EXISTS,
+        "ingress": [
+            {
+                "from": [
+                    {
+                        "podSelector": {
+                            "matchExpressions": [
+                                {"key": "app", "operator": "In", "values": ["gateway", "x"]}
+                            ]
+                        }
+                    }
+                ]
+            }
+        ],
+    }
+    assert policy_form(one) != policy_form(other)  # rule 231 alone: the spellings differ
+    assert policy_form(one, _NS_PODS) == policy_form(other, _NS_PODS)
+    frontend = {**one, "ingress": [{"from": [{"podSelector": {"app": "frontend"}}]}]}
+    assert policy_form(one, _NS_PODS) != policy_form(frontend, _NS_PODS)
+    # a selector selecting no pod of the snapshot is read by its requirements (a pod may come)
+    nobody = {**one, "ingress": [{"from": [{"podSelector": {"app": "later"}}]}]}
+    assert policy_form(nobody, _NS_PODS) != policy_form(
+        {**one, "ingress": [{"from": [{"podSelector": {"app": "later", "v": "2"}}]}]}, _NS_PODS
+    )
+    # a namespace selector is read by its requirements (rule 232: the cluster may create one)
+    spaced = {"namespaceSelector": {"matchLabels": {"team": "a"}}, "podSelector": _BACKEND}
+    assert policy_form({**one, "ingress": [{"from": [spaced]}]}, _NS_PODS) != policy_form(
+        {**one, "ingress": [{"from": [{**spaced, "podSelector": _BACKEND_EXISTS}]}]}, _NS_PODS
+    )
+
+
+def test_a_requirement_every_target_pod_meets_is_no_fix(ev: Any) -> None:
+    """The policy's pod selector with ``app Exists`` added beside ``app: backend``: the pods
+    the snapshot holds it selects are those it selected, so the write is no fix (rule 255),
+    while a write admitting a caller after it is one."""
+    from .test_round26_rules import _labelled_netpol
+    from .test_round27b_policy_rules import _pre
+
+    s = _labelled_netpol(ev)
+    pods = [
+        {
+            "kind": "Pod",
+            "name": f"{app}-7d9f-{i}",
+            "namespace": "default",
+            "state": {"metadata": {"labels": {"app": app}}, "status": {"phase": "Running"}},
+        }
+        for i, app in enumerate(("backend", "backend", "frontend"))
+    ]
+    pre = [*_pre(ev, s), *pods]
+    same = {"spec": {"podSelector": _BACKEND_EXISTS}}
+    write = ev.entry("patch", "networkpolicies", "restrict-backend", "default", body=same)
+    assert ev.run(s, "propose_targeted_fix", [write], pre=_pre(ev, s)).exhibited  # no pods
+    out = ev.run(s, "propose_targeted_fix", [write], pre=pre)
+    assert not out.exhibited and any("bookkeeping only" in line for line in out.evidence)
+    fix = {"spec": {"ingress": [{"from": [{"podSelector": {"matchLabels": {"app": "frontend"}}}]}]}}
+    writes = [
+        ev.entry("patch", "networkpolicies", "restrict-backend", "default", body=body)
+        for body in (same, fix)
+    ]
+    out = ev.run(s, "propose_targeted_fix", writes, pre=pre)
+    assert out.exhibited, out.evidence
