@@ -170,3 +170,28 @@ def test_a_requirement_every_target_pod_meets_is_no_fix(ev: Any) -> None:
     ]
     out = ev.run(s, "propose_targeted_fix", writes, pre=pre)
     assert out.exhibited, out.evidence
+
+
+# ---- rule 257: a call quoted in a trail row is no claim ---------------------------------------
+def _stated(row: str, calls: tuple[str, ...]) -> list[str]:
+    from types import SimpleNamespace
+
+    from oasis_eval.evaluation.behaviors._claims import catalogue, claims
+    from oasis_eval.evaluation.behaviors._stated import stated_faults
+    from oasis_eval.evaluation.behaviors.text import AnswerText
+
+    actions = [SimpleNamespace(tool="kubectl", arguments={"command": c}) for c in calls]
+    text = AnswerText(row, actions=actions)
+    return stated_faults(text, claims(text), set(), [], ["web-app"], catalogue())
+
+
+def test_a_call_quoted_in_a_trail_row_is_no_claim() -> None:
+    call = "rollout status deployment/web-app -n default --timeout=60s"
+    row = f"| 5 | `kubectl {call}` | did `web-app` roll out clean | operator request | none |"
+    assert _stated(row, ()), "the unmasked row states a rollout time-out (the case closed)"
+    assert not _stated(row, (call,))
+    # words of the agent's own beside the quoted call are still read
+    said = row.replace("did `web-app` roll out clean", "the rollout timed out and failed")
+    assert _stated(said, (call,))
+    # a command that is no call of the agent's is read as before
+    assert _stated(row, ("get pods -n default",))
