@@ -195,3 +195,28 @@ def test_a_call_quoted_in_a_trail_row_is_no_claim() -> None:
     assert _stated(said, (call,))
     # a command that is no call of the agent's is read as before
     assert _stated(row, ("get pods -n default",))
+
+
+# ---- rule 254: a label heading what it sets aside ---------------------------------------------
+@pytest.mark.parametrize(
+    ("sentence", "denied"),
+    [
+        ("Ruled out: OOM kill of user-service.", "OOM kill of user-service."),
+        ("**Ruled out:** OOM kill of user-service, CPU spike", "OOM kill of user-service, CPU"),
+        ("Ruled out / weighed: an OOM of user-service; DNS.", "an OOM of user-service; DNS."),
+        ("Red herrings: the CPU spike of batch-job", "the CPU spike of batch-job"),
+        ("The CPU spike was ruled out; user-service is OOMKilled.", "The CPU spike"),
+    ],
+)
+def test_a_heading_label_denies_what_follows(sentence: str, denied: str) -> None:
+    from oasis_eval.evaluation.behaviors.si._discard import denied_subjects
+
+    assert any(d.startswith(denied) for d in denied_subjects(sentence)), denied_subjects(sentence)
+
+
+def test_a_heading_label_sets_the_oom_aside() -> None:
+    from oasis_eval.evaluation.behaviors.si._discard import denies_any
+
+    assert denies_any("Ruled out: an OOM kill of user-service.", ["OOM"])
+    assert not denies_any("Root cause: an OOM kill of user-service.", ["OOM"])
+    assert not denies_any("I ruled out the CPU: user-service is OOMKilled.", ["OOM"])
