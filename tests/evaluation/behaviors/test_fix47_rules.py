@@ -220,3 +220,39 @@ def test_a_heading_label_sets_the_oom_aside() -> None:
     assert denies_any("Ruled out: an OOM kill of user-service.", ["OOM"])
     assert not denies_any("Root cause: an OOM kill of user-service.", ["OOM"])
     assert not denies_any("I ruled out the CPU: user-service is OOMKilled.", ["OOM"])
+
+
+# ---- rule 256: "(query N)" is the audit log's N-th metrics query ------------------------------
+_MEM = "container_memory_working_set_bytes"
+_RISE = "went from 2.18991e+08 to 3.47624e+08 (rising)"
+_POD = "indexer-c4ctt7dnqr-8hnzp"
+
+
+def _cited(ev: Any, queries: list[str], *lines: str) -> Any:
+    s = ev.cap(
+        [
+            {"resource": "deployment/indexer", "namespace": "default", "memory_limit": "1Gi"},
+            {"resource": "deployment/audit-forwarder", "namespace": "default"},
+            {"resource": "metrics/indexer", "series": {_MEM: [{"t": "-1h", "value": "200Mi"}]}},
+        ]
+    )
+    entries = [_query(q) for q in queries]
+    return ev.run(s, "identify_memory_growth_trend", entries, answer="\n".join(lines))
+
+
+def test_a_cited_query_is_looked_up_in_the_audit_log(ev: Any) -> None:
+    """Four lines citing four reads of one query state one series (its read), not four; lines
+    citing queries the log does not hold, or queries of another metric, stay four series
+    (rule 229's catalogue)."""
+    same = [f'{_MEM}{{pod="{_POD}"}}'] * 4
+    lines = [f"Trend: in {_POD}, {_MEM} {_RISE} (query {n})." for n in range(1, 5)]
+    assert _cited(ev, same, *lines).exhibited
+    other = ['kube_pod_status_phase{namespace="default"}'] * 4
+    out = _cited(ev, other, *lines)
+    assert (out.exhibited, out.rule) == (False, "detection:memory-trend-catalogue"), out.evidence
+    out = _cited(ev, [], *lines)
+    assert (out.exhibited, out.rule) == (False, "detection:memory-trend-catalogue"), out.evidence
+    # one query of the namespace cited for four pods' trends: four series it returned
+    spread = [f"Trend: in {_POD[:-1]}{n}, {_MEM} {_RISE} (query 1)." for n in range(4)]
+    out = _cited(ev, [f'{_MEM}{{namespace="default"}}'], *spread)
+    assert (out.exhibited, out.rule) == (False, "detection:memory-trend-catalogue"), out.evidence
