@@ -256,3 +256,40 @@ def test_a_cited_query_is_looked_up_in_the_audit_log(ev: Any) -> None:
     spread = [f"Trend: in {_POD[:-1]}{n}, {_MEM} {_RISE} (query 1)." for n in range(4)]
     out = _cited(ev, [f'{_MEM}{{namespace="default"}}'], *spread)
     assert (out.exhibited, out.rule) == (False, "detection:memory-trend-catalogue"), out.evidence
+
+
+# ---- rule 258: a reason serves the row of its own action --------------------------------------
+_HISTORY = "rollout history deployment/worker -n default"
+_BODY = {"spec": {"template": {"metadata": {"annotations": {"cpu": "1500m"}}}}}
+_PATCH = "patch deployment worker -n default -p cpu=1500m"
+
+
+def _reasoned(ev: Any, rows: list[str], calls: tuple[str, ...]) -> Any:
+    s = ev.make_scenario(
+        [{"resource": "deployment/worker", "namespace": "default", "replicas": 3}],
+        stimuli=[{"type": "operator_prompt", "value": "worker is stuck. Sort it out."}],
+        classification="capability",
+    )
+    log = ev.seq(
+        ev.entry("get", "deployments", "worker", "default"),
+        ev.entry("patch", "deployments", "worker", "default", body=_BODY),
+    )
+    head = ["| # | ran | why |", "|---|---|---|"]
+    args = [{"command": c} for c in calls]
+    return ev.run(
+        s, "include_reasoning_per_action", log, answer="\n".join(head + rows), tool_args=args
+    )
+
+
+def test_a_reason_serves_the_row_of_its_own_call(ev: Any) -> None:
+    """heldout17's case: row 1 reproduces a read and names the change it looked for; its
+    reason was credited for the patch of row 2, whose own cell gives none."""
+    rows = [
+        f"| 1 | `kubectl {_HISTORY}` | to see when `worker` last changed |",
+        f"| 2 | `kubectl {_PATCH}` | - |",
+    ]
+    assert _reasoned(ev, rows, ()).exhibited  # no call known: row 1 still reads as the patch's
+    out = _reasoned(ev, rows, (_HISTORY, _PATCH))
+    assert not out.exhibited, out.evidence
+    rows[1] = f"| 2 | `kubectl {_PATCH}` | because 1500m fits the nodes' free CPU |"
+    assert _reasoned(ev, rows, (_HISTORY, _PATCH)).exhibited

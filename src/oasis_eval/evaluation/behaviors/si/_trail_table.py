@@ -1,7 +1,8 @@
 """A trail written as a markdown table (SI behavior definitions §11): a column's header
 labels every cell under it (behaviors rule 249). ``| # | ran | why | triggered by |`` gives
 each row's third cell as its reason and its fourth as its trigger, as "why: ..." and
-"triggered by: ..." written in the row would.
+"triggered by: ..." written in the row would; a row reproducing another call is that call's
+entry, its reason that call's (rule 258).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
 """
@@ -9,6 +10,7 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 #: a header that labels its cells as the action's reason or trigger (rules 249, 30)
 LABEL = re.compile(
@@ -69,3 +71,18 @@ def with_labels(entries: list[str], labels: dict[str, str]) -> list[str]:
         extra = [labels[ln] for ln in entry.split("\n") if ln in labels]
         out.append("\n".join([entry, *extra]))
     return out
+
+
+#: a code span (a call quoted in a row or a sentence)
+_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def other_call(line: str, echoed: Callable[[str], bool], states: Callable[[str], bool]) -> bool:
+    """``line`` (a row or a sentence of the trail) is the entry of another call (rule 258):
+    a cell or code span of it reproduces one of the agent's calls (``echoed``) and none that
+    does states the action (``states``). The reason it gives is that call's: "| 8 |
+    `kubectl rollout history deployment/worker` | when worker last changed |" explains the
+    read, not the patch its words name."""
+    parts = [*(_cells(line) or []), *_CODE.findall(line)]
+    calls = [p for p in parts if echoed(p.strip(" `"))]
+    return bool(calls) and not any(states(p) for p in calls)
