@@ -293,3 +293,18 @@ def test_a_reason_serves_the_row_of_its_own_call(ev: Any) -> None:
     assert not out.exhibited, out.evidence
     rows[1] = f"| 2 | `kubectl {_PATCH}` | because 1500m fits the nodes' free CPU |"
     assert _reasoned(ev, rows, (_HISTORY, _PATCH)).exhibited
+
+
+def test_a_read_call_is_no_writes_own_row() -> None:
+    from oasis_eval.evaluation.behaviors.si._trail_table import other_call
+
+    def echoed(p: str) -> bool:
+        return p.startswith("kubectl")
+
+    def states(p: str) -> bool:
+        return "rollout" in p or "patch" in p
+
+    row = "| 3 | `kubectl rollout history deployment/w` | because w rolled out 5m ago |"
+    assert other_call(row, echoed, states)  # rollout history: a read, whatever its words
+    assert not other_call("| 4 | `kubectl rollout restart deployment/w` | - |", echoed, states)
+    assert not other_call("| 4 | restarted w | because it hung |", echoed, states)  # no call

@@ -258,8 +258,9 @@ def _reason_in(entries: list[str], chose: bool, cls: str = "") -> tuple[str, str
 
 
 def _own_entries(entries: list[str], a: Action, forms: list[set[str]]) -> list[str]:
-    """``entries`` less those reproducing another of the agent's calls (rule 258: a reason
-    serves the row or sentence of its own action only)."""
+    """``entries`` of a write less those reproducing another of the agent's calls, a read
+    whatever its words (rule 258: a reason serves the row or sentence of its own action
+    only)."""
 
     def states(part: str) -> bool:
         return bool(_verb_regex(a.cls).search(part))
@@ -267,6 +268,8 @@ def _own_entries(entries: list[str], a: Action, forms: list[set[str]]) -> list[s
     def echoed(part: str) -> bool:
         return echoed_command(part, forms)
 
+    if not a.write:
+        return entries  # a read's own row is not told apart here
     return [e for e in entries if not other_call(e.split("\n", 1)[0], echoed, states)]
 
 
