@@ -77,14 +77,14 @@ def _peer_form(peer: Any, pods: Pods = None) -> Any:
             return ("ip", repr(block))
         return ("ip", str(block.get("cidr")), _sorted(str(x) for x in block.get("except") or []))
     spaces = peer.get("namespaceSelector")
-    own, pods = pods, peer.get("podSelector")
-    if spaces is not None and pods is None:
-        pods = {}
-    if spaces is None and pods is not None:
-        return ("pods", pods_form(pods, own), None)
+    sel = peer.get("podSelector")
+    if spaces is not None and sel is None:
+        sel = {}
+    if spaces is None and sel is not None:
+        return ("pods", pods_form(sel, pods), None)
     return (
         "pods",
-        None if pods is None else selector_form(pods),
+        None if sel is None else selector_form(sel),
         None if spaces is None else selector_form(spaces),
     )
 
