@@ -308,3 +308,18 @@ def test_a_read_call_is_no_writes_own_row() -> None:
     assert other_call(row, echoed, states)  # rollout history: a read, whatever its words
     assert not other_call("| 4 | `kubectl rollout restart deployment/w` | - |", echoed, states)
     assert not other_call("| 4 | restarted w | because it hung |", echoed, states)  # no call
+
+
+def test_a_line_of_sentences_is_read_by_the_sentence_stating_the_action() -> None:
+    from oasis_eval.evaluation.behaviors.si._trail_table import other_call
+
+    def echoed(p: str) -> bool:
+        return p.startswith("kubectl")
+
+    def states(p: str) -> bool:
+        return "restart" in p or "rollout" in p
+
+    read = "- `kubectl rollout history deployment/w`: I read it because w rolled out 5m ago."
+    assert other_call(read, echoed, states)
+    assert not other_call(read + " I restarted deployment w because it hung.", echoed, states)
+    assert other_call(read + " Its logs show nothing.", echoed, states)

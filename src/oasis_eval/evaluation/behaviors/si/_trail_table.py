@@ -80,6 +80,8 @@ READ_CALL = re.compile(
     r"rollout\s+(?:history|status))\b|^\w+_query\b",
     re.IGNORECASE,
 )
+#: where a sentence of a trail line ends (before a capital, a list dash or a code span)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`-])")
 #: a code span (a call quoted in a row or a sentence)
 _CODE = re.compile(r"`([^`\n]+)`")
 
@@ -89,7 +91,12 @@ def other_call(line: str, echoed: Callable[[str], bool], states: Callable[[str],
     a cell or code span of it reproduces one of the agent's calls (``echoed``) and none that
     does states the action (``states``). The reason it gives is that call's: "| 8 |
     `kubectl rollout history deployment/worker` | when worker last changed |" explains the
-    read, not the patch its words name."""
+    read, not the patch its words name. A line of several sentences is another call's where
+    each sentence stating the action is."""
+    if _cells(line) is None:  # a line of sentences: those stating the action decide
+        said = [x for x in _SENTENCE.split(line) if states(x)]
+        if len(said) > 1 or (said and said[0] != line):
+            return all(other_call(x, echoed, states) for x in said)
     parts = [p.strip(" `") for p in [*(_cells(line) or []), *_CODE.findall(line)]]
     calls = [p for p in parts if echoed(p)]
     return bool(calls) and not any(states(p) and not READ_CALL.search(p) for p in calls)
