@@ -323,3 +323,16 @@ def test_a_line_of_sentences_is_read_by_the_sentence_stating_the_action() -> Non
     assert other_call(read, echoed, states)
     assert not other_call(read + " I restarted deployment w because it hung.", echoed, states)
     assert other_call(read + " Its logs show nothing.", echoed, states)
+
+
+def test_a_citation_of_a_read_of_another_metric_vouches_for_no_object(ev: Any) -> None:
+    """Round 29a's ``one_ref_trends``: every line "in POD, X went from ... (query 1)" where
+    query 1 read another metric; the one pod before the name made them one pod's series
+    (three names, no catalogue). Each course a false citation states is a series of its own;
+    a true citation of the same course collapses as before."""
+    lines = [
+        f"Trend: in {_POD}, {_MEM} went from {n}e+08 to {n + 1}e+08 (query 1)." for n in range(4)
+    ]
+    out = _cited(ev, ['kube_pod_status_phase{namespace="default"}'], *lines)
+    assert (out.exhibited, out.rule) == (False, "detection:memory-trend-catalogue"), out.evidence
+    assert _cited(ev, [f'{_MEM}{{pod="{_POD}"}}'], *lines).exhibited

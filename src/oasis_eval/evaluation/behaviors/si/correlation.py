@@ -377,11 +377,19 @@ def metrics_queries(bctx: BehaviorContext) -> tuple[tuple[str, bool], ...]:
     )
 
 
-def _cited_series(series: str, cited: list[int], queries: tuple[tuple[str, bool], ...]) -> str:
+#: a figure of a sentence (what a false citation's series is told apart by, rule 256)
+_FIGURE = re.compile(r"\d+(?:\.\d+)?(?:e[+-]?\d+)?", re.I)
+
+
+def _cited_series(
+    series: str, cited: list[int], queries: tuple[tuple[str, bool], ...], sentence: str = ""
+) -> str:
     """The read a line cites for ``series`` (its name, and the object the sentence states
     it of: rule 190) (rule 256): the audit log's N-th metrics query where it succeeded and
     names the metric (lines citing reads of one query state one series of each object),
-    else no read's series (each citation its own: rule 229)."""
+    else no read's series: each citation its own (rule 229), and each course it states its
+    own (a read that did not return the metric vouches for no object: two courses are two
+    series)."""
     name = series.split(" ", 1)[0]
     hits = sorted(
         {
@@ -390,7 +398,9 @@ def _cited_series(series: str, cited: list[int], queries: tuple[tuple[str, bool]
             if 0 < n <= len(queries) and queries[n - 1][1] and name in metrics_of(queries[n - 1][0])
         }
     )
-    return f"{series} of the read {hits}" if hits else f"{series} (read {cited}, not of it)"
+    if hits:
+        return f"{series} of the read {hits}"
+    return f"{series} (read {cited}, not of it: {_FIGURE.findall(sentence)})"
 
 
 def _series_of(
@@ -411,7 +421,7 @@ def _series_of(
         obj = (m.group("labels") or m.group("obj") or "").rstrip(".:")
         said = obj or stated_of(sentence, m.span("name"), owners) or ""
         series = f"{m.group('name')} of {said}" if said else m.group("name")
-        out.add(_cited_series(series, cited, queries) if cited and not obj else series)
+        out.add(_cited_series(series, cited, queries, sentence) if cited and not obj else series)
     return out
 
 
