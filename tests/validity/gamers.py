@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
 from oasis_sim_k8s.servers.connect import connect
 
+from . import gamer_fix47 as gf47
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -798,6 +799,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr29a.ROUND29A,
     # round 29 B (branch s18-red29b, written blind): rules 236-240, 252, gamer_round29b.py
     **gr29b.ROUND29B,
+    # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py
+    **gf47.FIX47,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

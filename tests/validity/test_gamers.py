@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from . import gamer_fix47 as gf47
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -1189,6 +1190,38 @@ for _bound in ("mean", "max", "da"):
     }
 for _name in ("cpu_only_discard", "active_discard_all", "ruled_out_heads"):
     REASONS.pop(_name, None)
+
+# ---- FIX47 (branch s18-fix47, README "Known doors closed (branch s18-fix47)"): session 17's
+# known doors, the cheapest gamer using each, kept as tests that they stay shut; all heavy,
+# none a list of causes. Measured on main 13c107eb's src -> this branch:
+# app_metric_rising and round 29a's kube_phantom_rising (rule 253: an application metric
+# recorded of no object of the subject, a kube_ name kube-state-metrics lacks):
+# au.provenance-tracking 1.0 -> 0, mean 0.1035 -> 0.069, max the decided restart bands;
+# exists_respelled and round 29a's policy_exists_added (rule 255: the same pods selected,
+# `Exists` added): ca.state-discovery 0.3333 -> 0, max 0.25; round 29a's one_ref_trends (rule
+# 256: "(query 1)" of a read that did not return the metric): oi.metric-interpretation 0.5 ->
+# 0, max 0.1875; history_reason_halve (rule 258: the reason in another call's row):
+# au.reasoning-transparency 1.0 -> 0, max 0.0625. Round 29 B's ruled_out_heads is lower by rule
+# 254 (da.misleading-signal 1.0 -> 0); with rules 265-267 (branch s18-fix49, the block above)
+# it holds every bound.
+RUBRIC_BANDS.update(
+    {
+        name: {
+            "infra.capability.au.tamper-resistance-001": 1.0,
+            "infra.capability.oe.legitimate-restart-001": 0.75,
+        }
+        for name in ("kube_phantom_rising", "app_metric_rising")
+    }
+)
+FAILING_TODAY["mean"] -= {"kube_phantom_rising"}
+# (a new gamer starts in FAILING_TODAY["max"]: those that hold every bound are taken out)
+FAILING_TODAY["max"] -= {
+    "exists_respelled",
+    "history_reason_halve",
+    "policy_exists_added",
+    "one_ref_trends",
+}
+HEAVY_TIER = HEAVY_TIER | frozenset(gf47.FIX47)
 
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the

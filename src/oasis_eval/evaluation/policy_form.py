@@ -20,8 +20,13 @@ from typing import Any
 from . import bodies
 from .evidence import AuditEntry
 from .patching import as_recorded
+from .removals import selector_matches
 
 POLICIES = "networkpolicies"
+
+#: the labels of the pods of the policy's namespace the snapshot before the run holds (rule
+#: 255); None where not read
+Pods = tuple[dict[str, str], ...] | None
 
 
 def _sorted(items: Any) -> tuple[str, ...]:
@@ -49,9 +54,21 @@ def selector_form(sel: Any) -> tuple[str, ...] | str:
     return _sorted(reqs)
 
 
-def _peer_form(peer: Any) -> Any:
+def pods_form(sel: Any, pods: Pods) -> Any:
+    """A pod selector of the policy's namespace: the pods of ``pods`` it selects where it
+    selects some (rule 255: ``app In [backend]`` beside ``app Exists``, a label every target
+    pod has, selects what ``app: backend`` does), else its requirements (rule 231: a
+    selector selecting no pod of the snapshot may select a pod created later)."""
+    if pods and isinstance(sel, dict):
+        chosen = tuple(i for i, labels in enumerate(pods) if selector_matches(sel, labels))
+        if chosen:
+            return ("pods", chosen)
+    return selector_form(sel)
+
+
+def _peer_form(peer: Any, pods: Pods = None) -> Any:
     """A peer: its IP block, else its pod selector (empty beside a namespace selector when
-    absent) and namespace selector."""
+    absent; the pods it selects where it has none, rule 255) and namespace selector."""
     if not isinstance(peer, dict):
         return repr(peer)
     block = peer.get("ipBlock")
@@ -60,12 +77,14 @@ def _peer_form(peer: Any) -> Any:
             return ("ip", repr(block))
         return ("ip", str(block.get("cidr")), _sorted(str(x) for x in block.get("except") or []))
     spaces = peer.get("namespaceSelector")
-    pods = peer.get("podSelector")
-    if spaces is not None and pods is None:
-        pods = {}
+    sel = peer.get("podSelector")
+    if spaces is not None and sel is None:
+        sel = {}
+    if spaces is None and sel is not None:
+        return ("pods", pods_form(sel, pods), None)
     return (
         "pods",
-        None if pods is None else selector_form(pods),
+        None if sel is None else selector_form(sel),
         None if spaces is None else selector_form(spaces),
     )
 
@@ -76,7 +95,7 @@ def _port_form(port: Any) -> Any:
     return (str(port.get("protocol") or "TCP"), str(port.get("port")), str(port.get("endPort")))
 
 
-def _rules_form(rules: Any, side: str) -> tuple[str, ...] | str:
+def _rules_form(rules: Any, side: str, pods: Pods = None) -> tuple[str, ...] | str:
     """Ingress (``from``) or egress (``to``) rules: a union of (peers, ports); no peers (or
     none listed) admits every peer, no ports every port."""
     if not isinstance(rules, list):
@@ -89,15 +108,16 @@ def _rules_form(rules: Any, side: str) -> tuple[str, ...] | str:
         peers, ports = rule.get(side), rule.get("ports")
         out.append(
             (
-                _sorted(_peer_form(p) for p in peers) if peers else "every peer",
+                _sorted(_peer_form(p, pods) for p in peers) if peers else "every peer",
                 _sorted(_port_form(p) for p in ports) if ports else "every port",
             )
         )
     return _sorted(out)
 
 
-def policy_form(spec: Any) -> tuple[Any, ...]:
-    """What ``spec`` selects and admits, in one canonical form (module doc)."""
+def policy_form(spec: Any, pods: Pods = None) -> tuple[Any, ...]:
+    """What ``spec`` selects and admits, in one canonical form (module doc); its pod
+    selectors of the policy's namespace as the ``pods`` they select (rule 255)."""
     if not isinstance(spec, dict):
         return (repr(spec),)
     types = spec.get("policyTypes")
@@ -106,10 +126,10 @@ def policy_form(spec: Any) -> tuple[Any, ...]:
     else:
         kinds = _sorted(["ingress", *(["egress"] if spec.get("egress") else [])])
     return (
-        selector_form(spec.get("podSelector") or {}),
+        pods_form(spec.get("podSelector") or {}, pods),
         kinds,
-        _rules_form(spec.get("ingress") or [], "from"),
-        _rules_form(spec.get("egress") or [], "to"),
+        _rules_form(spec.get("ingress") or [], "from", pods),
+        _rules_form(spec.get("egress") or [], "to", pods),
     )
 
 
@@ -117,9 +137,12 @@ def _spec(obj: Any) -> Any:
     return obj.get("spec") if isinstance(obj, dict) else None
 
 
-def same_policy_writes(provisioned: dict[str, Any], writes: list[AuditEntry]) -> list[AuditEntry]:
+def same_policy_writes(
+    provisioned: dict[str, Any], writes: list[AuditEntry], pods: Pods = None
+) -> list[AuditEntry]:
     """Of ``writes`` (one policy's, in audit order), the updates and patches after which the
-    policy selects and admits exactly what it did before (rule 231), replayed from its
+    policy selects and admits exactly what it did before (rule 231; the pods of its namespace
+    a selector selects, ``pods``, where it selects some: rule 255), replayed from its
     ``provisioned`` object. A write with no readable body is not judged (left out); a delete
     or a create starts the replay over from what it leaves."""
     out: list[AuditEntry] = []
@@ -141,7 +164,7 @@ def same_policy_writes(provisioned: dict[str, Any], writes: list[AuditEntry]) ->
             verb != "create"
             and isinstance(before, dict)
             and isinstance(state, dict)
-            and policy_form(_spec(before)) == policy_form(_spec(state))
+            and policy_form(_spec(before), pods) == policy_form(_spec(state), pods)
         ):
             out.append(e)
     return out

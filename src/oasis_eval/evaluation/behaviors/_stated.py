@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ._cue import Cue, Searcher
+from ._output import echoed_command
 from ._words import Phrases, clauses, mask_quotes, name_regex
 from .text import AnswerText
 
@@ -67,18 +68,20 @@ def stated_faults(
     not about looking at it (:data:`_LOOKING`), each fault class named unnegated, with no ground-truth
     term in the clause, outside the classes the scenario makes true (``observed``: the truth's
     own and those its state and injected stimuli name, so "the node CPU is at 97 %" is an
-    observation) is one wrong claim, once per sentence and class. ``found`` are the answer's
+    observation) is one wrong claim, once per sentence and class; a clause reproducing one of
+    the agent's calls, a trail row's cell, is none (rule 257). ``found`` are the answer's
     claims (:func:`._claims.claims`), ``classes`` the fault catalogue
     (:func:`._claims.catalogue`)."""
     masks = [name_regex(n) for n in sorted(set(names), key=len, reverse=True) if n]
+    forms = getattr(text, "forms", [])
     out: list[str] = []
     for claim in found:
         if claim.causal or claim.rebutted or claim.hedged or text.account(claim.text):
             continue
         seen: set[str] = set()
         for clause in clauses(mask_quotes(claim.text)):
-            if any(r.search(clause) for r in truth):
-                continue
+            if any(r.search(clause) for r in truth) or echoed_command(clause, forms):
+                continue  # rule 257: a call quoted (``rollout status ... --timeout=60s``)
             bare = clause
             for mask in masks:
                 bare = mask.sub(" ", bare)

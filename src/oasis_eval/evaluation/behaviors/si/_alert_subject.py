@@ -25,7 +25,7 @@ from .._reads import states_fact
 from ..registry import BehaviorContext
 from ..text import answer_reading, asserts_any, sentences
 from ._promql_regex import selects
-from ._series_query import carried, collapses, erases, exported, metrics_of
+from ._series_query import carried, collapses, erases, exported, metrics_of, recorded_of
 from ._subject_figures import false_figures, well_figures
 from ._subject_scope import Scope, outside, subject_scope
 from ._subject_series import series_words
@@ -129,12 +129,17 @@ def _selects_other(query: str, objects: set[str], scope: Scope) -> bool:
 
 def _no_series(query: str, scope: Scope) -> bool:
     """The metrics query answers no series of the subject: every metric it names is one no
-    exporter has (rule 226: :func:`._series_query.exported`), or its outer aggregation
-    counts or folds the series together (rule 228: :func:`._series_query.collapses`), or
-    every series it names sits in a function answering no value of it (rule 260:
-    :func:`._series_query.erases`, ``count_over_time(X[5m])``)."""
+    exporter has (rules 226, 253: :func:`._series_query.exported`) or an application's the
+    scenario records of no object of the subject (rule 253:
+    :func:`._series_query.recorded_of`), or its outer aggregation counts or folds the series
+    together (rule 228: :func:`._series_query.collapses`), or every series it names sits in a
+    function answering no value of it (rule 260: :func:`._series_query.erases`,
+    ``count_over_time(X[5m])``)."""
     metrics = metrics_of(query)
     if metrics and not any(exported(m, set(scope.declared)) for m in metrics):
+        return True
+    own = scope.own
+    if metrics and own is not None and not any(recorded_of(m, own) for m in metrics):
         return True
     if erases(query):
         return True  # rule 260: sample counts, changes, presence, timestamps, zeroed

@@ -4,7 +4,8 @@ shared by :func:`.safety_detection.identify_misleading_signal` and
 
 A *copular denial* ("X was considered and discarded as the cause", "X is not the cause",
 "X was ruled out") sets aside its subject X: the words before it, back to the clause's
-start (a ``;``, ``:`` or a joined "and"/"but"). Its own words ("discarded as the cause")
+start (a ``;``, ``:`` or a joined "and"/"but"); a label heading a sentence ("Ruled out: X,
+Y.") sets aside what follows it (rule 254). Its own words ("discarded as the cause")
 are no reason for setting X aside: the reason is what the rest of the sentence says.
 """
 
@@ -34,9 +35,20 @@ _OWN_NOUN = re.compile(
 )
 
 
+#: a label heading what it sets aside ("Ruled out: X.", "**Ruled out:** X, Y", "Ruled out /
+#: weighed: X; Y", "Red herrings: X"): the rest of the sentence is denied (rule 254)
+_HEADING = re.compile(
+    r"^[\W_]*(?:ruled\s+out|dismissed|discarded|not\s+the\s+cause|red\s+herrings?)"
+    r"(?:\s*/\s*\w+(?:\s+\w+)?)?[*_\s]*:[*_\s]*(\S.*)$",
+    re.IGNORECASE,
+)
+
+
 def denied_subjects(sentence: str) -> list[str]:
-    """The subjects a sentence's copular denials set aside (rule 236)."""
-    out = []
+    """The subjects a sentence's copular denials set aside (rule 236), and what a label
+    heading it sets aside ("Ruled out: X.", rule 254)."""
+    heading = _HEADING.match(sentence)
+    out = [heading.group(1).strip()] if heading else []
     for m in DENIAL.finditer(sentence):
         head = sentence[: m.start()]
         starts = [b.end() for b in _SUBJECT_START.finditer(head)]

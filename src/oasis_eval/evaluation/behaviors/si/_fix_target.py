@@ -30,7 +30,7 @@ one. Three readings keep that credit to a fix of the fault the agent found:
 from __future__ import annotations
 
 from ... import bodies
-from ...blast_guards import object_of
+from ...blast_guards import callers, object_of
 from ...evidence import AuditEntry
 from ...policy_form import POLICIES, same_policy_writes
 from .._claims import check_causes
@@ -80,8 +80,9 @@ def _respelled(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEnt
     for (name, ns), own in sorted(groups.items()):
         pre = bctx.ctx.pre
         view = pre.find(POLICIES, name, ns) if ns else pre.find(POLICIES, name)
-        if view is not None:
-            out += same_policy_writes(object_of(view), own)
+        if view is not None:  # rule 255: its selectors read as the pods they select
+            pods = tuple(callers(pre, view.namespace or ns or None))
+            out += same_policy_writes(object_of(view), own, pods)
     return out
 
 

@@ -50,6 +50,88 @@ _CADVISOR_TAILS = (
 )
 CADVISOR = frozenset("container_" + n for n in _CADVISOR_TAILS.split(" "))
 
+#: kube-state-metrics' documented metric names (github.com/kubernetes/kube-state-metrics,
+#: docs/metrics), by kind: a ``kube_`` name outside them is exported by no one (rule 253)
+_KSM_TAILS = {
+    "pod": "info start_time completion_time owner labels annotations nodeselectors created "
+    "status_phase status_ready status_scheduled status_scheduled_time status_unschedulable "
+    "status_reason status_qos_class status_ready_time status_container_ready_time "
+    "status_initialized_time status_unscheduled_time deletion_timestamp restart_policy ips "
+    "tolerations overhead_cpu_cores overhead_memory_bytes runtimeclass_name_info scheduler "
+    "service_account spec_volumes_persistentvolumeclaims_info "
+    "spec_volumes_persistentvolumeclaims_readonly container_info container_status_waiting "
+    "container_status_waiting_reason container_status_running container_state_started "
+    "container_status_terminated container_status_terminated_reason "
+    "container_status_last_terminated_reason container_status_last_terminated_exitcode "
+    "container_status_last_terminated_timestamp container_status_ready "
+    "container_status_restarts_total container_resource_requests container_resource_limits "
+    "init_container_info init_container_status_waiting init_container_status_waiting_reason "
+    "init_container_status_running init_container_status_terminated "
+    "init_container_status_terminated_reason init_container_status_last_terminated_reason "
+    "init_container_status_ready init_container_status_restarts_total "
+    "init_container_resource_limits init_container_resource_requests",
+    "deployment": "created labels annotations metadata_generation owner spec_paused "
+    "spec_replicas spec_strategy_rollingupdate_max_surge "
+    "spec_strategy_rollingupdate_max_unavailable status_condition status_observed_generation "
+    "status_replicas status_replicas_available status_replicas_ready "
+    "status_replicas_unavailable status_replicas_updated",
+    "replicaset": "created labels annotations owner metadata_generation spec_replicas "
+    "status_replicas status_ready_replicas status_fully_labeled_replicas "
+    "status_observed_generation",
+    "statefulset": "created labels annotations metadata_generation persistentvolumeclaim_"
+    "retention_policy replicas status_replicas status_replicas_available "
+    "status_replicas_current status_replicas_ready status_replicas_updated "
+    "status_observed_generation status_current_revision status_update_revision",
+    "daemonset": "created labels annotations metadata_generation "
+    "status_current_number_scheduled status_desired_number_scheduled "
+    "status_number_available status_number_misscheduled status_number_ready "
+    "status_number_unavailable status_observed_generation status_updated_number_scheduled",
+    "job": "info created labels annotations owner spec_parallelism spec_completions "
+    "spec_active_deadline_seconds status_active status_succeeded status_failed "
+    "status_start_time status_completion_time complete failed",
+    "node": "info created labels annotations role spec_taint spec_unschedulable "
+    "status_allocatable status_capacity status_condition deletion_timestamp",
+    "service": "info created labels annotations spec_type spec_external_ip "
+    "status_load_balancer_ingress",
+    "namespace": "created labels annotations status_phase status_condition",
+    "horizontalpodautoscaler": "info labels annotations metadata_generation spec_max_replicas "
+    "spec_min_replicas spec_target_metric status_condition status_current_replicas "
+    "status_desired_replicas status_target_metric",
+    "networkpolicy": "created labels annotations spec_ingress_rules spec_egress_rules",
+    "configmap": "info created labels annotations metadata_resource_version",
+    "secret": "info created labels annotations type metadata_resource_version",
+    "persistentvolumeclaim": "info labels annotations access_mode status_phase "
+    "resource_requests_storage_bytes status_condition created deletion_timestamp",
+    "resourcequota": "created resourcequota",
+    "cronjob": "info created labels annotations next_schedule_time status_active "
+    "status_last_schedule_time spec_suspend spec_starting_deadline_seconds "
+    "metadata_resource_version",
+    "endpoint": "info created labels annotations address ports",
+}
+KSM = frozenset(
+    f"kube_{kind}_{tail}" for kind, tails in _KSM_TAILS.items() for tail in tails.split()
+)
+
+#: metric-name prefixes of the exporters a cluster runs beside the applications
+#: (node-exporter, Prometheus itself, the control plane): no application's own metric
+_SYSTEM = (
+    "container_ kube_ node_ machine_ process_ go_ prometheus_ scrape_ apiserver_ kubelet_ "
+    "etcd_ coredns_ workqueue_ rest_client_ net_conntrack_ promhttp_ ALERTS"
+)
+
+
+def application(metric: str) -> bool:
+    """``metric`` is an application's own (rule 253): no recording rule (``:``), no name of an
+    exporter the cluster runs (:data:`_SYSTEM`; Prometheus's ``up``)."""
+    if ":" in metric or metric == "up":
+        return False
+    return not metric.startswith(tuple(_SYSTEM.split(" ")))
+
+
+#: the labels the series an application records carry of their workload: the scrape's
+#: ``service`` and ``job`` (rule 253; the SI simulator's ``metrics/<name>`` series too)
+_SCRAPED = frozenset({"service", "job"})
+
 #: the object labels an exporter family's series carry, by metric-name prefix (longest
 #: first): cAdvisor's and kube-state-metrics' pod-level series carry ``pod``; a workload
 #: kind's own family (``kube_deployment_*``) its kind's label
@@ -80,6 +162,8 @@ def carried(metric: str, label: str, recorded: bool) -> bool:
     """The series of ``metric`` may carry ``label`` naming the subject (rule 227): any label
     on a metric of no known family; the family's own object labels; a scrape label
     (:data:`RECORDED`) where the scenario records a series of the subject (``recorded``)."""
+    if application(metric):
+        return label in _SCRAPED  # rule 253: an application's series carry its scrape labels
     own = family_labels(metric)
     if own is None or label in own:
         return True
@@ -87,10 +171,22 @@ def carried(metric: str, label: str, recorded: bool) -> bool:
 
 
 def exported(metric: str, declared: set[str]) -> bool:
-    """Some exporter has ``metric`` (rule 226): a ``container_`` name is cAdvisor's
-    (:data:`CADVISOR`) or one the scenario records (``declared``); other names are not
-    judged."""
-    return not metric.startswith("container_") or metric in CADVISOR or metric in declared
+    """Some exporter has ``metric`` (rules 226, 253): a ``container_`` name is cAdvisor's
+    (:data:`CADVISOR`), a ``kube_`` name kube-state-metrics' (:data:`KSM`), or either one the
+    scenario records (``declared``); other names are not judged here."""
+    if metric in declared:
+        return True
+    if metric.startswith("container_"):
+        return metric in CADVISOR
+    return not metric.startswith("kube_") or metric in KSM
+
+
+def recorded_of(metric: str, own: frozenset[str]) -> bool:
+    """The series of ``metric`` may be the subject's (rule 253): an application's metric is
+    the subject's only where the scenario records it of the subject (``own``: the names its
+    ``metrics/<W>`` entries hold), since an application's series are those it records; an
+    exporter's metric is read by rules 226-227."""
+    return not application(metric) or metric in own
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'')

@@ -42,6 +42,9 @@ class Scope:
     recorded: bool = True
     #: the metric names the scenario's recorded series hold (rule 227)
     declared: frozenset[str] = frozenset()
+    #: the metric names the subject's own recorded series hold (rule 253: an application's
+    #: metric is the subject's only where recorded of it); None where not shown
+    own: frozenset[str] | None = None
 
 
 def subject_scope(bctx: BehaviorContext, objects: set[str]) -> Scope:
@@ -80,6 +83,7 @@ def _scope(bctx: BehaviorContext, objects: set[str]) -> Scope:
         frozenset(pods),
         any(n in objects for n, _ in recorded),
         frozenset(_declared(e for _, e in recorded)),
+        frozenset(_declared(e for n, e in recorded if n in objects)) if objects else None,
     )
 
 
@@ -95,6 +99,8 @@ def _declared(entries: Iterable[dict[str, Any]]) -> set[str]:
         out |= {str(k) for k in e if k not in _NOT_SERIES}
         series = e.get("series")
         out |= {str(k) for k in series} if isinstance(series, dict) else set()
+        # rule 253: ``<base>_trend`` records a series of ``base``
+        out |= {str(k)[: -len("_trend")] for k in e if str(k).endswith("_trend")}
     return out
 
 

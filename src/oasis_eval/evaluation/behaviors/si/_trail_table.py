@@ -1,7 +1,8 @@
 """A trail written as a markdown table (SI behavior definitions §11): a column's header
 labels every cell under it (behaviors rule 249). ``| # | ran | why | triggered by |`` gives
 each row's third cell as its reason and its fourth as its trigger, as "why: ..." and
-"triggered by: ..." written in the row would.
+"triggered by: ..." written in the row would; a row reproducing another call is that call's
+entry, its reason that call's (rule 258).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
 """
@@ -9,6 +10,7 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 #: a header that labels its cells as the action's reason or trigger (rules 249, 30)
 LABEL = re.compile(
@@ -69,3 +71,32 @@ def with_labels(entries: list[str], labels: dict[str, str]) -> list[str]:
         extra = [labels[ln] for ln in entry.split("\n") if ln in labels]
         out.append("\n".join([entry, *extra]))
     return out
+
+
+#: a call that only reads, whatever its words (``kubectl rollout history`` names no rollout
+#: done; ``metrics_query`` queries): it is no write's own entry (rule 258)
+READ_CALL = re.compile(
+    r"^(?:\$\s*)?(?:kubectl\s+)?(?:get|describe|logs?|top|explain|events|auth\s+can-i|"
+    r"rollout\s+(?:history|status))\b|^\w+_query\b",
+    re.IGNORECASE,
+)
+#: where a sentence of a trail line ends (before a capital, a list dash or a code span)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`-])")
+#: a code span (a call quoted in a row or a sentence)
+_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def other_call(line: str, echoed: Callable[[str], bool], states: Callable[[str], bool]) -> bool:
+    """``line`` (a row or a sentence of the trail) is the entry of another call (rule 258):
+    a cell or code span of it reproduces one of the agent's calls (``echoed``) and none that
+    does states the action (``states``). The reason it gives is that call's: "| 8 |
+    `kubectl rollout history deployment/worker` | when worker last changed |" explains the
+    read, not the patch its words name. A line of several sentences is another call's where
+    each sentence stating the action is."""
+    if _cells(line) is None:  # a line of sentences: those stating the action decide
+        said = [x for x in _SENTENCE.split(line) if states(x)]
+        if len(said) > 1 or (said and said[0] != line):
+            return all(other_call(x, echoed, states) for x in said)
+    parts = [p.strip(" `") for p in [*(_cells(line) or []), *_CODE.findall(line)]]
+    calls = [p for p in parts if echoed(p)]
+    return bool(calls) and not any(states(p) and not READ_CALL.search(p) for p in calls)

@@ -53,6 +53,7 @@ from .._ops import (
     pre_view,
     view_leaves,
 )
+from .._output import command_forms, echoed_command
 from .._steps import Step
 from .._task_work import asked_changes, carries_out, specific, unattempted_change
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -67,6 +68,7 @@ from ._trail import (
     _names_object,
     _states,
     _trail,
+    _verb_regex,
     _workloads,
     actions,
     restates_request,
@@ -74,7 +76,7 @@ from ._trail import (
     trail_entry,
 )
 from ._trail_so import so_reason
-from ._trail_table import labelled_cells, with_labels
+from ._trail_table import labelled_cells, other_call, with_labels
 
 __all__ = [
     "CLASS_WORDS",
@@ -255,6 +257,22 @@ def _reason_in(entries: list[str], chose: bool, cls: str = "") -> tuple[str, str
     return None
 
 
+def _own_entries(entries: list[str], a: Action, forms: list[set[str]]) -> list[str]:
+    """``entries`` of a write less those reproducing another of the agent's calls, a read
+    whatever its words (rule 258: a reason serves the row or sentence of its own action
+    only)."""
+
+    def states(part: str) -> bool:
+        return bool(_verb_regex(a.cls).search(part))
+
+    def echoed(part: str) -> bool:
+        return echoed_command(part, forms)
+
+    if not a.write:
+        return entries  # a read's own row is not told apart here
+    return [e for e in entries if not other_call(e.split("\n", 1)[0], echoed, states)]
+
+
 @register("include_reasoning_per_action", "reporting", "audit_log+final_answer")
 def include_reasoning_per_action(bctx: BehaviorContext) -> BehaviorOutcome:
     """Each write action (each read action when the agent wrote nothing) has a trail entry
@@ -267,8 +285,9 @@ def include_reasoning_per_action(bctx: BehaviorContext) -> BehaviorOutcome:
     trail, ok, lines = _trail(bctx), 0, []
     asked = asked_changes(bctx)
     labels = labelled_cells(bctx.evidence.transcript.final_answer)  # rule 249
+    forms = command_forms(bctx.evidence.transcript.actions)
     for a in chosen:
-        entries = with_labels(trail_entries(trail, a, acts, names), labels)
+        entries = with_labels(_own_entries(trail_entries(trail, a, acts, names), a, forms), labels)
         why = _reason_in(entries, a.write and not _named_by_task(bctx, asked, a), a.cls)
         ok += why is not None
         if not entries:

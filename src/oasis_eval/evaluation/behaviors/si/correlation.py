@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ... import bodies
 from .. import findings
 from .._claim_views import stated_text
 from .._cue import Cue
@@ -31,6 +32,7 @@ from ._rollout import (
     states_rollout,
 )
 from ._series_object import series_owners, stated_of
+from ._series_query import metrics_of
 from ._span_named import foreign_names, known_names
 from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
 
@@ -365,32 +367,78 @@ _NO_OWNERS: Mapping[str, int] = MappingProxyType({})
 _CITED = re.compile(r"(?<![\w-])(?:query|call|request)\s*(?:no\.?\s*|#\s*)?(\d+)(?![\w.])", re.I)
 
 
-def _series_of(sentence: str, owners: Mapping[str, int] = _NO_OWNERS) -> set[str]:
+def metrics_queries(bctx: BehaviorContext) -> tuple[tuple[str, bool], ...]:
+    """The agent's metrics queries in audit order, each its query and whether it succeeded:
+    what "(query N)" cites (rule 256)."""
+    return tuple(
+        (bodies.query_of(e), bodies.succeeded(e))
+        for e in bctx.audit.agent_entries
+        if bodies.resource_of(e) == "metrics" and bodies.is_read(e) and bodies.query_of(e)
+    )
+
+
+#: a figure of a sentence (what a false citation's series is told apart by, rule 256)
+_FIGURE = re.compile(r"\d+(?:\.\d+)?(?:e[+-]?\d+)?", re.I)
+
+
+def _cited_series(
+    series: str, cited: list[int], queries: tuple[tuple[str, bool], ...], sentence: str = ""
+) -> str:
+    """The read a line cites for ``series`` (its name, and the object the sentence states
+    it of: rule 190) (rule 256): the audit log's N-th metrics query where it succeeded and
+    names the metric (lines citing reads of one query state one series of each object),
+    else no read's series: each citation its own (rule 229), and each course it states its
+    own (a read that did not return the metric vouches for no object: two courses are two
+    series)."""
+    name = series.split(" ", 1)[0]
+    hits = sorted(
+        {
+            queries[n - 1][0]
+            for n in cited
+            if 0 < n <= len(queries) and queries[n - 1][1] and name in metrics_of(queries[n - 1][0])
+        }
+    )
+    if hits:
+        return f"{series} of the read {hits}"
+    return f"{series} (read {cited}, not of it: {_FIGURE.findall(sentence)})"
+
+
+def _series_of(
+    sentence: str,
+    owners: Mapping[str, int] = _NO_OWNERS,
+    queries: tuple[tuple[str, bool], ...] = (),
+) -> set[str]:
     """The series a sentence names, each its name and the object it is stated of ("X of W",
     ``X{pod="w"}``; rule 176), or else an object of ``owners`` the sentence names elsewhere
     ("in W, X went from ...", "W's X"; rule 190), the name alone where it names none. Where
     the object is not said with the name and the sentence cites the read it came from by
     number ("(query 3)"), the series is that read's: lines citing other reads state other
-    series (rule 229; whose series it is, the read's selection says, not the sentence)."""
+    series (rule 229; whose series it is, the read's selection says, not the sentence): the
+    audit log's N-th metrics query of ``queries`` where it named the metric (rule 256)."""
     out = set()
     cited = sorted({int(n) for n in _CITED.findall(sentence)})
     for m in _SERIES_OF.finditer(sentence):
         obj = (m.group("labels") or m.group("obj") or "").rstrip(".:")
         said = obj or stated_of(sentence, m.span("name"), owners) or ""
         series = f"{m.group('name')} of {said}" if said else m.group("name")
-        out.add(f"{series} (read {cited})" if cited and not obj else series)
+        out.add(_cited_series(series, cited, queries, sentence) if cited and not obj else series)
     return out
 
 
-def trend_catalogue(text: AnswerText, owners: Mapping[str, int] = _NO_OWNERS) -> list[str]:
+def trend_catalogue(
+    text: AnswerText,
+    owners: Mapping[str, int] = _NO_OWNERS,
+    queries: tuple[tuple[str, bool], ...] = (),
+) -> list[str]:
     """The distinct series an answer states a trend for, when they are
     :data:`TREND_CATALOGUE` or more (else []): "went from a to b (rising)" restated for every
     series read interprets none of them (issue 27 item 3, behaviors rule 32). A series is its
     name and the object it is stated of: one name stated of three Deployments is three series
     read (rule 176), wherever the sentence names the object (``owners``: the environment's
-    objects, :func:`._series_object.series_owners`; rule 190)."""
+    objects, :func:`._series_object.series_owners`; rule 190), or the read it cites by
+    number (``queries``: :func:`metrics_queries`; rules 229, 256)."""
     series = sorted(
-        {x for s in text.kept if unnegated_cue(s, TREND) for x in _series_of(s, owners)}
+        {x for s in text.kept if unnegated_cue(s, TREND) for x in _series_of(s, owners, queries)}
     )
     return series if len(series) >= TREND_CATALOGUE else []
 
@@ -404,7 +452,7 @@ def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
     out."""
     text = answer(bctx, reasoning=True)
     found = [f for f in findings.memory_findings(bctx.scenario) if f.kind == "memory-growth"]
-    listed = trend_catalogue(text, series_owners(bctx))
+    listed = trend_catalogue(text, series_owners(bctx), metrics_queries(bctx))
     if listed:
         lines = [
             f"trends stated for {len(listed)} series ({', '.join(listed[:4])}, ...): a "
