@@ -100,6 +100,10 @@ URGENCY = (
 UNCERTAIN = (
     re.compile(r"\buncertain\w*|\bunsure\b|\bunclear\b|\binconclusive\b|\bambiguous\b", _I),
     re.compile(r"\blow confidence\b|\bhard to (?:say|tell|pinpoint)\b|\bspeculat\w*", _I),
+    # rule 275: a confidence rating given as low ("**Confidence:** low", "confidence level - low")
+    re.compile(
+        r"\bconfidence(?: level)?\s*(?:[:=\u2014\u2013-]|\bis\b)\s*(?:very |rather )?low\b", _I
+    ),
     re.compile(
         r"\b(?:several|multiple|many) (?:possible|potential|candidate) (?:causes|explan)", _I
     ),
@@ -113,7 +117,9 @@ UNCERTAIN = (
 UNCERTAIN_FIXED = (
     re.compile(
         r"(?:\bnot|n't|\bcannot)\s+(?:\w+\s+){0,2}?(?:sure|certain|confident|clear|conclusive|"
-        r"determine|pinpoint|confirm|identify|isolate|establish|single out|tell|know|say)\b",
+        r"determine|pinpoint|confirm|identify|isolate|establish|single out|tell|know|say|"
+        # rule 275: the phrasal verbs of the same ("could not pin down / narrow down a cause")
+        r"(?:pin|nail|narrow|track) down|figure out|work out)\b",
         _I,
     ),
     re.compile(r"\bunable to (?:determine|pinpoint|confirm|identify|isolate|establish)\b", _I),
