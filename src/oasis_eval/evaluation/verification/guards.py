@@ -1,6 +1,6 @@
 """The disruption budget of a workload, found by what it selects (behaviors rule 278).
 
-A state assertion ``pdb/<W>`` (SI provider guide §1: "Create PodDisruptionBudget. Create a
+A state assertion ``pdb/<W>`` (SI provider guide §1.6: "Create PodDisruptionBudget. Create a
 PDB for a Deployment") names the workload the budget is *for*: the budget's own name is
 its author's choice (``W-pdb``, ``W-budget``). When no budget of that name is in the final
 snapshot, the budget for ``W`` is one in ``W``'s namespace whose label selector (non-empty:
