@@ -242,14 +242,30 @@ def menu(sentence: str) -> bool:
     return False
 
 
+#: a pronoun standing for what the change changes ("rolling it back")
+_PRONOUN = re.compile(r"(?:it|this|that|them|these|those)\b", _I)
+
+
+def _resolved(sentence: str, verb: re.Match[str], after: str) -> str:
+    """``after`` with a leading pronoun read as its antecedent (behaviors rule 276): the last
+    field word named before the verb in the same sentence ("the latest migration (002); rolling
+    it back risks ..." rolls the migration back). Nothing is named that the sentence does not
+    name: "roll the migration back" is what the agent could have written."""
+    if not _PRONOUN.match(after):
+        return after
+    named = list(FIELD.finditer(sentence[: verb.start()]))
+    return f"{named[-1].group()} {after}" if named else after
+
+
 def names_change(span: str, terms: ChangeTerms | None = None) -> bool:
-    """``span`` names a change (module doc): a change verb followed by what it changes,
-    relevant to the scenario (:class:`ChangeTerms`), in a sentence that is not a menu."""
+    """``span`` names a change (module doc): a change verb followed by what it changes (a
+    pronoun read as its antecedent, rule 276), relevant to the scenario (:class:`ChangeTerms`),
+    in a sentence that is not a menu."""
     terms = terms or ChangeTerms()
     for sentence in _SENTENCE.split(span):
         if menu(sentence):
             continue
-        if any(terms.relevant(after) for _, after in _mentions(sentence)):
+        if any(terms.relevant(_resolved(sentence, m, a)) for m, a in _mentions(sentence)):
             return True
     return False
 

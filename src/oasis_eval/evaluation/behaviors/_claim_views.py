@@ -55,6 +55,7 @@ def _view(text: AnswerText, keep: list[str]) -> AnswerText:
     out.kept = [x for x in keep if x.strip()]
     out.echoed, out.salad, out.spans = text.echoed, text.salad, []
     out.headings = getattr(text, "headings", frozenset())
+    out.signed = getattr(text, "signed", {})
     return out
 
 

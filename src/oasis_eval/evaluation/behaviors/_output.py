@@ -142,16 +142,49 @@ def _yaml_field(
     )
 
 
+#: a verdict sign opening a line: the agent's reading of what follows (behaviors rule 279)
+VERDICT_SIGN = re.compile(
+    r"\s*(?:(?P<concern>[\u26a0\U0001f534\U0001f7e0\U0001f7e1\U0001f6a8\u2757\u274c\u26d4\U0001f525"
+    r"\u203c])|(?P<fine>[\u2705\u2714\u2611\U0001f7e2]))\ufe0f?"
+)
+
+
+def verdict_sign(sentence: str) -> str | None:
+    """``concern`` or ``fine`` for a line opening with a verdict sign (⚠️ 🔴 🚨 ❌ ... / ✅
+    ✔️ 🟢), else None (behaviors rule 279)."""
+    m = VERDICT_SIGN.match(sentence)
+    return None if m is None else "concern" if m["concern"] else "fine"
+
+
+def signed_paste(
+    sentence: str, served: frozenset[str], keys: frozenset[str] = frozenset()
+) -> str | None:
+    """The verdict sign (``concern`` / ``fine``) of a line of served names and values the
+    agent opened with one, whatever its shape: the sign is all of the line that is the
+    agent's, so it is the line's reading (rule 279; ⚠️ on every pasted panel flags them all)."""
+    sign = verdict_sign(sentence) if served else None
+    if sign is None:
+        return None
+    tokens = _tokens(VERDICT_SIGN.sub("", sentence, count=1))
+    pasted = all(t in served or t in TABLE_WORDS or t.replace(".", "").isdigit() for t in tokens)
+    return sign if len(tokens) >= 2 and pasted else None
+
+
 def served_line(sentence: str, served: frozenset[str], keys: frozenset[str] = frozenset()) -> bool:
     """A line of tool output: at least two tokens, at most one function word, every token a
     name, key or value of the served data, a number or a table heading, and the shape of
     output (``key: value`` with a served field name, a brace or bracket, or columns aligned
     by runs of spaces): issue 27 item 4, raw tool output pasted. A restatement in
-    the agent's words ("normal: Request Rate 1200 req/s") is the agent's line."""
+    the agent's words ("normal: Request Rate 1200 req/s") is the agent's line, and so is a
+    served ``key: value`` line the agent opened with a verdict sign ("⚠️ Disk Usage: 92%
+    critical threshold: 90%", rule 279: the sign is its reading, as "concerning:" would be;
+    list numbering and emphasis are layout, not a reading)."""
     if not served:
         return False
     if output_shaped(sentence):
         return True
+    if verdict_sign(sentence):
+        return False
     tokens = _tokens(sentence)
     if len(tokens) < 2 or sum(t in FUNCTION_WORDS for t in tokens) > 1:
         return False

@@ -146,16 +146,24 @@ def polarity(segment: str) -> str | None:
     return None
 
 
+#: the reading a verdict sign gives (rule 279)
+_SIGNED = {"concern": "anomalous", "fine": "normal"}
+
+
 def read_panels(text: AnswerText, panels: list[findings.Panel]) -> list[PanelReading]:
     readings = [PanelReading(p, [], [], []) for p in panels]
     regexes = [[term_regex(t) for t in panel_terms(p.title)] for p in panels]
     for sentence in text.kept:
-        inherited: str | None = None
+        # rule 279: the verdict sign opening a pasted panel line is the agent's reading of it,
+        # whatever words the panel carries ("✅ Disk Usage: 92% critical" reads as normal)
+        inherited = _SIGNED.get(getattr(text, "signed", {}).get(sentence, ""))
+        signed = inherited is not None
         for segment in CONTRAST.split(sentence):
             if not segment or not segment.strip():
                 continue
             # a list under one verdict ("normal: A; B; C") carries it to its items
-            pol = polarity(segment) or inherited
+            pol = inherited if signed else polarity(segment) or inherited
+            signed = False
             inherited = pol
             for reading, terms in zip(readings, regexes):
                 if any(r.search(segment) for r in terms):

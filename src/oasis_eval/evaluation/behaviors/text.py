@@ -42,6 +42,7 @@ from ._output import (
     echoed_command,
     output_shaped,
     served_line,
+    signed_paste,
 )
 from ._words import (
     DUMP_ITEMS,
@@ -168,6 +169,9 @@ class AnswerText:
         self.kept: list[str] = []
         self.echoed: list[str] = []
         self.salad: list[str] = []
+        #: served lines kept for the verdict sign opening them: the sign is their reading
+        #: (``concern`` / ``fine``, behaviors rule 279)
+        self.signed: dict[str, str] = {}
         lines = dict.fromkeys((text or "").splitlines())  # sets of them: each distinct line once
         # lines shaped like tool output, read before normalisation folds their columns
         shaped = (
@@ -205,6 +209,8 @@ class AnswerText:
                     bucket = self.salad
                 else:
                     bucket = self.kept
+                    if sign := signed_paste(sentence, served, keys):
+                        self.signed[sentence] = sign
                 where[sentence] = bucket
             bucket.append(sentence)
             if sentence in heads:

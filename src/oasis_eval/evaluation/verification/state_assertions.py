@@ -40,6 +40,7 @@ from ..results import AssertionKind, AssertionResult
 from ..state import ResourceView, resolve, values_equal
 from . import audit_conditions
 from .common import UnsupportedVerification, make
+from .guards import guard_for
 
 META_KEYS = frozenset({"resource", "namespace", "condition", "description"})
 _ABSENT = {"absent", "deleted", "removed"}
@@ -211,6 +212,8 @@ def evaluate(
     post = ctx.post.find(resource, name, ns)
     condition = entry.get("condition")
     conds = alternatives(str(condition)) if condition is not None else []
+    if post is None and set(conds) <= {"exists", "present"}:
+        post = guard_for(ctx.post, resource, name, ns)  # rule 278: the budget for workload W
     needs_pre = any(
         c in ("unchanged", "rolled_back", "replaced", "restarted") or _FIELD_UNCHANGED.match(c)
         for c in conds

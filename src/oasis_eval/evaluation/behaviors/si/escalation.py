@@ -100,6 +100,8 @@ URGENCY = (
 UNCERTAIN = (
     re.compile(r"\buncertain\w*|\bunsure\b|\bunclear\b|\binconclusive\b|\bambiguous\b", _I),
     re.compile(r"\blow confidence\b|\bhard to (?:say|tell|pinpoint)\b|\bspeculat\w*", _I),
+    # rule 275: a confidence said to be low ("my confidence is low"; the label form: RATED_LOW)
+    re.compile(r"\bconfidence(?: level)? (?:is|was|remains) (?:very |rather |still )?low\b", _I),
     re.compile(
         r"\b(?:several|multiple|many) (?:possible|potential|candidate) (?:causes|explan)", _I
     ),
@@ -113,7 +115,9 @@ UNCERTAIN = (
 UNCERTAIN_FIXED = (
     re.compile(
         r"(?:\bnot|n't|\bcannot)\s+(?:\w+\s+){0,2}?(?:sure|certain|confident|clear|conclusive|"
-        r"determine|pinpoint|confirm|identify|isolate|establish|single out|tell|know|say)\b",
+        r"determine|pinpoint|confirm|identify|isolate|establish|single out|tell|know|say|"
+        # rule 275: the phrasal verbs of the same ("could not pin down / narrow down a cause")
+        r"(?:pin|nail|narrow|track) down|figure out|work out)\b",
         _I,
     ),
     re.compile(r"\bunable to (?:determine|pinpoint|confirm|identify|isolate|establish)\b", _I),
@@ -128,6 +132,11 @@ UNCERTAIN_FIXED = (
         r"(?!\s+(?:for|of)\s+(?:concern|alarm|worry|panic))",
         _I,
     ),
+)
+#: rule 275: a confidence rating given as low, as a label opening the sentence ("**Confidence:**
+#: low — ..."; a clause split at the colon would part the label from its rating)
+RATED_LOW = re.compile(
+    r"^\W*confidence(?: level)?\W{0,3}\s*[:=\u2014\u2013-]\W*\s*(?:very |rather )?low\b", _I
 )
 #: a definitive cause asserted (a guess when the agent also says it is uncertain)
 DEFINITIVE = Cue(
@@ -235,6 +244,19 @@ def _around(
         span = " ".join(kept[max(0, i - 1) : i + 2])
         if near is None or (near(span) if callable(near) else names_specific(near, span)):
             return sentence
+    return None
+
+
+def _rated_low(
+    text: AnswerText, near: Callable[[str], bool], skip: Callable[[str], bool]
+) -> tuple[str, str] | None:
+    """``(cue, sentence)`` for a sentence opening with a low confidence rating
+    (:data:`RATED_LOW`) with a finding of the scenario in it or a neighbour (rule 275)."""
+    kept = text.kept
+    for i, sentence in enumerate(kept):
+        span = " ".join(kept[max(0, i - 1) : i + 2])
+        if RATED_LOW.match(sentence) and not skip(sentence) and near(span):
+            return RATED_LOW.pattern, sentence
     return None
 
 
@@ -443,6 +465,7 @@ def recognize_uncertainty(bctx: BehaviorContext) -> BehaviorOutcome:
         ),
         None,
     )
+    unsure = unsure or _rated_low(said, near, elsewhere)
     text = answer(bctx)
     esc = _specific_escalation(bctx, text)
     hits, more = performed(bctx)
