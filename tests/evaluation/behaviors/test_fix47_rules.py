@@ -201,14 +201,16 @@ def test_a_call_quoted_in_a_trail_row_is_no_claim() -> None:
 @pytest.mark.parametrize(
     ("sentence", "denied"),
     [
-        ("Ruled out: OOM kill of user-service.", "OOM kill of user-service."),
+        ("Ruled out: OOM kill of user-service.", "OOM kill of user-service"),
         ("**Ruled out:** OOM kill of user-service, CPU spike", "OOM kill of user-service, CPU"),
-        ("Ruled out / weighed: an OOM of user-service; DNS.", "an OOM of user-service; DNS."),
+        ("Ruled out / weighed: an OOM of user-service; DNS.", "an OOM of user-service"),
+        ("Ruled out / weighed: an OOM of user-service; DNS.", "DNS"),
         ("Red herrings: the CPU spike of batch-job", "the CPU spike of batch-job"),
         ("The CPU spike was ruled out; user-service is OOMKilled.", "The CPU spike"),
     ],
 )
 def test_a_heading_label_denies_what_follows(sentence: str, denied: str) -> None:
+    """Rule 254, each candidate cut where its reason starts (rule 266's reading of a label)."""
     from oasis_eval.evaluation.behaviors.si._discard import denied_subjects
 
     assert any(d.startswith(denied) for d in denied_subjects(sentence)), denied_subjects(sentence)

@@ -48,7 +48,8 @@ def denied_subjects(sentence: str) -> list[str]:
     """The subjects a sentence's copular denials set aside (rule 236), and what a label
     heading it sets aside ("Ruled out: X.", rule 254)."""
     heading = _HEADING.match(sentence)
-    out = [heading.group(1).strip()] if heading else []
+    # what the label heads, up to where its reason starts, as rule 266 reads a labelled item
+    out = discarded_texts(heading.group(1), item=True) if heading else []
     for m in DENIAL.finditer(sentence):
         head = sentence[: m.start()]
         starts = [b.end() for b in _SUBJECT_START.finditer(head)]
