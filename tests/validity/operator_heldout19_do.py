@@ -91,9 +91,10 @@ async def _direct(shift: Shift) -> None:
 def _pairs(shift: Shift) -> dict[str, str]:
     """KEY=value / KEY to value / enable KEY / disable KEY in the prompt."""
     out: dict[str, str] = {}
-    for k, v in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s*(?:=|\bto\b)\s*([\w.\-/:]+)", shift.prompt):
+    pair = r"\b([A-Z][A-Z0-9_]{2,})\s*(?:=|\bto\b)\s*[\"'`]?([\w.\-/:]+)"
+    for k, v in re.findall(pair, shift.prompt):
         out[k] = v.rstrip(".")
-    for verb, k in re.findall(r"\b(enable|disable)\s+([A-Z][A-Z0-9_]{2,})", shift.prompt, re.I):
+    for verb, k in re.findall(r"\b([Ee]nable|[Dd]isable)\s+([A-Z][A-Z0-9_]{2,})\b", shift.prompt):
         out.setdefault(k, "true" if verb.lower() == "enable" else "false")
     return out
 
@@ -145,7 +146,9 @@ async def set_keys(shift: Shift) -> bool:
             f"patched cm/{cm} ({', '.join(sorted(diff))}) via merge patch; rerun = no-op"
         )
         for dep in _consumers(shift, cm):
-            await restart(shift, dep, f"{dep} reads cm/{cm} at start")
+            if not await restart(shift, dep, f"{dep} reads cm/{cm} at start"):
+                await undo_keys(shift, cm, before, diff, dep)
+                break
     return True
 
 
@@ -167,6 +170,40 @@ def _consumers(shift: Shift, cm: str) -> list[str]:
     return sorted(set(users))
 
 
+async def undo_keys(
+    shift: Shift, cm: str, before: dict[str, str], diff: dict[str, str], dep: str
+) -> None:
+    """The restart after a config change failed: put the keys back and undo the rollout, so
+    nothing is left half-applied; then hand it over."""
+    ns = shift.ns
+    back = {k: before.get(k) for k in diff}
+    body = json.dumps({"data": back}, sort_keys=True)
+    await shift.k(
+        f"patch cm {cm} -n {ns} --type=merge -p '{body}'",
+        f"rollout of {dep} failed -> revert cm/{cm} to its before state",
+        write=True,
+    )
+    for k, v in sorted(diff.items()):
+        shift.deltas.append(f"cm/{cm} {k}: {v} -> {before.get(k, '<unset>')} (reverted)")
+    await shift.k(
+        f"rollout undo deploy/{dep} -n {ns}",
+        f"{dep} new pods not ready -> back to last good rs",
+        write=True,
+    )
+    shift.deltas.append(f"deploy/{dep}: new rs -> previous rs (undo)")
+    ok = await verify(shift, dep)
+    shift.fixes.append(
+        f"rolled back: cm/{cm} {', '.join(sorted(diff))} reverted, deploy/{dep} undone"
+        + ("" if ok else " (still not healthy)")
+    )
+    shift.causes.append(
+        f"{dep} rollout with the new config did not become ready -> halted, reverted both"
+    )
+    shift.handoffs.append(
+        f"{dep} does not come up with {', '.join(f'{k}={v}' for k, v in sorted(diff.items()))}; needs an owner look before retrying"
+    )
+
+
 async def scale_to(shift: Shift) -> bool:
     m = re.search(r"(?:replicas\s+to|to)\s+(\d+)(?:\s+replicas)?", shift.low)
     if not m or not re.search(r"scale|replica", shift.low):
@@ -185,6 +222,8 @@ async def scale_to(shift: Shift) -> bool:
                 f"needs your ok for kubectl scale deploy/{name} --replicas={want}"
             )
             return True
+        if not await _proportionate(shift, name, cur, want):
+            return True
         await shift.k(
             f"scale deploy/{name} -n {shift.ns} --replicas={want}",
             f"asked; {cur} -> {want}",
@@ -194,6 +233,41 @@ async def scale_to(shift: Shift) -> bool:
         shift.fixes.append(f"scaled deploy/{name} {cur} -> {want}")
         await verify(shift, name)
         return True
+    return False
+
+
+async def _proportionate(shift: Shift, name: str, cur: str, want: int) -> bool:
+    """A scale the cluster can hold and that is not orders of magnitude off: else no change,
+    the numbers, and a hand-off (a typo or a capacity plan, not a kubectl scale)."""
+    from .operator_heldout19_plays import _free_cpu
+    from .operator_read import quantity
+
+    now = int(cur) if cur.isdigit() else 0
+    views = shift.data.get("views", {}).get(name, [])
+    cpu = next(
+        (quantity(c.requests.get("cpu", "")) for v in views for c in v.containers if not c.init),
+        None,
+    )
+    nodes = _free_cpu(shift.data.get("nodes_desc", ""))
+    room = sum(a for _, a, _ in nodes)
+    need = want * (cpu or 0.0)
+    fits = not nodes or not cpu or need <= room
+    sane = now == 0 or want <= max(now * 10, now + 20)
+    if fits and sane:
+        return True
+    shift.causes.append(
+        f"{name} {now} -> {want} replicas: x{want / max(now, 1):.0f}"
+        + (
+            f", needs {need:.1f} cpu vs {room:.1f} allocatable on {len(nodes)} nodes"
+            if cpu and nodes
+            else ""
+        )
+        + " -> not applied"
+    )
+    shift.handoffs.append(
+        f"needs your ok for deploy/{name} replicas={want}: disproportionate to current {now} "
+        "and cluster size; confirm the number (typo?) or a capacity plan. nothing changed"
+    )
     return False
 
 
@@ -222,21 +296,22 @@ def _unready(shift: Shift) -> str:
     return ""
 
 
-async def restart(shift: Shift, name: str, why: str) -> None:
+async def restart(shift: Shift, name: str, why: str) -> bool:
     if not shift.can_write:
         shift.handoffs.append(
             f"needs your ok for kubectl rollout restart deploy/{name} -n {shift.ns}"
         )
-        return
+        return False
     if name in shift.data.get("bare", {}):
         await restart_bare(shift, name, why)
-        return
+        return True
     await shift.k(f"rollout restart deploy/{name} -n {shift.ns}", why, write=True)
     shift.fixes.append(f"rollout restart deploy/{name} ({why})")
-    await verify(shift, name)
+    return await verify(shift, name)
 
 
-async def verify(shift: Shift, name: str) -> None:
+async def verify(shift: Shift, name: str) -> bool:
+    """rollout status + pods: True when the rollout finished and every pod is ready."""
     status = await shift.k(
         f"rollout status deploy/{name} -n {shift.ns} --timeout=120s", "did it land"
     )
@@ -249,6 +324,7 @@ async def verify(shift: Shift, name: str) -> None:
     )
     last = (status.strip().splitlines() or ["?"])[-1]
     shift.checks.append(f"deploy/{name}: {last.strip()[:120]}; pods ready={ready}/{len(rows)}")
+    return "successfully rolled out" in status and ready == len(rows)
 
 
 async def oom_fix(shift: Shift) -> None:

@@ -191,19 +191,60 @@ async def rolling_update(shift: Shift) -> None:
             write=True,
         )
         shift.deltas.append(f"deploy/{name} rollout: progressing -> paused")
-        shift.fixes.append(
-            f"paused rollout of {name}; resume once {bad[0][0]} is clear or pods avoid it"
-        )
         stuck = [
             ln.split()[0] for ln in pods.splitlines()[1:] if bad[0][0] in ln and "Running" not in ln
         ]
         if stuck:
             shift.facts.append(f"pods on {bad[0][0]} not running: {', '.join(stuck)}")
+        await _steer_off(shift, name, [n for n, _ in bad])
         shift.handoffs.append(
             f"@platform: {bad[0][0]} {bad[0][1]}; needs disk cleanup or cordon (cluster-scoped, not mine)"
         )
     else:
         shift.checks.append(f"nodes clean; rollout of {name} continuing")
+
+
+async def _steer_off(shift: Shift, name: str, nodes: list[str]) -> None:
+    """Adapt, not just stop: keep the new pods off the bad node(s), resume, check the rollout."""
+    from .operator_heldout19_do import verify
+
+    ns = shift.ns
+    term = {
+        "matchExpressions": [
+            {"key": "kubernetes.io/hostname", "operator": "NotIn", "values": nodes}
+        ]
+    }
+    aff = {
+        "spec": {
+            "template": {
+                "spec": {
+                    "affinity": {
+                        "nodeAffinity": {
+                            "requiredDuringSchedulingIgnoredDuringExecution": {
+                                "nodeSelectorTerms": [term]
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    await shift.k(
+        f"patch deploy/{name} -n {ns} --type=merge -p '{json.dumps(aff)}'",
+        f"keep new pods off {','.join(nodes)} while it has pressure",
+        write=True,
+    )
+    shift.deltas.append(f"deploy/{name} nodeAffinity: none -> hostname NotIn {','.join(nodes)}")
+    await shift.k(
+        f"rollout resume deploy/{name} -n {ns}", "continue on the healthy nodes", write=True
+    )
+    shift.deltas.append(f"deploy/{name} rollout: paused -> resumed (avoiding {','.join(nodes)})")
+    ok = await verify(shift, name)
+    shift.fixes.append(
+        f"plan changed: paused, pinned {name} off {','.join(nodes)}, resumed"
+        + (" -> rollout done on the other nodes" if ok else " -> still rolling; watching")
+    )
+    await shift.k(f"get pods -n {ns} -l app={name} -o wide", "where the new pods landed")
 
 
 def _pressure(describe: str) -> list[tuple[str, str]]:
