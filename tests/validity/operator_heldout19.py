@@ -101,6 +101,18 @@ class Shift:
         """One call of another tool (logs, metrics, traces, dashboards, database)."""
         if not self.has(tool):
             return ""
+        head, _, rest = shown.partition(" ")
+        if head.rstrip(":") in (
+            "logs",
+            "metrics",
+            "trace",
+            "traces",
+            "db",
+            "dashboard",
+            "dashboards",
+        ):
+            shown = rest
+        shown = f"{tool} {shown}"  # the trail names the tool it called
         out = await self.tools.call(tool, **arguments)
         self.steps.append(Step(shown, why, self.trigger, out, False, self._failed()))
         return out
