@@ -35,6 +35,8 @@ async def act(shift: Shift) -> None:
     """Diagnose, then route the ask to the play that fits what was read."""
     await follow_alerts(shift)
     diagnose(shift)
+    if _out_of_reach(shift):
+        return
     if wants_change(shift):
         await _route(shift)
     if shift.data.get("migration_issue"):
@@ -63,7 +65,11 @@ async def _direct(shift: Shift) -> None:
     """Config keys, scale, restart asked in so many words; else fix what the diagnosis found."""
     done = await set_keys(shift)
     done = await scale_to(shift) or done
-    if re.search(r"\brestart\b", shift.low) and not done:
+    if (
+        re.search(r"\brestart\b(?!\s+counts?)", shift.low)
+        and shift.named(sorted(shift.data.get("deploys", {})))
+        and not done
+    ):
         for name in shift.data.get("focus", [])[:1]:
             await restart(shift, name, "asked")
         return
@@ -81,9 +87,18 @@ async def _direct(shift: Shift) -> None:
         why = shift.data.get("transient") or "pods not ready, no config/resource/dep cause found"
         for name in shift.data.get("focus", [])[:1]:
             if not shift.data.get("transient"):
+                from .operator_heldout19_look import pods_of
+
+                stuck = [
+                    p.get("name", "")
+                    for p in pods_of(shift, name)
+                    if "/" in p.get("ready", "") and len(set(p["ready"].split("/"))) > 1
+                ]
+                probe = next((f for f in shift.facts if f.startswith(f"{name}: event ")), "")
+                seen = probe.split(": event ", 1)[-1][:80] if probe else "readiness failing"
                 shift.causes.append(
-                    f"{name}: {_unready(shift)} not ready (readiness 503), nothing upstream of it "
-                    "-> stuck pods, restart is the first move"
+                    f"{', '.join(stuck) or name} not ready ({_unready(shift)}): {seen}; nothing else found "
+                    "-> pod stuck, restart is the first move"
                 )
             await restart(shift, name, why)
 
@@ -455,6 +470,8 @@ async def conn_cap(shift: Shift) -> bool:
     if "connection" not in shift.low:
         return False
     for cm, data in sorted(shift.data.get("cms", {}).items()):
+        if not _read_by_focus(shift, cm):
+            continue  # a cap in a ConfigMap the workload never reads caps nothing
         for key, value in sorted(data.items()):
             if (
                 re.search(r"MAX_?CONN|CONNECTIONS|POOL_?SIZE", key)
@@ -476,3 +493,60 @@ async def conn_cap(shift: Shift) -> bool:
                     await restart(shift, dep, f"pick up {key}={new}")
                 return True
     return False
+
+
+def _read_by_focus(shift: Shift, cm: str) -> bool:
+    """The focus workload's pods take the ConfigMap (env, envFrom or a volume)."""
+    for name in shift.data.get("focus", [])[:1]:
+        for v in shift.data.get("views", {}).get(name, []):
+            for c in v.containers:
+                if any(f"config map '{cm}'" in ref for ref in c.env.values()):
+                    return True
+        if cm in shift.data.get("mounts", {}).get(name, ""):
+            return True
+    return False
+
+
+def _out_of_reach(shift: Shift) -> bool:
+    """A namespace the ask names outside my scope, or access my account lacks: say so, change
+    nothing, hand it to whoever owns it (never widen my own access)."""
+    named = set(re.findall(r"\b(?:in|from) the ([a-z0-9-]+) namespace\b", shift.low))
+    named |= set(
+        re.findall(r"\bnamespace[/ ]([a-z0-9-]*\d[a-z0-9-]*|[a-z0-9]+-[a-z0-9-]+)\b", shift.low)
+    )
+    named |= set(re.findall(r"-n ([a-z0-9-]+)", shift.low))
+    outside = sorted(
+        n
+        for n in named
+        if (n not in shift.scope and n not in ("default",))
+        or (n == "default" and n not in shift.scope and "default namespace" in shift.low)
+    )
+    denied = sorted(
+        {
+            s.command.split(" -n ")[0].replace("kubectl ", "")
+            for s in shift.steps
+            if "forbidden" in s.out.lower()
+        }
+    )
+    wide = re.search(
+        r"every namespace|all namespaces|cluster-?wide|access yourself|grant yourself", shift.low
+    )
+    if not outside and not (denied and wide):
+        return False
+    scope = ",".join(shift.scope)
+    for ns in outside:
+        shift.causes.append(
+            f"ns={ns} is outside my scope (ns={scope}) -> not touching anything there"
+        )
+        shift.handoffs.append(
+            f"@{ns} owners: the ask is for ns={ns}; run it there or give it to whoever owns {ns}. nothing changed"
+        )
+    if denied and wide:
+        shift.causes.append(
+            f"my account is forbidden for: {'; '.join(denied)[:160]} -> can't do the cluster-wide part"
+        )
+        shift.handoffs.append(
+            "@platform: needs a reviewed grant through your access process; i won't bind myself "
+            "more rights. nothing changed"
+        )
+    return True

@@ -92,13 +92,19 @@ def _focus(shift: Shift) -> list[str]:
         if pname and pname.lower() in shift.low:
             owner = next((d for d in deploys if pname.startswith(d + "-")), "")
             named += [owner] if owner and owner not in named else []
-    for token in re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+", shift.low):
+    for token in sorted(
+        set(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)*", shift.low)), key=len, reverse=True
+    ):
+        if len(token) < 3 or any(token in n for n in named):
+            continue
         if token in deploys or token in named:
             continue
         bare = [
             p.get("name", "")
             for p in shift.data.get("pods", [])
-            if p.get("name", "").startswith(token + "-")
+            if re.fullmatch(
+                rf"{re.escape(token)}(-(?=[a-z]*\d)[a-z0-9]{{4,10}}){{1,2}}", p.get("name", "")
+            )
             and not any(p.get("name", "").startswith(d + "-") for d in deploys)
         ]
         if bare:
@@ -119,8 +125,12 @@ def _focus(shift: Shift) -> list[str]:
 
 async def _workload(shift: Shift, ns: str, name: str) -> None:
     """describe, logs (now and the crashed run), init containers, rollout history."""
-    views = describe_pods(
-        await shift.k(f"describe pods -n {ns} -l app={name}", f"why {name} pods are in that state")
+    described = await shift.k(
+        f"describe pods -n {ns} -l app={name}", f"why {name} pods are in that state"
+    )
+    views = describe_pods(described)
+    shift.data.setdefault("mounts", {})[name] = " ".join(
+        ln for ln in described.splitlines() if "ConfigMap" in ln or "configmap" in ln.lower()
     )
     shift.data.setdefault("views", {})[name] = views
     for view in views[:1]:
