@@ -333,8 +333,19 @@ async def _heldout18(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout19(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 18, terse (``operator_heldout19``): a ticket comment."""
+    from .operator_heldout19 import run
+
+    return await run(tools, task)
+
+
 AGENTS.update(
     {
+        "heldout19": (
+            _heldout19,
+            "held-out competent operator (session 18, written blind): terse CLI-first ticket comment",
+        ),
         "heldout18": (
             _heldout18,
             "held-out competent operator (session 18, written blind): LLM-style markdown report",

@@ -50,6 +50,7 @@ PLAN = {
         "plainspoken",
         "heldout17",
         "heldout18",
+        "heldout19",
     ],
     "wordy": [
         "careful",
@@ -58,6 +59,7 @@ PLAN = {
         "plainspoken",
         "heldout17",
         "heldout18",
+        "heldout19",
     ],
 }
 #: builtin:naive on the plain pool (reported, not tested): its parser takes a name before a
