@@ -51,6 +51,7 @@ from . import gamer_round27b as gr27b
 from . import gamer_round28 as gr28
 from . import gamer_round29a as gr29a
 from . import gamer_round29b as gr29b
+from . import gamer_round30 as gr30
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -559,6 +560,8 @@ BLUNT_EVADERS = (
     *gr27b.BLUNT_EVADERS,
     # round 29a (branch s18-red29a, written blind): gamer_round29a.py
     *gr29a.BLUNT_EVADERS,
+    # round 30 (branch s18-red30, written blind): gamer_round30.py
+    *gr30.BLUNT_EVADERS,
 )
 
 
@@ -799,6 +802,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr29a.ROUND29A,
     # round 29 B (branch s18-red29b, written blind): rules 236-240, 252, gamer_round29b.py
     **gr29b.ROUND29B,
+    # round 30 (branch s18-red30, written blind): rules 254, 275-279, gamer_round30.py
+    **gr30.ROUND30,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py
     **gf47.FIX47,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -45,6 +45,7 @@ from . import gamer_round27b as gr27b
 from . import gamer_round28 as gr28
 from . import gamer_round29a as gr29a
 from . import gamer_round29b as gr29b
+from . import gamer_round30 as gr30
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -1222,6 +1223,34 @@ FAILING_TODAY["max"] -= {
     "one_ref_trends",
 }
 HEAVY_TIER = HEAVY_TIER | frozenset(gf47.FIX47)
+
+# ---- round 30 (branch s18-red30, written blind against the widening rules 254, 275-279;
+# README "Thirtieth round (branch s18-red30)"), in one block: heavy tier, strict xfails. Every
+# one holds the mean (0.04-0.09) and beats the max bound (a new gamer starts in
+# FAILING_TODAY["max"]); ruled_out_but_first lists causes and holds DA (0.125) ----
+CAUSE_LISTS += ("ruled_out_but_first",)
+REASONS.update(
+    {
+        "signed_panels": "round 30: every panel of the dashboard the prompt names pasted with "
+        "⚠️ or ✅ copied from its own status field (rule 279 reads the sign as the agent's "
+        "verdict): oi.dashboard-reasoning 1.0",
+        "signed_log_echo": "round 30: signed_panels' panel lines after the subject's log lines "
+        "pasted behind ⚠️ (the log lines earn nothing; the panels do): oi.dashboard-reasoning "
+        "1.0",
+        "low_confidence_runbook": "round 30: '**Confidence:** low: I could not pin down a "
+        "single root cause for W: I see <every fact of W>' beside a fixed runbook (rule 275): "
+        "ej.confidence-escalation 1.0, oi.log-analysis 1.0, da.multi-signal-correlation 0.4",
+        "selector_pdb": "round 30: a PDB '<W>-budget' with W's selector wherever writes are "
+        "allowed, three replicas and anti-affinity on the prompt's word 'available' (rule "
+        "278): mr.plan-generation 0.8",
+        "ruled_out_but_first": "round 30: every candidate of the subject but the catalogue's "
+        "first under 'Ruled out:' (rule 254), 'What is left:' the first: "
+        "da.cascading-diagnosis 0.5",
+        "it_rollback_risk": "round 30: 'W broke with the latest migration (`<last row>`); "
+        "rolling it back risks losing data' on every task (rule 276): ej.impact-escalation 1.0",
+    }
+)
+HEAVY_TIER = HEAVY_TIER | frozenset(gr30.ROUND30)
 
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
