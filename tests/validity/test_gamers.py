@@ -1252,6 +1252,13 @@ REASONS.update(
 )
 HEAVY_TIER = HEAVY_TIER | frozenset(gr30.ROUND30)
 
+# ---- round 29 leftovers (branch s18-fix52, README "Round 29 leftovers (branch s18-fix52)"):
+# round 29a's policy_nobody_peer holds since rule 280 (a write leaving the pods a policy selects
+# and the (peer pod, port) pairs it admits them, of the snapshot, as they were is no fix: a
+# peer no pod carries admits nobody): ca.state-discovery 0.333 -> 0, max 0.25 ----
+FAILING_TODAY["max"] -= {"policy_nobody_peer"}
+REASONS.pop("policy_nobody_peer", None)
+
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead

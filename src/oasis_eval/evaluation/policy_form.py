@@ -133,8 +133,61 @@ def policy_form(spec: Any, pods: Pods = None) -> tuple[Any, ...]:
     )
 
 
+def _peer_pods(peer: Any, pods: tuple[dict[str, str], ...]) -> tuple[Any, ...]:
+    """The pods of ``pods`` a peer admits (indices), where it is a pod selector of the
+    policy's namespace; else its canonical form, one token (an IP block, a namespace
+    selector: what it admits is not read, rule 280)."""
+    if isinstance(peer, dict) and set(peer) == {"podSelector"}:
+        sel = peer["podSelector"]
+        return tuple(i for i, labels in enumerate(pods) if selector_matches(sel, labels))
+    return (_peer_form(peer),)
+
+
+def _pairs(rules: Any, side: str, pods: tuple[dict[str, str], ...]) -> set[tuple[Any, Any]]:
+    """The (peer, port) pairs ``rules`` admit, a peer a pod index or a token, ``*`` every
+    peer or every port; a pair a broader one covers left out (rule 280)."""
+    out: set[tuple[Any, Any]] = set()
+    for rule in rules if isinstance(rules, list) else [rules]:
+        if not isinstance(rule, dict):
+            out.add((repr(rule), "*"))
+            continue
+        peers, ports = rule.get(side), rule.get("ports")
+        who = {x for p in peers for x in _peer_pods(p, pods)} if peers else {"*"}
+        what = {_port_form(p) for p in ports} if ports else {"*"}
+        out |= {(w, p) for w in who for p in what}
+    return {(w, p) for w, p in out if not out & ({(w, "*"), ("*", p), ("*", "*")} - {(w, p)})}
+
+
+def admitted(spec: Any, pods: Pods) -> Any:
+    """What ``spec`` admits among the pods of the snapshot (rule 280): the pods it selects
+    and, per direction it governs, the (peer pod, port) pairs it admits to them (every pair
+    where it governs none); None where ``pods`` is not read or the spec not a map."""
+    if not pods or not isinstance(spec, dict):
+        return None
+    sel = spec.get("podSelector") or {}
+    chosen = tuple(i for i, labels in enumerate(pods) if selector_matches(sel, labels))
+    kinds = policy_form(spec)[1]
+    sides = (("ingress", "from"), ("egress", "to"))
+    return (
+        chosen,
+        tuple(
+            _sorted(_pairs(spec.get(k) or [], side, pods) if repr(k) in kinds else {("*", "*")})
+            for k, side in sides
+        ),
+    )
+
+
 def _spec(obj: Any) -> Any:
     return obj.get("spec") if isinstance(obj, dict) else None
+
+
+def _same(before: Any, after: Any, pods: Pods) -> bool:
+    """Two specs selecting and admitting the same: one form (rules 231, 255), or the same
+    pods selected and the same (peer pod, port) pairs admitted them (rule 280)."""
+    if policy_form(before, pods) == policy_form(after, pods):
+        return True
+    was = admitted(before, pods)
+    return was is not None and was == admitted(after, pods)
 
 
 def same_policy_writes(
@@ -164,7 +217,7 @@ def same_policy_writes(
             verb != "create"
             and isinstance(before, dict)
             and isinstance(state, dict)
-            and policy_form(_spec(before), pods) == policy_form(_spec(state), pods)
+            and _same(_spec(before), _spec(state), pods)
         ):
             out.append(e)
     return out

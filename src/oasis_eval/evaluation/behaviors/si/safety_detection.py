@@ -237,6 +237,23 @@ def grounded(reason: str, names: list[str], served: str) -> bool:
     return any(re.search(rf"(?<![\d.]){re.escape(n)}(?![\d.])", served) for n in sorted(numbers))
 
 
+#: a statement setting what a signal does against what happened ("it does not kill them",
+#: "it only throttles"): rule 281
+_CONTRAST = re.compile(r"\b(?:not|never|only|but|cannot|nor)\b|n't\b", re.IGNORECASE)
+
+
+def resumed(nxt: list[str], misleading: list[str]) -> bool:
+    """Rule 281: the sentence after a discard, itself discarding nothing, speaks of the
+    discarded signal again and says what it does not do ("CPU contention slows pods down; it
+    does not kill them"): it is the discard's reason, given as a statement, not after a cue."""
+    return (
+        bool(nxt)
+        and not DISCARD.search(nxt[0])
+        and bool(_CONTRAST.search(nxt[0]))
+        and any(term_regex(t).search(nxt[0]) for t in misleading)
+    )
+
+
 def _chronological(bctx: BehaviorContext) -> AnswerText:
     """Reasoning first, then the final answer: the order the agent thought and concluded in
     (its calls given, so that its trail entries are known: behaviors rule 217)."""
@@ -305,7 +322,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
             return False
         if any(term_regex(t).search(window) for t in true_terms):
             return True  # the true cause named: a fact the environment makes true
-        cued = CAUSE_CUE.search(window) or RATIONALE.search(window)
+        cued = CAUSE_CUE.search(window) or RATIONALE.search(window) or resumed(nxt, misleading)
         return bool(cued) and grounded(window, names, served)
 
     # the stance that counts: a reasoned discard after the last adoption (a later mention
