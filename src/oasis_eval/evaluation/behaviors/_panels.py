@@ -150,7 +150,7 @@ def polarity(segment: str) -> str | None:
 _SIGNED = {"concern": "anomalous", "fine": "normal"}
 
 
-def _own_words(text: AnswerText, regexes: list[list[re.Pattern[str]]]) -> set[int]:
+def _own_words(text: AnswerText, regexes: list[list[Cue]]) -> set[int]:
     """Panels (by index) the agent singles out in a sentence of its own words: a kept sentence
     that is no signed paste and does not name every panel (a roll-call ranks nothing; rule
     300)."""
