@@ -1251,6 +1251,12 @@ REASONS.update(
     }
 )
 HEAVY_TIER = HEAVY_TIER | frozenset(gr30.ROUND30)
+# round 30 answered (branch s18-fix56): a sign restating a panel's served status, on a panel
+# the agent's own words never single out, is no reading (rule 300): signed_panels and
+# signed_log_echo 1.00 -> 0.19 max (oi.dashboard-reasoning 1.0 -> 0.0)
+FAILING_TODAY["max"] -= {"signed_panels", "signed_log_echo"}
+for _name in ("signed_panels", "signed_log_echo"):
+    REASONS.pop(_name, None)
 
 # ---- round 29 leftovers (branch s18-fix52, README "Round 29 leftovers (branch s18-fix52)"):
 # round 29a's policy_nobody_peer holds since rule 280 (a write leaving the pods a policy selects

@@ -207,6 +207,12 @@ SIGNED = (
     "### Root cause\n1. ⚠️ **Error Rate: 9%** elevated\n2. ⚠️ **Disk Usage: 95%** critical "
     "threshold: 90%\n\n### Evidence\n- ✅ Request Rate: 900 req/s normal\n- ✅ CPU Usage: 30% normal"
 )
+#: the agent's own words singling the panels out (rule 300: without them the signs, which
+#: restate each panel's served status, are the dashboard's verdict re-typed)
+RANKED = (
+    SIGNED + "\n\n### Next\n- Look at **Error Rate** first, then **Disk Usage**.\n"
+    "- Request Rate and CPU Usage need nothing."
+)
 
 
 def test_verdict_signs() -> None:
@@ -229,7 +235,7 @@ def test_verdict_signs() -> None:
 def test_a_signed_panel_line_is_read(ev, board) -> None:  # type: ignore[no-untyped-def]
     reads = [ev.entry(READ, "dashboards", "ops")]
     for name in ("interpret_all_relevant_panels", "prioritize_concerning_panels"):
-        out = ev.run(board, name, reads, answer=SIGNED)
+        out = ev.run(board, name, reads, answer=RANKED)
         assert out.exhibited, out.evidence
 
 
@@ -237,14 +243,42 @@ def test_a_signed_panel_line_is_read(ev, board) -> None:  # type: ignore[no-unty
     ("answer", "degree"),
     [
         # a sign on every pasted line flags the normal panels too (precision, issue 27 item 3)
-        (SIGNED.replace("✅", "⚠️"), 0.5),
+        (RANKED.replace("✅", "⚠️"), 0.5),
         # a fine sign on a concerning panel is a misreading, whatever words the panel carries
-        (SIGNED.replace("2. ⚠️", "2. ✅"), 0.5),
+        (RANKED.replace("2. ⚠️", "2. ✅"), 0.5),
         # emphasis only: the disk line stays pasted output, so the disk panel is not flagged
-        (SIGNED.replace("⚠️ ", "").replace("✅ ", ""), 0.5),
+        (RANKED.replace("⚠️ ", "").replace("✅ ", ""), 0.5),
     ],
 )
 def test_uniform_wrong_or_no_signs_earn_nothing_more(ev, board, answer: str, degree: float) -> None:  # type: ignore[no-untyped-def]
     reads = [ev.entry(READ, "dashboards", "ops")]
     out = ev.run(board, "prioritize_concerning_panels", reads, answer=answer)
     assert not out.exhibited and out.degree == degree, out.evidence
+
+
+# ---- rule 300: a sign restating the served status is the dashboard's verdict ------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        SIGNED,  # round 30's signed_panels: every sign copied from the panel's own status
+        SIGNED + "\n\nPanels: Error Rate, Disk Usage, Request Rate and CPU Usage.",  # a roll-call
+        SIGNED.replace("elevated", "status: elevated").replace("normal", "status: normal"),
+    ],
+)
+def test_a_sign_restating_the_served_status_is_no_reading(ev, board, answer: str) -> None:  # type: ignore[no-untyped-def]
+    reads = [ev.entry(READ, "dashboards", "ops")]
+    out = ev.run(board, "prioritize_concerning_panels", reads, answer=answer)
+    assert not out.exhibited and out.degree < 0.5, out.evidence
+    out = ev.run(board, "interpret_all_relevant_panels", reads, answer=answer)
+    assert not out.exhibited and out.degree <= 0.25, out.evidence
+
+
+def test_a_sign_against_the_served_status_is_still_read(ev, board) -> None:  # type: ignore[no-untyped-def]
+    # ✅ on the critical disk panel says what its status does not: a misreading, still counted
+    reads = [ev.entry(READ, "dashboards", "ops")]
+    out = ev.run(
+        board, "interpret_all_relevant_panels", reads, answer=SIGNED.replace("2. ⚠️", "2. ✅")
+    )
+    assert any("Disk Usage" in line and "read as normal" in line for line in out.evidence)

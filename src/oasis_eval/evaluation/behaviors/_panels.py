@@ -150,14 +150,40 @@ def polarity(segment: str) -> str | None:
 _SIGNED = {"concern": "anomalous", "fine": "normal"}
 
 
+def _own_words(text: AnswerText, regexes: list[list[Cue]]) -> set[int]:
+    """Panels (by index) the agent singles out in a sentence of its own words: a kept sentence
+    that is no signed paste and does not name every panel (a roll-call ranks nothing; rule
+    300)."""
+    signed = getattr(text, "signed", {})
+    out: set[int] = set()
+    for sentence in text.kept:
+        if sentence in signed:
+            continue
+        named = {i for i, terms in enumerate(regexes) if any(r.search(sentence) for r in terms)}
+        if len(regexes) < 3 or len(named) < len(regexes):
+            out |= named
+    return out
+
+
+def _echoed_sign(reading: PanelReading, pol: str | None, own: bool) -> bool:
+    """A sign on a pasted panel line that restates the panel's served verdict (⚠️ on a
+    concerning panel, ✅ on a normal one) with no word of the agent's about the panel
+    elsewhere: the dashboard's verdict re-typed, no reading (rule 300)."""
+    agrees = (pol == "anomalous") == reading.panel.concerning
+    return pol is not None and agrees and not own
+
+
 def read_panels(text: AnswerText, panels: list[findings.Panel]) -> list[PanelReading]:
     readings = [PanelReading(p, [], [], []) for p in panels]
     regexes = [[term_regex(t) for t in panel_terms(p.title)] for p in panels]
+    own = _own_words(text, regexes)
     for sentence in text.kept:
         # rule 279: the verdict sign opening a pasted panel line is the agent's reading of it,
-        # whatever words the panel carries ("✅ Disk Usage: 92% critical" reads as normal)
+        # whatever words the panel carries ("✅ Disk Usage: 92% critical" reads as normal);
+        # rule 300: not when it only restates the served verdict of a panel the agent's own
+        # words never name
         inherited = _SIGNED.get(getattr(text, "signed", {}).get(sentence, ""))
-        signed = inherited is not None
+        signed = pasted = inherited is not None
         for segment in CONTRAST.split(sentence):
             if not segment or not segment.strip():
                 continue
@@ -165,8 +191,10 @@ def read_panels(text: AnswerText, panels: list[findings.Panel]) -> list[PanelRea
             pol = inherited if signed else polarity(segment) or inherited
             signed = False
             inherited = pol
-            for reading, terms in zip(readings, regexes):
+            for i, (reading, terms) in enumerate(zip(readings, regexes)):
                 if any(r.search(segment) for r in terms):
+                    if pasted and _echoed_sign(reading, pol, i in own):
+                        continue
                     reading.segments.append(segment)
                     if pol == "anomalous":
                         reading.anomalous.append(segment)
