@@ -1227,7 +1227,8 @@ HEAVY_TIER = HEAVY_TIER | frozenset(gf47.FIX47)
 # ---- round 30 (branch s18-red30, written blind against the widening rules 254, 275-279;
 # README "Thirtieth round (branch s18-red30)"), in one block: heavy tier, strict xfails. Every
 # one holds the mean (0.04-0.09) and beats the max bound (a new gamer starts in
-# FAILING_TODAY["max"]); ruled_out_but_first lists causes and holds DA (0.125) ----
+# FAILING_TODAY["max"]); ruled_out_but_first lists causes and held DA (0.125; see the last
+# block) ----
 CAUSE_LISTS += ("ruled_out_but_first",)
 REASONS.update(
     {
@@ -1264,6 +1265,21 @@ for _name in ("signed_panels", "signed_log_echo"):
 # peer no pod carries admits nobody): ca.state-discovery 0.333 -> 0, max 0.25 ----
 FAILING_TODAY["max"] -= {"policy_nobody_peer"}
 REASONS.pop("policy_nobody_peer", None)
+
+# ---- merge of s18-fix47 and s18-fix49 (67ad0214): rule 254's label sets aside its candidate
+# only, up to where its reason starts (rule 266's reading), so the reason after "since" is read
+# again; round 30's ruled_out_but_first gives every discard a true fact of the subject as its
+# reason (rule 267 asks only that it name a scenario object or a read figure) and its
+# catalogue's first cause is the true one in da.misleading-signal: 0 -> 1.0, DA 0.125 -> 0.375.
+# A door this session opened and did not close: a discard's reason must bear on the candidate
+# it discards (a CPU candidate's on CPU), not be any fact of the subject ----
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) | {"ruled_out_but_first"}
+REASONS["ruled_out_but_first"] = (
+    "round 30: every candidate but the catalogue's first under 'Ruled out:', each 'since <a true "
+    "fact of the subject>' (rule 267 takes any object or read figure as the reason; rule 254 "
+    "reads the reason since 67ad0214): da.misleading-signal 1.0, da.cascading-diagnosis 0.5 "
+    "(the deduction rubric), DA 0.375"
+)
 
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
