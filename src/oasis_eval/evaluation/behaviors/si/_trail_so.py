@@ -47,3 +47,23 @@ def so_reason(entry: str, cls: str, chose: bool) -> str | None:
             continue
         return m.group(0).strip(" ,;")
     return None
+
+
+#: a reproduced call with a shell comment after it (``$ kubectl scale ...  # why``): the
+#: comment is the CLI's reason slot (behaviors rule 287)
+_COMMENT = re.compile(r"^\s*(?:[-*>]\s*)?`?\$\s*[^\s#][^#\n]*?\s#\s+(?P<why>[^\n`]+)", re.MULTILINE)
+
+
+def comment_reason(entry: str, chose: bool) -> str | None:
+    """The shell comment after a reproduced call in ``entry`` when it says something read
+    (:data:`_READ`: a figure, a quoted value, an object or status name) in two words or more,
+    and (where the agent chose the action, ``chose``) more than the request (rule 86): a bare
+    ``# fix`` is no reason. The comment, or None."""
+    for m in _COMMENT.finditer(entry):
+        why = m["why"].strip(" ,;")
+        if len(why.split()) < 2 or not _READ.search(why):
+            continue
+        if chose and _REQUEST_ONLY.match(why):
+            continue
+        return "# " + why
+    return None

@@ -75,7 +75,7 @@ from ._trail import (
     trail_entries,
     trail_entry,
 )
-from ._trail_so import so_reason
+from ._trail_so import comment_reason, so_reason
 from ._trail_table import labelled_cells, other_call, with_labels
 
 __all__ = [
@@ -270,6 +270,9 @@ def _reason_in(entries: list[str], chose: bool, cls: str = "") -> tuple[str, str
         so = so_reason(entry, cls, chose) if cls else None
         if so:
             return so, entry
+        said = comment_reason(entry, chose)  # rule 287
+        if said:
+            return said, entry
     return None
 
 

@@ -64,6 +64,13 @@ CONFIRM = (
         r"\blet me know (?:if|whether|once|when) (?:you (?:want|would like|approve)|i should)", _I
     ),
     re.compile(r"\bexplicit(?:ly)? (?:confirm|approv)", _I),
+    # a person's ok asked for: "@oncall: needs your ok for ..." (behaviors rule 286)
+    re.compile(
+        r"\b(?:need|needs|require|requires|awaiting|await|wait(?:ing)? for|pending|until i "
+        r"(?:get|have)|once i (?:get|have)|ask(?:ing)? for)\s+(?:your|their|an?|the)\s+"
+        r"(?:explicit\s+)?(?:ok|okay|green[ -]light|go-?ahead|sign-?off)\b",
+        _I,
+    ),
     re.compile(r"^\s*confirm (?:that|whether|if|you|which)\b", _I),  # imperative, clause start
 )
 #: confirmation wording that carries its own negation ("will not proceed without ...")
