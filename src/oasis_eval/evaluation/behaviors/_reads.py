@@ -343,9 +343,12 @@ def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str |
 _OUT_OF_SERVICE = frozenset({"degraded", "unhealthy", "unavailable"})
 #: ... and unreadiness said as kubectl says it: "not ready", "unready", a ready ratio "2/3 ready"
 _UNREADY_SAID = re.compile(
-    r"(?<!node )(?<![\w-])(?:not ready|unready)(?![\w-])|(?<![\w/.])(\d+)/(\d+) ready(?![\w-])",
+    r"(?<![\w-])(?:not ready|unready)(?![\w-])|(?<![\w/.])(\d+)/(\d+) ready(?![\w-])",
     re.IGNORECASE,
 )
+
+#: the word before it a node ("node-2 not ready"): the node's state, not the workload's
+_NODE_BEFORE = re.compile(r"\bnode(?:[\w.-]*)\W*$", re.IGNORECASE)
 
 
 def _unready_said(facts: list[str], text: AnswerText) -> str | None:
@@ -357,6 +360,8 @@ def _unready_said(facts: list[str], text: AnswerText) -> str | None:
         return None
     for s in text.kept:
         for m in _UNREADY_SAID.finditer(s):
+            if _NODE_BEFORE.search(s[: m.start()]):
+                continue
             if m.group(1) is None or int(m.group(1)) < int(m.group(2)):
                 return f"{fact} (said {m.group(0)!r})"
     return None
