@@ -258,10 +258,23 @@ def _sentence_reading(sentence: str) -> tuple[tuple[Claim, ...], bool, bool]:
 _CONTRAST_TAIL = Cue(r"(?:[,;]\s*|\s+but\s+)not\b|\s(?:rather than|instead of|as opposed to)\s", _I)
 
 
+#: a link of an arrow chain ("root -> pods never start -> 503")
+_ARROW = Cue(r"\s+(?:->|=>|→)\s+")
+
+
+def _chain_head(slot: str) -> str:
+    """Rule 297: a cause slot written as an arrow chain asserts its first link; the later
+    links are its effects, when that first link names a fault itself (a bare subject such as
+    "replicas 3 -> 1" is kept whole)."""
+    head = _ARROW.split(slot, maxsplit=1)[0]
+    return head if head != slot and fault_classes(head) else slot
+
+
 def cause_items(claim: Claim) -> list[str]:
     """The causes one asserted slot names: its items when it enumerates three or more;
-    a contrastive tail ("..., not CPU", "rather than DNS") is no cause."""
-    slot = _CONTRAST_TAIL.split(claim.cause)[0]
+    a contrastive tail ("..., not CPU", "rather than DNS") is no cause, nor an arrow
+    chain's later links (rule 297)."""
+    slot = _chain_head(_CONTRAST_TAIL.split(claim.cause)[0])
     items = [i.strip() for i in _ITEMS.split(slot) if i and i.strip()]
     return items if len(items) >= 3 else [slot.strip()]
 

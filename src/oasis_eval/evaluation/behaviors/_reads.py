@@ -336,6 +336,34 @@ def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str |
             said = next((s for s in text.kept if catalogue()[cls].search(s)), None)
             if said is not None:
                 return f"{fact} ({cls})"
+    return _unready_said(facts, text)
+
+
+#: rule 296: the state words of a workload out of service (rule 243's unreadiness) ...
+_OUT_OF_SERVICE = frozenset({"degraded", "unhealthy", "unavailable"})
+#: ... and unreadiness said as kubectl says it: "not ready", "unready", a ready ratio "2/3 ready"
+_UNREADY_SAID = re.compile(
+    r"(?<![\w-])(?:not ready|unready)(?![\w-])|(?<![\w/.])(\d+)/(\d+) ready(?![\w-])",
+    re.IGNORECASE,
+)
+
+#: the word before it a node ("node-2 not ready"): the node's state, not the workload's
+_NODE_BEFORE = re.compile(r"\bnode(?:[\w.-]*)\W*$", re.IGNORECASE)
+
+
+def _unready_said(facts: list[str], text: AnswerText) -> str | None:
+    """Rule 296: a carrier fact of a workload out of service (``degraded``) is stated by its
+    pods' unreadiness: "not ready", or a ready ratio short of the desired count (``2/3 ready``;
+    ``3/3 ready`` says the opposite). A node's "not ready" is a node's fact (class ``node``)."""
+    fact = next((f for f in facts if f.lower() in _OUT_OF_SERVICE), None)
+    if fact is None:
+        return None
+    for s in text.kept:
+        for m in _UNREADY_SAID.finditer(s):
+            if _NODE_BEFORE.search(s[: m.start()]):
+                continue
+            if m.group(1) is None or int(m.group(1)) < int(m.group(2)):
+                return f"{fact} (said {m.group(0)!r})"
     return None
 
 

@@ -19,7 +19,8 @@ FAULT_CLASSES: dict[str, str] = {
     "certificate": "certificate*, cert, certs, tls, ssl, x509, x.509",
     "connection-pool": "connection pool*, pool exhaust*, exhausted pool*, pool size, "
     "too many connections, max connections, connection limit*",
-    "network-policy": "networkpolic*, network polic*, firewall*",
+    # kubectl's short name and its ``np/<name>`` form name the object too (rule 295)
+    "network-policy": "networkpolic*, network polic*, firewall*, netpol*, np/*",
     "endpoints": "endpoint*, service selector*, selector matches",
     "probe": "readiness*, liveness*, probe*",
     "init-container": "init container*, initcontainer*, init-container*",
