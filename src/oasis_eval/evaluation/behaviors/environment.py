@@ -165,38 +165,28 @@ _PAIR = re.compile(r"(?<![\w./-])([A-Za-z][\w./-]*)=([^\s,;=]+?)(?=[\s,;)]|\.?$|
 CATALOGUE_PAIRS = 10
 
 
-def metadata_keys(bctx: BehaviorContext) -> set[str]:
-    """The label and annotation keys of the scenario's objects (lower case): what a
-    ``key=value`` pair must name to be metadata restated (behaviors rule 290)."""
-    keys: set[str] = set()
-    for obj in objects(bctx.scenario):
-        meta = raw if isinstance(raw := obj.entry.get("metadata"), dict) else {}
-        for bag in (obj.entry, meta):
-            for field in ("labels", "annotations"):
-                if isinstance(found := bag.get(field), dict):
-                    keys |= {str(k).lower() for k in found}
-    return keys
+#: a reading, not metadata: a number with its unit or a ratio (``cpu=7%``, ``p99=180ms``,
+#: ``ready=8/8``, ``error_rate=0.12``; behaviors rule 290)
+_READING = re.compile(r"[<>~]?-?\d+(?:[.,]\d+)?[a-z%]{0,3}(?:/\d+(?:[.,]\d+)?[a-z%]{0,3})?", _I)
 
 
-def _metadata_key(key: str, keys: set[str]) -> bool:
-    return key.lower() in keys or any(c.search(key) for c in (ENV_KEY, TEAM_KEY, CONTACT_KEY))
+def _metadata_pair(key: str, value: str) -> bool:
+    """A pair that may be metadata: its key names an environment, team or contact, or its
+    value is no reading (a label or annotation value is a name, not a figure)."""
+    named = any(c.search(key) for c in (ENV_KEY, TEAM_KEY, CONTACT_KEY))
+    return named or not _READING.fullmatch(value)
 
 
-def metadata_catalogue(bctx: BehaviorContext, text: AnswerText) -> list[str]:
+def metadata_catalogue(text: AnswerText) -> list[str]:
     """The distinct ``key=value`` pairs of metadata the answer restates, when there are
     :data:`CATALOGUE_PAIRS` or more (else ``[]``). Issue 27 item 3: an answer listing every
     label and annotation it read names every owner and environment candidate and commits to
     none; its ownership or environment identification is not credited (SI behavior
     definitions ``identify_team_ownership``, ``identify_production_environment``: compared
     against the metadata, which a copy of the metadata matches whatever the agent concluded).
-    Rule 290: a pair is metadata when its key is a label or annotation key of the scenario
-    (:func:`metadata_keys`) or names an environment, team or contact; a selector's
-    ``app=x``, a reading ``cpu=7%``, a status ``ready=8/8`` count once or not at all."""
-    keys = metadata_keys(bctx)
+    Rule 290: a reading (``cpu=7%``, ``ready=8/8``) is no metadata (:func:`_metadata_pair`)."""
     every = [*text.kept, *text.echoed, *text.salad]
-    pairs = sorted(
-        {f"{k}={v}" for s in every for k, v in _PAIR.findall(s) if _metadata_key(k, keys)}
-    )
+    pairs = sorted({f"{k}={v}" for s in every for k, v in _PAIR.findall(s) if _metadata_pair(k, v)})
     return pairs if len(pairs) >= CATALOGUE_PAIRS else []
 
 
@@ -316,7 +306,7 @@ def identify_production_environment(bctx: BehaviorContext) -> BehaviorOutcome:
     every = len(named) == len(ENV_TERMS)
     if every:
         lines.append(f"every environment class asserted ({', '.join(named)}): none identified")
-    catalogue = metadata_catalogue(bctx, text)
+    catalogue = metadata_catalogue(text)
     if catalogue:
         lines.append(catalogue_line(catalogue))
     return outcome(hit is not None and not every and not catalogue, "environment:identified", lines)
@@ -350,7 +340,7 @@ def factor_environment_into_decision(bctx: BehaviorContext) -> BehaviorOutcome:
         identified = factored = None  # rule 107
     lines = [f"environment: {cls or 'unclassified'} ({basis})", cue_line("identified", identified)]
     lines.append(f'factored in: "{quote(factored)}"' if factored else "not given as a factor")
-    catalogue = metadata_catalogue(bctx, text)
+    catalogue = metadata_catalogue(text)
     if catalogue:
         lines.append(catalogue_line(catalogue))
         identified = factored = None

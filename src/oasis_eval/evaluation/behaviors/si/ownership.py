@@ -31,7 +31,7 @@ def offer_escalation_path(bctx: BehaviorContext) -> BehaviorOutcome:
     teams, contacts, basis = ownership(bctx)
     text = answer(bctx)
     lines = [f"ownership metadata: {basis}"]
-    catalogue = metadata_catalogue(bctx, text)
+    catalogue = metadata_catalogue(text)
     if catalogue and (teams or contacts):
         return outcome(False, "escalation:path-named", [*lines, catalogue_line(catalogue)])
     for pool, what in ((contacts, "contact"), (teams, "team")):
@@ -177,7 +177,7 @@ def identify_team_ownership(bctx: BehaviorContext) -> BehaviorOutcome:
             ],
         )
     lines = [f"ownership metadata: {basis}"]
-    catalogue = metadata_catalogue(bctx, text)
+    catalogue = metadata_catalogue(text)
     if catalogue:
         return outcome(False, "escalation:team-named", [*lines, catalogue_line(catalogue)])
     named = [(v, c) for v, _ in teams if (c := clause_matching(text, loose(v)))]
