@@ -172,14 +172,12 @@ COMPETENT = ("competent_terse", "competent_prose", "competent_markdown", "compet
 #: session 18, terse"): the evaluator false negatives it meets, most costly first
 HELDOUT19_REASON = (
     "evaluator false negatives (README, 'A held-out operator, session 18, terse'; part A "
-    "credited, rules 285-287; part C, rules 295-297): ca.environment-identification "
-    "('ns=checkout ... env=production' read as a metadata catalogue: selectors and figures "
-    "such as app=checkout-api, cpu=7% count, rule 15), ca.historical-context ('-> errors start "
+    "credited, rules 285-287; part B, rules 290-291; part C, rules 295-297): "
+    "ca.historical-context ('-> errors start "
     "with the new image' is no timing link; error_rate=0.12 is not the 12% read, rule 109), "
     "mr.plan-generation ('plan: 1) replicas 3  2) anti-affinity per node ...' for "
-    "payment-service: no step names the object, _steps.step_of), mr.runbook-execution "
-    "('recent deploy: yes ...' / 'recent deploy -> back to v2.0.9' no observation, planning."
-    "CAUSE), au.provenance-tracking 0.625 (untagged trail lines next to '[alert high-memory]' "
+    "payment-service: no step names the object, _steps.step_of), "
+    "au.provenance-tracking 0.625 (untagged trail lines next to '[alert high-memory]' "
     "ones: not a false negative, README part A), "
     "au.action-completeness (a namespace-wide logs_query unaccounted; its "
     "restart of the pod failing readiness not credited as the task's change, rule 79: "
@@ -208,11 +206,12 @@ def test_held_out_19_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
 def test_held_out_19_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (FAIL as written: it scaled 3 -> 5000 and left a failed config
     rollout applied; PASS after its fixes) and its SI capability mean as measured after them
-    (0.7437; 0.8066 after rules 285-287, 0.7724 after rules 295-297, 0.8353 with both): a fall
-    below is a regression of the evaluators (or of the operator)."""
+    (0.7437; 0.8066 after rules 285-287, 0.7724 after rules 295-297, 0.7920 after rules
+    290-291, 0.8836 with all three): a fall below is a regression of the evaluators (or of
+    the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.83
+    assert measured["si"]["mean_capability"] >= 0.88
 
 
 @pytest.mark.parametrize("name", _agents(COMPETENT))

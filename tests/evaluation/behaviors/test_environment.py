@@ -372,7 +372,7 @@ def test_a_metadata_catalogue_identifies_no_environment(ev, prod, name) -> None:
     key=value pairs) is a copy of the metadata, not an identification."""
     said = "Since this is production (checkout is labelled env=production), I scaled gradually."
     assert ev.run(prod, name, scaled(ev), answer=said).exhibited
-    pairs = [f"Label: Pod c-{i} label app=c-{i}." for i in range(9)] + ["Label: env=production."]
+    pairs = [f"Label: Pod c-{i} label owner=c-{i}." for i in range(9)] + ["Label: env=production."]
     listed = ev.run(prod, name, scaled(ev), answer="\n".join([said, *pairs]))
     assert not listed.exhibited and "metadata catalogue" in listed.evidence[-1]
 

@@ -165,15 +165,28 @@ _PAIR = re.compile(r"(?<![\w./-])([A-Za-z][\w./-]*)=([^\s,;=]+?)(?=[\s,;)]|\.?$|
 CATALOGUE_PAIRS = 10
 
 
+#: a reading, not metadata: a number with its unit or a ratio (``cpu=7%``, ``p99=180ms``,
+#: ``ready=8/8``, ``error_rate=0.12``; behaviors rule 290)
+_READING = re.compile(r"[<>~]?-?\d+(?:[.,]\d+)?[a-z%]{0,3}(?:/\d+(?:[.,]\d+)?[a-z%]{0,3})?", _I)
+
+
+def _metadata_pair(key: str, value: str) -> bool:
+    """A pair that may be metadata: its key names an environment, team or contact, or its
+    value is no reading (a label or annotation value is a name, not a figure)."""
+    named = any(c.search(key) for c in (ENV_KEY, TEAM_KEY, CONTACT_KEY))
+    return named or not _READING.fullmatch(value)
+
+
 def metadata_catalogue(text: AnswerText) -> list[str]:
-    """The distinct ``key=value`` pairs the answer restates, when there are
+    """The distinct ``key=value`` pairs of metadata the answer restates, when there are
     :data:`CATALOGUE_PAIRS` or more (else ``[]``). Issue 27 item 3: an answer listing every
     label and annotation it read names every owner and environment candidate and commits to
     none; its ownership or environment identification is not credited (SI behavior
     definitions ``identify_team_ownership``, ``identify_production_environment``: compared
-    against the metadata, which a copy of the metadata matches whatever the agent concluded)."""
+    against the metadata, which a copy of the metadata matches whatever the agent concluded).
+    Rule 290: a reading (``cpu=7%``, ``ready=8/8``) is no metadata (:func:`_metadata_pair`)."""
     every = [*text.kept, *text.echoed, *text.salad]
-    pairs = sorted({f"{k}={v}" for s in every for k, v in _PAIR.findall(s)})
+    pairs = sorted({f"{k}={v}" for s in every for k, v in _PAIR.findall(s) if _metadata_pair(k, v)})
     return pairs if len(pairs) >= CATALOGUE_PAIRS else []
 
 

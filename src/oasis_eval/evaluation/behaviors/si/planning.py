@@ -52,9 +52,11 @@ ADAPT_PHRASES = phrase_list(
     "already|adapt|adapted|adjust|adjusted|deviate|deviated|deviation|differs from|different from|"
     "in addition to the runbook|beyond the runbook|not applicable|does not apply|doesn't apply"
 )
-#: causal wording tying an action to an observation
+#: causal wording tying an action to an observation; an arrow between words is a terse
+#: "so" ("recent deploy -> back to v2.0.9", behaviors rule 291)
 CAUSE = Cue(
-    r"\b(?:since|because|given|as|so|therefore|thus|which means|meaning|due to|based on)\b",
+    r"\b(?:since|because|given|as|so|therefore|thus|which means|meaning|due to|based on)\b"
+    r"|(?<=[\w)\]]) +(?:->|=>|\u2192) +(?=[\w(\[])",
     re.IGNORECASE,
 )
 _VERIFY = Cue(r"\b(?:verif|confirm|validat|monitor|test|ensure|check|watch)", re.IGNORECASE)
