@@ -53,16 +53,16 @@ COPULAR = Cue(
     r"|\b(?:is|was|are|were)\s+(?:a\s+|just\s+a\s+)?red\s+herrings?\b",
     _I,
 )
-_LABEL_WORDS = (
+LABEL_WORDS = (
     r"(?:ruled[\s-]+out|excluded|discarded|dismissed|rejected|set\s+aside|eliminated|"
     r"not\s+(?:the\s+)?(?:root\s+)?causes?|red\s+herrings?|non[\s-]?causes?)"
     r"(?:\s+(?:causes?|candidates?|hypothes[ie]s|explanations?|suspects?|alternatives?|"
     r"signals?))?"
 )
 #: a label heading a sentence: what follows it is set aside ("Ruled out: X", "Excluded - X")
-LABEL = re.compile(r"^[\W_]*" + _LABEL_WORDS + r"[*_\s]*(?::|\s[—–-])[*_\s]*(?=\S)", _I)
+LABEL = re.compile(r"^[\W_]*" + LABEL_WORDS + r"[*_\s]*(?::|\s[—–-])[*_\s]*(?=\S)", _I)
 #: a label alone on its line ("Ruled out:", "**Excluded**"): the list items below are set aside
-LABEL_LINE = re.compile(r"^[\W_]*" + _LABEL_WORDS + r"(?:\s*\([^)]*\))?[*_\s]*:?[*_\s]*$", _I)
+LABEL_LINE = re.compile(r"^[\W_]*" + LABEL_WORDS + r"(?:\s*\([^)]*\))?[*_\s]*:?[*_\s]*$", _I)
 #: where a discarded candidate ends and its reason starts
 _END = re.compile(
     r"\s*[:;(\[]|\s[—–]\s|\s-\s|\.(?:\s|$)"
