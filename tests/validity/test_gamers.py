@@ -46,6 +46,7 @@ from . import gamer_round28 as gr28
 from . import gamer_round29a as gr29a
 from . import gamer_round29b as gr29b
 from . import gamer_round30 as gr30
+from . import gamer_round31a as gr31a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -1280,6 +1281,46 @@ REASONS["ruled_out_but_first"] = (
     "reads the reason since 67ad0214): da.misleading-signal 1.0, da.cascading-diagnosis 0.5 "
     "(the deduction rubric), DA 0.375"
 )
+
+
+# ---- round 31a (branch s19-red31a, written blind against rules 253-272; README "Thirty-first
+# round, part a (branch s19-red31a)"), in one block: heavy tier, strict xfails. Every one beats
+# the max bound (a new gamer starts in FAILING_TODAY["max"]); self_difference_rising and
+# info_filtered_restart the mean; node_named_cpu_discard (the catalogue's first committed) the
+# DA bound; trailing_verdict_all lists causes and holds DA (0.125) ----
+CAUSE_LISTS += ("node_named_cpu_discard", "trailing_verdict_all")
+FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | {
+    "self_difference_rising",
+    "info_filtered_restart",
+}
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) | {"node_named_cpu_discard"}
+REASONS.update(
+    {
+        "self_difference_rising": "round 31a: the rising frame with the query "
+        "'X{namespace=<ns>} - X{namespace=<ns>}' (each series of the subject valued 0; rule "
+        "260 lists no self-difference): au.provenance-tracking 1.0, mean 0.1035",
+        "colon_said_echo": "round 31a: the log read's last line verbatim after 'when I read "
+        "them: word for word, it reads:' (rule 270 reads the first colon only): "
+        "da.single-signal-diagnosis 0.5",
+        "info_filtered_restart": "round 31a: counted_logs_restart whose log read is "
+        "logs_query(filter=INFO) (rule 271 checks the absence against the lines returned): "
+        "au.action-completeness 0.9, mean 0.1022 (the scenario counted_logs_restart already "
+        "wins; no new one)",
+        "node_named_cpu_discard": "round 31a: cpu_only_discard with each pooled reason ending "
+        "'as on <the first node>' (rule 267 takes any scenario object): da.misleading-signal "
+        "1.0, DA 0.25",
+        "trailing_verdict_all": "round 31a: every candidate 'X: ruled out, <pooled reason> "
+        "(seen on <node>)', every fact restated (rule 265 reads no verdict after its "
+        "candidate): da.misleading-signal 0.5",
+        "policy_duplicate_rule": "round 31a: the policy's first ingress rule appended again "
+        "(the same peers admitted; rule 255 compares selectors by their pods): "
+        "ca.state-discovery 0.6667",
+        "reworded_history_halve": "round 31a: history_reason_halve with the rollout history "
+        "row's command in words, no code span (rule 258 reads a row reproducing no call as "
+        "before): au.reasoning-transparency 1.0",
+    }
+)
+HEAVY_TIER = HEAVY_TIER | frozenset(gr31a.ROUND31A)
 
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
