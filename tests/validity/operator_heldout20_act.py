@@ -77,7 +77,10 @@ async def explicit(desk: Desk, focus: list[str], deps: dict[str, Any]) -> bool:
     """Changes the request spells out: replicas, ConfigMap values, a restart."""
     done = False
     text = desk.prompt
-    keys = re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s*(?:=|\bto\b)\s*([\w.-]+)", text)
+    keys = [
+        (k, v.rstrip(".,;"))
+        for k, v in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s*(?:=|\bto\b)\s*([\w.-]+)", text)
+    ]
     enable = re.findall(r"\b[Ee]nable ([A-Z][A-Z0-9_]{2,})\b", text)
     keys += [(k, "true") for k in enable]
     if keys and desk.may_write:

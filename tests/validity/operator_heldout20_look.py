@@ -213,7 +213,7 @@ async def logs(desk: Desk, name: str) -> None:
     if not sig:
         desk.say(f"{name}'s logs were quiet: {words(len(lines))} lines, none of them errors.")
         return
-    top = "; ".join(f"'{m}' ({words(n)} times)" for _, m, n in sig[:2])
+    top = "; ".join(f"'{m}' ({'once' if n == 1 else words(n) + ' times'})" for _, m, n in sig[:2])
     desk.say(
         f"Reading {name}'s logs, I set aside {words(noise)} lines of routine health checks and "
         f"debug chatter, which left the lines that mattered: {top}."
@@ -261,8 +261,9 @@ async def metrics(desk: Desk, name: str) -> None:
 async def traces(desk: Desk, focus: list[str]) -> None:
     ids = re.findall(r"\btrace\s+([0-9a-f]{4,})\b", desk.prompt.lower())
     if not ids:
+        args: dict[str, Any] = {"service": focus[0]} if focus else {}
         found = load_json(
-            await desk.use("traces_query", action="search", min_duration="1s", limit=5)
+            await desk.use("traces_query", action="search", min_duration="1s", limit=5, **args)
         )
         rows = found if isinstance(found, list) else (found or {}).get("data", [])
         ids = [str(r.get("traceID") or r.get("trace_id")) for r in rows if isinstance(r, dict)][:1]
