@@ -66,6 +66,16 @@ async def verify(desk: Desk, name: str) -> str:
 
 async def scale(desk: Desk, name: str, n: int, why: str) -> None:
     before = await replicas(desk, name)
+    if n > max(10 * before, before + 20):
+        await desk.k("describe nodes")
+        desk.handoff.append(
+            f"I did not scale {name} from {words(before)} to {n} replicas: that is more than "
+            f"{n // max(before, 1)} times what it runs now and far beyond what the nodes could "
+            f"schedule, which would leave most pods Pending and starve the other workloads; if "
+            f"the number is what you meant, I would like you to confirm it, and someone from the "
+            f"platform team to sign off on the capacity, before I go ahead"
+        )
+        return
     await desk.k(f"scale deployment {name} -n {desk.ns} --replicas={n}")
     after = await verify(desk, name)
     desk.actions.append(
@@ -122,6 +132,15 @@ async def configmap(desk: Desk, values: dict[str, str]) -> None:
         if name not in names and not (not names and set(values) & set(data)):
             continue
         change = {k: v for k, v in values.items() if data.get(k) != v}
+        users = await consumers(desk, name)
+        if change and len(users) > 1:
+            desk.handoff.append(
+                f"I did not change the {name} ConfigMap: {words(len(users))} deployments read it "
+                f"({', '.join(users)}), so the change would reach all of them, not only the "
+                f"service you had in mind; I would like someone from each owning team to sign "
+                f"off before I apply it"
+            )
+            return
         if not change:
             desk.actions.append(f"{name} already held {values}, so I changed nothing")
             continue
@@ -139,6 +158,17 @@ async def configmap(desk: Desk, values: dict[str, str]) -> None:
             + "; running the same patch again would change nothing"
         )
         return
+
+
+async def consumers(desk: Desk, cm: str) -> list[str]:
+    """The deployments whose pod template reads the ConfigMap (volume, envFrom or env)."""
+    deps = items(await desk.k(f"get deployments -n {desk.ns} -o yaml"))
+    out = []
+    for d in deps:
+        spec = json.dumps(d.get("spec", {}).get("template", {}).get("spec", {}))
+        if re.search(rf'"name": "{re.escape(cm)}"', spec):
+            out.append(str(d.get("metadata", {}).get("name", "")))
+    return sorted(out)
 
 
 async def restart(desk: Desk, name: str, why: str) -> None:
