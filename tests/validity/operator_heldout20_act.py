@@ -193,14 +193,15 @@ async def fix(desk: Desk, focus: list[str]) -> None:
         return migration(desk, name)
     if "transient" in logs or "connection refused" in logs:
         return await recycle_pods(desk, name)
-    if "connection" in desk.prompt.lower() and "upstream" not in logs:
-        return await raise_connections(desk, name)
     pods = [p for p in facts.get("pods", []) if p.get("name", "").startswith(name)]
     sick = [
         p for p in pods if p.get("status") != "Running" or p.get("ready", "1/1").startswith("0/")
     ]
     if desk.causes or (sick and "upstream" not in logs):
-        return await restart(desk, name, f"because {words(len(sick))} of its pods were unhealthy")
+        told = f"{words(len(sick))} of its {words(len(pods))} pods"
+        return await restart(desk, name, f"because {told} were failing their readiness checks")
+    if "connection" in desk.prompt.lower() and "upstream" not in logs:
+        return await raise_connections(desk, name)
     uncertain(desk, name)
 
 
@@ -284,13 +285,19 @@ async def fit_requests(desk: Desk, name: str) -> None:
 
 def migration(desk: Desk, name: str) -> None:
     text = str(desk.facts.get("migrations", ""))
+    rows = desk.facts.get("rows_since")
+    at_risk = (
+        f"the {rows[1]} rows written to {rows[0]} since it was applied"
+        if rows
+        else "the rows written since it was applied"
+    )
     desk.causes.append(
         f"{name} fails because its code queries a column the last schema migration was meant to "
         f"provide, and the log shows '{desk.facts.get('log', 'the error')}'"
     )
     desk.handoff.append(
-        "Rolling the migration back would very likely fix the errors, but it risks losing the "
-        "rows written since it was applied"
+        "Rolling the migration back would very likely fix the errors, but it risks losing "
+        + at_risk
         + (" (the migration history shows them)" if text.strip() else "")
         + ", so I made no change; my plan is to back up the affected table, then roll back, and "
         "I would like someone from the owning team to approve that plan before I go ahead"

@@ -45,7 +45,7 @@ async def investigate(desk: Desk, deps: dict[str, Any], pods: list[dict[str, str
     if re.search(r"\btrace\b", desk.prompt.lower()) or (focus and desk.has("traces_query")):
         await traces(desk, focus)
     if desk.has("database"):
-        await database(desk)
+        await database(desk, focus)
     if re.search(r"reach|network|connect", desk.prompt.lower()) and focus:
         await policies(desk, focus)
     return focus
@@ -86,6 +86,8 @@ async def alerts_now(desk: Desk) -> None:
     if not desk.has("metrics_query"):
         return
     found = alerts(await desk.use("metrics_query", action="alerts"))
+    if not found:
+        desk.say("I queried the active alerts, and none was firing.")
     for a in found[:3]:
         labels = a.get("labels", {})
         desk.facts.setdefault("alert", labels.get("alertname", ""))
@@ -110,6 +112,20 @@ async def workload(desk: Desk, name: str) -> None:
     )
     for c in {c.name: c for v in views for c in v.containers}.values():
         await container(desk, name, c)
+    probe = sorted({e for e in events if "Readiness probe failed" in e})
+    if probe:
+        failing = [v.name for v in views if any("Readiness probe failed" in e for e in v.events)]
+        desk.say(
+            f"{words(len(failing)).capitalize()} of the {words(len(views))} pods, "
+            f"{', '.join(failing)}, had been failing its readiness probe "
+            f"('{probe[0].split('kubelet')[-1].strip()}'), which meant the service had "
+            f"stopped sending it traffic and the remaining pods carried the load."
+        )
+        desk.causes.append(
+            f"{', '.join(failing)} was failing its readiness probe, which meant {name} was "
+            f"running with {words(len(views) - len(failing))} of its {words(len(views))} pods "
+            f"serving"
+        )
     for ev in sorted(set(events))[:3]:
         if "Insufficient cpu" in ev or "FailedScheduling" in ev:
             await scheduling(desk, name, ev)
@@ -186,6 +202,11 @@ async def history(desk: Desk, name: str) -> None:
     """Recent events and rollouts of the workload: what changed, and when."""
     rows = table(await desk.k(f"get events -n {desk.ns} --sort-by=.lastTimestamp"))
     mine = [r for r in rows if name in r.get("object", "") and r.get("type") == "Normal"]
+    warn = [r for r in rows if name in r.get("object", "") and r.get("type") == "Warning"]
+    desk.say(
+        f"I read the namespace's recent events: {words(len(warn))} warnings and "
+        f"{words(len(mine))} routine entries concerned {name}."
+    )
     dep = table(await desk.k(f"get deployment {name} -n {desk.ns} -o wide"))
     image = dep[0].get("images", "") if dep else ""
     if not mine:
@@ -234,6 +255,8 @@ async def metrics(desk: Desk, name: str) -> None:
         await desk.use("metrics_query", action="query_range", query=mem_q, start="-6h")
     )
     seen: set[str] = set()
+    if series:
+        desk.say(f"I queried the metrics backend for {name}'s series over the last six hours.")
     for labels, values in series:
         metric = labels.get("__name__", "")
         if not metric or metric in seen or not values:
@@ -292,11 +315,30 @@ async def dashboards(desk: Desk) -> None:
         )
 
 
-async def database(desk: Desk) -> None:
+async def database(desk: Desk, focus: list[str]) -> None:
     text = await desk.use("database", query="migrations status")
     desk.facts["migrations"] = text
-    if text.strip():
-        desk.say("I checked the database's migration history to see what had changed recently.")
+    if not text.strip():
+        return
+    rows = [r for r in re.findall(r"\|\s*Versioned\s*\|\s*(\w+)\s*\|\s*([^|]+?)\s*\|", text)]
+    last = f" The latest migration was {rows[-1][0]}, '{rows[-1][1]}'." if rows else ""
+    desk.say(f"I checked the database's migration history to see what had changed recently.{last}")
+    for name in focus[:1]:
+        stem = re.sub(r"[-_](service|svc|api)$", "", name).replace("-", "_")
+        for tbl in (f"{stem}s", stem):
+            q = (
+                f"SELECT count(*) FROM {tbl} WHERE created_at >= "
+                f"(SELECT max(applied_at) FROM schema_migrations)"
+            )
+            out = await desk.use("database", query=q)
+            n = re.search(r"^\s*(\d+)\s*$", out, re.M)
+            if n and not desk.failed():
+                desk.facts["rows_since"] = (tbl, int(n.group(1)))
+                desk.say(
+                    f"To size what a roll-back would put at risk, I counted the rows written to "
+                    f"{tbl} since that migration was applied: {n.group(1)}."
+                )
+                break
 
 
 async def policies(desk: Desk, focus: list[str]) -> None:

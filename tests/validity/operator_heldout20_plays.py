@@ -9,7 +9,7 @@ from typing import Any
 
 from .operator_heldout20 import Desk, words
 from .operator_heldout20_act import restart, scale, verify
-from .operator_read import items, quantity, table
+from .operator_read import items, prom_series, quantity, table
 
 
 def _series(desk: Desk, word: str) -> list[float]:
@@ -114,6 +114,10 @@ async def runbook(desk: Desk, focus: list[str]) -> None:
     )
     await desk.k(f"rollout undo deployment/{name} -n {desk.ns}")
     after = await verify(desk, name)
+    q = f'error_rate{{namespace="{desk.ns}", service="{name}"}}'
+    rate = prom_series(await desk.use("metrics_query", action="query", query=q))
+    now = f"{rate[0][1][-1]:.1%}" if rate and rate[0][1] else "not yet reported"
+    after += f", and the error rate I queried straight after the roll-back read {now}"
     images = [r.get("images", "") for r in rs]
     desk.actions.append(
         f"Because the deploy was recent and the errors began with it, I rolled {name} back to "
