@@ -339,14 +339,26 @@ async def raise_connections(desk: Desk, name: str) -> None:
 
 
 def uncertain(desk: Desk, name: str) -> None:
+    """No cause the reads single out: say what was seen, what is unsure, and hand it on."""
+    seen = []
+    for metric, values in sorted((desk.facts.get("series") or {}).items()):
+        if "normal" in metric or "memory" in metric or not values:
+            continue
+        label = metric.replace("_", " ")
+        figure = f"{values[-1]:.0%}" if "rate" in metric and values[-1] < 1 else f"{values[-1]:g}"
+        seen.append(f"its {label} at {figure}")
+    log = str(desk.facts.get("log", ""))
+    if log:
+        seen.append(f"the logs repeating '{log}' between normal requests")
+    context = ", ".join(seen) or "no error in its logs"
     desk.unsure.append(
-        f"I am not certain what is behind {name}'s errors; it is either the upstream resetting "
-        f"connections or something between {name} and its upstream, and to tell them apart I "
-        f"would need the upstream's own logs and a packet capture"
+        f"I am not certain what is behind {name}'s errors: with {context}, it is either the "
+        f"upstream resetting connections or something between {name} and its upstream, and to "
+        f"tell them apart I would need the upstream's own logs and a packet capture"
     )
     desk.handoff.append(
         f"Rather than guess and change something, I would like someone who owns {name}'s "
-        f"upstream to look at it with me"
+        f"upstream to look at it with me, starting from {context}"
     )
 
 
