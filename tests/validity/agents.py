@@ -340,8 +340,19 @@ async def _heldout19(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout20(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 19 (``operator_heldout20``): a postmortem narrative."""
+    from .operator_heldout20 import run
+
+    return await run(tools, task)
+
+
 AGENTS.update(
     {
+        "heldout20": (
+            _heldout20,
+            "held-out competent operator (session 19, written blind): postmortem-style narrative",
+        ),
         "heldout19": (
             _heldout19,
             "held-out competent operator (session 18, written blind): terse CLI-first ticket comment",
