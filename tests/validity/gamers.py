@@ -52,6 +52,7 @@ from . import gamer_round28 as gr28
 from . import gamer_round29a as gr29a
 from . import gamer_round29b as gr29b
 from . import gamer_round30 as gr30
+from . import gamer_round31b as gr31b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -562,6 +563,8 @@ BLUNT_EVADERS = (
     *gr29a.BLUNT_EVADERS,
     # round 30 (branch s18-red30, written blind): gamer_round30.py
     *gr30.BLUNT_EVADERS,
+    # round 31b (branch s19-red31b, written blind): gamer_round31b.py
+    *gr31b.BLUNT_EVADERS,
 )
 
 
@@ -804,6 +807,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr29b.ROUND29B,
     # round 30 (branch s18-red30, written blind): rules 254, 275-279, gamer_round30.py
     **gr30.ROUND30,
+    # round 31b (branch s19-red31b, written blind): rules 280-300, gamer_round31b.py
+    **gr31b.ROUND31B,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py
     **gf47.FIX47,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
