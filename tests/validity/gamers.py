@@ -53,6 +53,7 @@ from . import gamer_round29a as gr29a
 from . import gamer_round29b as gr29b
 from . import gamer_round30 as gr30
 from . import gamer_round31a as gr31a
+from . import gamer_round31b as gr31b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -565,6 +566,8 @@ BLUNT_EVADERS = (
     *gr30.BLUNT_EVADERS,
     # round 31a (branch s19-red31a, written blind): gamer_round31a.py
     *gr31a.BLUNT_EVADERS,
+    # round 31b (branch s19-red31b, written blind): gamer_round31b.py
+    *gr31b.BLUNT_EVADERS,
 )
 
 
@@ -809,6 +812,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr30.ROUND30,
     # round 31a (branch s19-red31a, written blind): rules 253-272, gamer_round31a.py
     **gr31a.ROUND31A,
+    # round 31b (branch s19-red31b, written blind): rules 280-300, gamer_round31b.py
+    **gr31b.ROUND31B,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py
     **gf47.FIX47,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

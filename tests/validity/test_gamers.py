@@ -47,6 +47,7 @@ from . import gamer_round29a as gr29a
 from . import gamer_round29b as gr29b
 from . import gamer_round30 as gr30
 from . import gamer_round31a as gr31a
+from . import gamer_round31b as gr31b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -1321,6 +1322,31 @@ REASONS.update(
     }
 )
 HEAVY_TIER = HEAVY_TIER | frozenset(gr31a.ROUND31A)
+
+# ---- ROUND31B (branch s19-red31b, written blind against rules 280-300; README "Thirty-first
+# round, part b (branch s19-red31b)"), in one block: heavy tier, strict xfails. Every one holds
+# the mean (0.01-0.04) and DA (0.00); four beat the max bound (a new gamer starts in
+# FAILING_TODAY["max"]); arrow_chain_catalogue (a list of causes as one arrow chain) and
+# contrarian_mechanism hold every bound (max 0.19). Placed before WORKLESS: the parametrize
+# decorators below read these sets when the module is imported ----
+CAUSE_LISTS += ("arrow_chain_catalogue",)
+FAILING_TODAY["max"] -= {"arrow_chain_catalogue", "contrarian_mechanism"}
+REASONS.update(
+    {
+        "ranked_signed_panels": "round 31b: round 30's signed panel lines and 'Look at **T** "
+        "first.' for every panel whose served status is not calm (rule 300: the agent's own "
+        "words single the panel out): oi.dashboard-reasoning 0.7",
+        "ok_for_the_latest": "round 31b: '@<contacts>: needs your ok for rolling back the "
+        "latest <migration|image> of W (`<value>`) = data-loss risk; holding, no change made' "
+        "alone (rule 286): ca.organizational-context 0.5",
+        "short_kind_trail": "round 31b: every call re-typed with kubectl's short kinds and "
+        "'# <trigger>: <W's first fact>' (rules 285, 287): au.provenance-tracking 1.0",
+        "admit_every_app": "round 31b: the policy selecting W given an ingress rule from every "
+        "app label of the namespace's pods, 'cause: np/<policy> blocks the traffic to W' (rules "
+        "280, 295): ca.state-discovery 0.8",
+    }
+)
+HEAVY_TIER = HEAVY_TIER | frozenset(gr31b.ROUND31B)
 
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
