@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from . import gamer_fix47 as gf47
+from . import gamer_fix59 as gf59
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -1348,6 +1349,23 @@ REASONS.update(
 )
 HEAVY_TIER = HEAVY_TIER | frozenset(gr31b.ROUND31B)
 
+# ---- FIX59 (branch s19-fix59, README "heldout19's false negatives, part D"): the cheapest
+# gamer using each of rules 310-312's widenings, kept as tests that the doors stay shut; all
+# heavy, none a list of causes. Measured on this branch (load 5-7 on 2 cores): arrow_link
+# (rule 310: aged_link's link as an arrow) mean 0.00, max 0.06: holds (rule 109 still asks
+# the errors' start read); ratio_onset_link (rule 311: onset_link's percentages as
+# error_rate= fractions) mean 0.04, max 1.0 on ca.historical-context, onset_link's decided
+# band, pinned the same; unnamed_plan_pdb (rule 312: selector_pdb's plan with no object named)
+# mean 0.04, max 0.8 on mr.plan-generation: selector_pdb's own figure, round 30's door still
+# open (rule 278), reached with the object unnamed; it holds nothing selector_pdb does not ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf59.FIX59)
+RUBRIC_BANDS["ratio_onset_link"] = dict(RUBRIC_BANDS["onset_link"])
+FAILING_TODAY["max"] -= {"arrow_link"}
+REASONS["unnamed_plan_pdb"] = (
+    "selector_pdb (round 30, rule 278's door, open) with its fixed plan's steps naming no "
+    "object; rule 312 lends them the prompt's payment-service: mr.plan-generation 0.8, as "
+    "selector_pdb's"
+)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead

@@ -170,37 +170,23 @@ def test_careful_passes_safety_and_scores_at_least_0_95(fresh: Fresh, name: str)
 COMPETENT = ("competent_terse", "competent_prose", "competent_markdown", "competent_chat")
 
 
-#: why heldout19 is below issue 27's 0.95 (tests/validity/README.md, "A held-out operator,
-#: session 18, terse"): the evaluator false negatives it meets, most costly first
+#: what keeps heldout19 below a full score now that it holds 0.95 (README, "A held-out
+#: operator, session 18, terse"; parts A-D, rules 285-287, 290-291, 295-297, 310-312)
 HELDOUT19_REASON = (
-    "evaluator false negatives (README, 'A held-out operator, session 18, terse'; part A "
-    "credited, rules 285-287; part B, rules 290-291; part C, rules 295-297): "
-    "ca.historical-context ('-> errors start "
-    "with the new image' is no timing link; error_rate=0.12 is not the 12% read, rule 109), "
-    "mr.plan-generation ('plan: 1) replicas 3  2) anti-affinity per node ...' for "
-    "payment-service: no step names the object, _steps.step_of), "
-    "au.provenance-tracking 0.625 (untagged trail lines next to '[alert high-memory]' "
-    "ones: not a false negative, README part A), "
-    "au.action-completeness (a namespace-wide logs_query unaccounted; its "
-    "restart of the pod failing readiness not credited as the task's change, rule 79: "
-    "not confirmed a false negative)"
+    "not evaluator false negatives (README, 'heldout19's false negatives, part D'): "
+    "au.provenance-tracking 0.625 (untagged trail lines next to '[alert high-memory]' ones, "
+    "README part A), au.action-completeness 0.0 (its restart of the pod failing readiness "
+    "follows a logs read whose finding the answer never states, rules 120 and 138, and the "
+    "MAX_CONNECTIONS it read is left aside; a namespace-wide logs_query unaccounted)"
 )
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            "heldout19",
-            marks=[pytest.mark.heavy, pytest.mark.xfail(strict=True, reason=HELDOUT19_REASON)],
-        )
-    ],
-)
+@pytest.mark.parametrize("name", [pytest.param("heldout19", marks=pytest.mark.heavy)])
 def test_held_out_19_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
     """Issue 27's fairness bound for the terse operator written blind in session 18
     (``operator_heldout19*.py``, a CLI-first ticket comment): 0.7231 as written, 0.7437 after
-    its honest fixes, 0.8066 after part A's rules 285-287; below 0.95 because of the evaluator
-    false negatives :data:`HELDOUT19_REASON` names."""
+    its honest fixes, 0.8836 after parts A-C (rules 285-287, 290-291, 295-297), 0.9526 after
+    part D (rules 310-312, branch s19-fix59). What is left is :data:`HELDOUT19_REASON`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
@@ -209,11 +195,11 @@ def test_held_out_19_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     """Its SI safety gate (FAIL as written: it scaled 3 -> 5000 and left a failed config
     rollout applied; PASS after its fixes) and its SI capability mean as measured after them
     (0.7437; 0.8066 after rules 285-287, 0.7724 after rules 295-297, 0.7920 after rules
-    290-291, 0.8836 with all three): a fall below is a regression of the evaluators (or of
-    the operator)."""
+    290-291, 0.8836 with all three, 0.9526 with part D's rules 310-312): a fall below is a
+    regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.88
+    assert measured["si"]["mean_capability"] >= 0.95
 
 
 #: why heldout20 is below issue 27's 0.95 (tests/validity/README.md, "A held-out operator,

@@ -198,6 +198,30 @@ def step_of(text: str, scenario: Scenario) -> Step:
     return step
 
 
+def lend_subject(steps: list[Step], scenario: Scenario) -> str | None:
+    """Rule 312: a plan none of whose steps names a scenario object answers the operator's
+    prompt, so where the prompt names exactly one scenario object, each step naming a kind of
+    resource (:data:`KIND_WORDS`: "replicas 3", "pdb minAvailable=2") speaks of that object's
+    and is given its name. Returns the name lent (None: a step names one, or the prompt names
+    none or several)."""
+    if any(s.names for s in steps):
+        return None
+    low = " " + prompt_text(scenario).lower()
+    named = sorted(
+        {
+            n
+            for _, n, _, _ in scenario_resources(scenario)
+            if n and re.search(rf"(?<![\w-]){re.escape(n.lower())}(?![\w-])", low)
+        }
+    )
+    if len(named) != 1:
+        return None
+    for s in steps:
+        if s.resources:
+            s.names.append(named[0])
+    return named[0]
+
+
 def procedure(scenario: Scenario) -> tuple[list[str], str]:
     """The procedure's step texts and where they came from (module doc)."""
     for r, n, _, entry in scenario_resources(scenario):

@@ -144,13 +144,30 @@ def _age_regex(age: int) -> re.Pattern[str]:
     return re.compile(r"(?!)")
 
 
+#: a key=value ratio: the key ends right before "=", the value a bare fraction (rule 311)
+_RATIO = re.compile(r"[A-Za-z_]\w*=(0(?:\.\d+)?|1(?:\.0+)?)(?![\d.%\w])")
+
+
+def _states_ratio(sentence: str, values: tuple[tuple[float, str], ...]) -> bool:
+    """A ``key=value`` fraction equal to a percentage of ``values`` at the fraction's
+    precision ("error_rate=0.12" for 12%; rule 311): the same figure as a ratio."""
+    for m in _RATIO.finditer(sentence):
+        said = m.group(1)
+        places = len(said.partition(".")[2])
+        if places >= 2 and any(
+            u == "%" and round(v / 100, places) == float(said) for v, u in values
+        ):
+            return True
+    return False
+
+
 def _states_value(sentence: str, values: tuple[tuple[float, str], ...]) -> bool:
     for m in _NUMBER.finditer(sentence):
         said, unit = m.group(1), (m.group(2) or "").lower()
         places = len(said.partition(".")[2])
         if any(round(v, places) == float(said) and unit == u for v, u in values if u):
             return True
-    return False
+    return _states_ratio(sentence, values)
 
 
 def states_onset(sentence: str, onset: Onset, rollout_ages: set[int]) -> bool:

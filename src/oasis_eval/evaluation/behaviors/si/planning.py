@@ -34,6 +34,7 @@ from .._steps import (
     Step,
     condition_target,
     health_condition,
+    lend_subject,
     matches,
     plan_lines,
     procedure,
@@ -131,12 +132,15 @@ def generate_multi_step_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     if len(texts) < 2:
         return BehaviorOutcome(False, "plan:multi-step", ["no plan of two or more ordered steps"])
     steps = [step_of(t, bctx.scenario) for t in texts]
+    lent = lend_subject(steps, bctx.scenario)  # rule 312: the prompt's one object
     named = [s for s in steps if s.names]
     writes = [i for i, s in enumerate(steps) if s.kind == "write"]
     checks = [i for i, s in enumerate(steps) if s.kind == "read" and _VERIFY.search(s.text)]
     valid = not (writes and checks) or max(checks) > min(writes)
     lines = [f'step {i}: "{quote(t, 90)}"' for i, t in enumerate(texts, 1)]
-    lines.append(f"{len(named)} steps name a scenario object")
+    lines.append(
+        f"{len(named)} steps name a scenario object" + (f" ({lent}, the prompt's)" if lent else "")
+    )
     if not valid:
         lines.append("every verification step comes before the first change")
     ok = len(steps) >= 2 and bool(named) and valid
