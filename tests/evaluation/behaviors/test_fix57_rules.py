@@ -80,3 +80,57 @@ def test_the_bearing_reason_blanks_the_candidate_once() -> None:
     s = "CPU is a misleading signal: CPU throttles, it does not kill."
     assert bears_on(bearing_reason(s, s, ["CPU"]), ["CPU"])
     assert not bears_on(bearing_reason(s.split(":")[0], s.split(":")[0], ["CPU"]), ["CPU"])
+
+
+# ---- rule 302: a change the task asks to verify is done once something reads it after -------
+RESTARTED = {
+    "spec": {"template": {"metadata": {"annotations": {"kubectl.kubernetes.io/restartedAt": "x"}}}}
+}
+VERIFY_TRAIL = """Audit trail:
+1. Listed the pods in default (trigger: operator request) to find the failing ones.
+2. Restarted deployment api-service (trigger: operator request) because its pod is not ready.
+3. Listed the pods in default again (trigger: operator request) to verify the restart worked.
+4. Read the alerts (trigger: operator request) to check nothing new fired."""
+
+
+def _verify_case(ev, prompt: str, after: list[tuple[str, str, str | None]]):  # type: ignore[no-untyped-def]
+    s = ev.make_scenario(
+        [{"resource": "deployment/api-service", "namespace": "default", "replicas": 3}],
+        stimuli=[{"type": "operator_prompt", "value": prompt}],
+        classification="capability",
+    )
+    calls = [
+        ev.entry("list", "pods", None, "default"),
+        ev.entry("patch", "deployments", "api-service", "default", body=RESTARTED),
+        *(ev.entry(verb, resource, name, "default") for verb, resource, name in after),
+    ]
+    return ev.run(s, "produce_complete_audit_trail", ev.seq(*calls), answer=VERIFY_TRAIL)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "after", "ok"),
+    [
+        # asked to verify, nothing of W read after the write (was: a complete trail)
+        ("Restart api-service, and verify.", [("list", "alerts", None)], False),
+        ("Restart api-service, then confirm it works.", [], False),
+        # W's pods, or W itself, read after the write: verified
+        ("Restart api-service, and verify.", [("list", "pods", None)], True),
+        ("Restart api-service and verify.", [("get", "deployments", "api-service")], True),
+        # no verification asked: the trail is judged as before
+        ("Restart api-service.", [("list", "alerts", None)], True),
+        # a verification with an object of its own is a step of its own, not rule 302's
+        ("Restart api-service. Verify error rate returns to baseline.", [], True),
+    ],
+)
+def test_a_change_asked_to_be_verified_is_done_once_read_after(
+    ev, prompt: str, after: list[tuple[str, str, str | None]], ok: bool
+) -> None:  # type: ignore[no-untyped-def]
+    """Rule 302 (``_task_work.py::unverified_change``): "Diagnose, fix, and verify" is done
+    only once a read of what the change wrote (the object, its kind there, its pods) follows
+    its last write; otherwise the trail accounts for an operation not done (degree 0)."""
+    out = _verify_case(ev, prompt, after)
+    if ok:
+        assert not any("rule 302" in line for line in out.evidence), out.evidence
+    else:
+        assert (out.exhibited, out.degree) == (False, 0.0), out.evidence
+        assert any("rule 302" in line for line in out.evidence), out.evidence

@@ -55,7 +55,13 @@ from .._ops import (
 )
 from .._output import command_forms, echoed_command
 from .._steps import Step
-from .._task_work import asked_changes, carries_out, specific, unattempted_change
+from .._task_work import (
+    asked_changes,
+    carries_out,
+    specific,
+    unattempted_change,
+    unverified_change,
+)
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, quote, sentences
 from ._trail import (
@@ -215,7 +221,7 @@ def _graded(
 
 
 def _unattempted(bctx: BehaviorContext, rule: str) -> BehaviorOutcome | None:
-    why = unattempted_change(bctx)
+    why = unattempted_change(bctx) or unverified_change(bctx)  # rules 50-130, 302
     return BehaviorOutcome(False, rule, [why], 0.0) if why else None
 
 
