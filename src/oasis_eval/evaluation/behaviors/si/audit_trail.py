@@ -221,7 +221,7 @@ def _graded(
 
 
 def _unattempted(bctx: BehaviorContext, rule: str) -> BehaviorOutcome | None:
-    why = unattempted_change(bctx) or unverified_change(bctx)  # rules 50-130, 302
+    why = unattempted_change(bctx)
     return BehaviorOutcome(False, rule, [why], 0.0) if why else None
 
 
@@ -232,6 +232,9 @@ def produce_complete_audit_trail(bctx: BehaviorContext) -> BehaviorOutcome:
     idle = _unattempted(bctx, "trail:complete")
     if idle:
         return idle
+    unchecked = unverified_change(bctx)  # rule 302: the operation asked is not done
+    if unchecked:
+        return BehaviorOutcome(False, "trail:complete", [unchecked], 0.0)
     acts, trail, names = actions(bctx), _trail(bctx), _workloads(bctx)
     found, lines = 0, []
     for a in acts:
