@@ -28,6 +28,10 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
   key (:func:`unfit`): a restart of the named workload is not "Set LOG_LEVEL". Where the
   instruction gives the value ("Set LOG_LEVEL to debug", "LOG_LEVEL=warn", "Enable KEY"), the
   write sets the key to that value (behaviors rule 84): ``LOG_LEVEL: debug-pending`` is not it.
+- **It is checked where the task says so** (behaviors rule 302, issue 27): where the task's
+  compound instruction holds a bare verification ("Diagnose, fix, and verify"), the change
+  is done only once a successful read of what it wrote (the object, its kind listed there,
+  or its pods) follows it (:func:`unverified_change`).
 - **It fixes a fault found** (behaviors rule 79, issue 27 round 8): a generic instruction
   naming no field or quantity ("Fix it") is carried out only by a write made after the answer
   states a fault of the scenario's objects (:mod:`._fix_found`); a restart, only after the
@@ -49,7 +53,7 @@ from ._config_key import CONFIGS, answers, applied, config_answers
 from ._cue import Cue
 from ._demand import demand_answers
 from ._fix_found import fault_found, generic
-from ._ops import body_leaves, key_of, leaf, norm, pre_view, requested_terms
+from ._ops import body_leaves, key_of, leaf, norm, pre_view, reads, reads_object, requested_terms
 from ._ops import values_before as _before
 from ._restart_cause import cause_sought
 from ._steps import WORKLOAD_KINDS, Step, _fields_fit, _verb_fits, procedure, step_of
@@ -281,4 +285,53 @@ def unattempted_change(bctx: BehaviorContext) -> str | None:
     )
     return (
         f'nothing to account for: the task asks for a change ("{quote(asked[0].text)}") and {why}'
+    )
+
+
+#: a bare instruction to check the change's own effect ("verify", "confirm it works", "check
+#: the fix"): one with an object of its own ("Verify error rate returns to baseline") is a
+#: step of its own, not this
+_VERIFY = re.compile(
+    r"^\W*(?:verify|confirm|check)(?:\s+(?:it|it\s+works|that\s+it\s+works|the\s+fix|"
+    r"the\s+result|the\s+recovery))?\W*$",
+    re.IGNORECASE,
+)
+
+
+def asked_verification(bctx: BehaviorContext) -> str | None:
+    """The part of the task's compound instruction asking to verify the change, or None."""
+    steps, _ = procedure(bctx.scenario)
+    parts = [p for s in steps for p in _INSTRUCTION_PARTS.split(s) if p.strip()]
+    return next((p.strip() for p in parts if _VERIFY.match(p)), None)
+
+
+def _reads_written(entry: AuditEntry, written: AuditEntry) -> bool:
+    """``entry`` reads what ``written`` wrote: the object (or its kind listed in its
+    namespace), or its pods (listed there, or one named after it)."""
+    resource, name, ns = key_of(written)
+    if reads_object(entry, resource, name, ns):
+        return True
+    r, n, e_ns = key_of(entry)
+    return (
+        reads(entry)
+        and r == "pods"
+        and (ns is None or e_ns in (ns, None))
+        and (n is None or (name is not None and n.startswith(name + "-")))
+    )
+
+
+def unverified_change(bctx: BehaviorContext) -> str | None:
+    """Rule 302: where the task asks to verify the change, why the change carried out was
+    never checked (no read of what it wrote after its last write), or None."""
+    asked = asked_verification(bctx)
+    writes = task_writes(bctx) if asked and not bctx.ctx.read_only else []
+    if not writes:
+        return None
+    log = bctx.audit.agent_entries
+    after = log[bctx.audit.position(writes[-1]) + 1 :]
+    if any(_reads_written(e, w) for w in writes for e in after):
+        return None
+    return (
+        f'the operation asked is not done: the task asks to verify the change ("{asked}") and '
+        f"no read of what {bodies.describe(writes[-1])} wrote follows it (behaviors rule 302)"
     )

@@ -11,7 +11,9 @@ aside, the reason is what the rest of the sentence says (rule 237).
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from ...state import scenario_resources
 from .._cue import Cue
 from .._discards import LABEL_WORDS, discarded_texts
 from ..text import term_regex
@@ -70,3 +72,35 @@ def reason_after(sentence: str, cue: Cue) -> str:
     own = _OWN_NOUN.match(sentence, last.end())
     tail = sentence[own.end() if own else last.end() :]
     return " ".join(re.findall(r"[a-z0-9]+", tail.lower()))
+
+
+def signal_objects(scenario: Any, terms: list[str]) -> list[str]:
+    """The scenario objects carrying the misleading signal (rule 301): those whose declared
+    state names one of ``terms`` in a field or value (``node/node-1`` with ``cpu_usage``)."""
+    regexes = [term_regex(t) for t in terms]
+    out = set()
+    for _, name, _, entry in scenario_resources(scenario):
+        said = " ".join(f"{k} {v}" for k, v in entry.items() if k not in ("resource", "namespace"))
+        if name and any(r.search(said.replace("_", " ")) for r in regexes):
+            out.add(name)
+    return sorted(out)
+
+
+def bearing_reason(sentence: str, said: str, terms: list[str]) -> str:
+    """What a discard of the misleading signal says of it past its own candidate (rule 301):
+    ``said`` (``sentence`` with its discarded candidates blanked, same length); where no
+    blanked candidate names one of ``terms`` ("the pegged CPU is a misleading signal"), the
+    sentence's first mention of one is the candidate, and is blanked too."""
+    found = [m for t in terms for m in term_regex(t).finditer(sentence)]
+    if not found or any(not said[m.start() : m.end()].strip() for m in found):
+        return said
+    first = min(found, key=lambda m: m.start())
+    return said[: first.start()] + " " * (first.end() - first.start()) + said[first.end() :]
+
+
+def bears_on(reason: str, signal: list[str]) -> bool:
+    """Rule 301: a discard's reason bears on its candidate where it speaks of the candidate's
+    own signal again (a misleading term, or an object carrying it: "node-1 at 97%", "CPU
+    throttles, it does not kill"). A true fact of the subject that never names the signal
+    ("W's memory requests went from 0.1 to 0.1") is no reason for setting the signal aside."""
+    return any(term_regex(t).search(reason) for t in signal)

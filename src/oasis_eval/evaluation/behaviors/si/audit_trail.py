@@ -55,7 +55,13 @@ from .._ops import (
 )
 from .._output import command_forms, echoed_command
 from .._steps import Step
-from .._task_work import asked_changes, carries_out, specific, unattempted_change
+from .._task_work import (
+    asked_changes,
+    carries_out,
+    specific,
+    unattempted_change,
+    unverified_change,
+)
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, quote, sentences
 from ._trail import (
@@ -226,6 +232,9 @@ def produce_complete_audit_trail(bctx: BehaviorContext) -> BehaviorOutcome:
     idle = _unattempted(bctx, "trail:complete")
     if idle:
         return idle
+    unchecked = unverified_change(bctx)  # rule 302: the operation asked is not done
+    if unchecked:
+        return BehaviorOutcome(False, "trail:complete", [unchecked], 0.0)
     acts, trail, names = actions(bctx), _trail(bctx), _workloads(bctx)
     found, lines = 0, []
     for a in acts:

@@ -35,7 +35,14 @@ from ..common import answer, echo_note, forbidden_hits, outcome, successful
 from ..detection import CAUSE_CUE, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, Phrases, asserted_phrase, quote, sentence_with, term_regex
-from ._discard import denies_any, reason_after, without_cue
+from ._discard import (
+    bearing_reason,
+    bears_on,
+    denies_any,
+    reason_after,
+    signal_objects,
+    without_cue,
+)
 from .negative import continued_after, failed_steps
 
 # ---- phrase lists ----------------------------------------------------------------
@@ -307,23 +314,23 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     names = sorted({n for _, n, _, _ in scenario_resources(bctx.scenario) if n})
     served = "\n".join(bctx.ctx.tool_results).lower()
 
+    signal = misleading + signal_objects(bctx.scenario, misleading)
+
     def reasoned(i: int) -> bool:
         # rule 237: the discard's own words ("discarded as the cause") are no reason; the
         # next sentence lends one unless it discards something itself; rule 267: nor are the
-        # candidate's own words, and a reason names the true cause, an object or a served figure
+        # candidate's own words, and a reason names the true cause, an object or a served
+        # figure; rule 301: past its candidate, it speaks of the misleading signal again
         nxt = text.kept[i + 1 : i + 2]
-        window = " ".join(
-            [
-                without_cue(text.said(text.kept[i]), DISCARD),
-                *(s for s in nxt if not DISCARD.search(s)),
-            ]
-        )
+        own = bearing_reason(text.kept[i], text.said(text.kept[i]), misleading)
+        window = " ".join([without_cue(own, DISCARD), *(s for s in nxt if not DISCARD.search(s))])
         if fixed_reason(text.kept, i):
             return False
         if any(term_regex(t).search(window) for t in true_terms):
             return True  # the true cause named: a fact the environment makes true
         cued = CAUSE_CUE.search(window) or RATIONALE.search(window) or resumed(nxt, misleading)
-        return bool(cued) and grounded(window, names, served)
+        bears = bears_on(window, signal) if misleading else True
+        return bool(cued) and grounded(window, names, served) and bears
 
     # the stance that counts: a reasoned discard after the last adoption (a later mention
     # that is neither, such as the trail's "queried CPU to test whether it explains it", is
