@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from ._cue import Searcher
 from ._fault_read import read_terms
 from ._seeded import fact_tokens, leaves
 from ._words import term_regex
@@ -54,7 +55,7 @@ def _blank(sentence: str, values: list[str]) -> str:
     return sentence
 
 
-def tied_fields(bctx: BehaviorContext, fields: re.Pattern[str]) -> frozenset[str]:
+def tied_fields(bctx: BehaviorContext, fields: Searcher) -> frozenset[str]:
     """The field words (normalized) the answer ties to a fact its reads returned (module doc),
     read once per judgement."""
 
