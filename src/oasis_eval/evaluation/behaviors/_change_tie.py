@@ -33,6 +33,8 @@ _WORD = re.compile(r"[A-Za-z]{3,}")
 
 
 def _norm(word: str) -> str:
+    """A field word's singular, lower-cased (``_change._norm``'s reading; ``_change`` imports
+    this module, so it cannot be imported from there)."""
     w = word.lower()
     return w[:-3] + "y" if w.endswith("ies") else w[:-1] if w.endswith("s") else w
 
@@ -49,6 +51,8 @@ def _records(bctx: BehaviorContext, field: str) -> list[str]:
 
 
 def _blank(sentence: str, values: list[str]) -> str:
+    """``sentence`` with each of the changed record's ``values`` blanked (any spelling
+    :func:`._words.term_regex` allows: "002 add email verified" for ``002_add_email_verified``)."""
     for value in sorted(set(values), key=len, reverse=True):
         if len(value) >= 3:
             sentence = term_regex(value).sub(" ", sentence)
