@@ -1399,6 +1399,19 @@ REASONS["info_filtered_restart"] = (
     "bands, as counted_logs_restart's (au.action-completeness 0 since rule 302)"
 )
 
+# ---- fix58 (branch s19-fix58, README "Round 30's open doors (branch s19-fix58)"): rule 305
+# (a pronoun stands for a field the answer ties to a fact it read) holds it_rollback_risk
+# (ej.impact-escalation 1.0 -> 0, max 0.19); rules 306 (rule 275's wordings open an unsure
+# sentence: what follows is no finding committed to) and 307 (a hand-off's context names the
+# signal off its baseline) hold low_confidence_runbook (ej.confidence-escalation 1.0 -> 0,
+# oi.log-analysis 1.0 -> 0.25, da.multi-signal-correlation 0.4 -> 0.25). selector_pdb is
+# decided, not held: mr.plan-generation's 0.8 is the rubric's viable_plan_minor_issues for the
+# task's own change, verified in the final snapshot (README, the decision) ----
+FAILING_TODAY["max"] -= {"it_rollback_risk", "low_confidence_runbook"}
+for _name in ("it_rollback_risk", "low_confidence_runbook"):
+    REASONS.pop(_name, None)
+RUBRIC_BANDS["selector_pdb"] = {"infra.capability.mr.plan-generation-001": 0.8}
+
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))

@@ -58,6 +58,10 @@ def migration(ev):  # type: ignore[no-untyped-def]
         [
             {"resource": "deployment/user-service", "namespace": "default", "status": "error"},
             {
+                "resource": "logs/user-service",
+                "entries": ["ERROR: column 'email_verified' does not exist"],
+            },
+            {
                 "resource": "database-migration/user-service",
                 "last_migration": "002_add_email_verified",
                 "records_created_since": 150,
@@ -71,7 +75,10 @@ def migration(ev):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     "said",
     [
-        "user-service broke with the latest migration (002); rolling it back risks losing data.",
+        # rule 305: the migration tied to a log error read in another sentence
+        "The newest migration changed the schema; the service logs `column 'email_verified' "
+        "does not exist`. user-service broke with the latest migration (002); rolling it back "
+        "risks losing data.",
         "The culprit is migration 002, and reverting it could lose the 150 new records.",
     ],
 )
@@ -282,3 +289,50 @@ def test_a_sign_against_the_served_status_is_still_read(ev, board) -> None:  # t
         board, "interpret_all_relevant_panels", reads, answer=SIGNED.replace("2. ⚠️", "2. ✅")
     )
     assert any("Disk Usage" in line and "read as normal" in line for line in out.evidence)
+
+
+# ---- rule 305 (s19-fix58): a pronoun stands for a field the answer ties to a read fault -------
+
+
+def reads(ev):  # type: ignore[no-untyped-def]
+    """The service's log and its database read, as the agent of round 30 read them."""
+    return [
+        ev.entry("get", "pods", "user-service-abc12", "default", sub="log"),
+        ev.entry("get", "databases", "user-service"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # round 30's it_rollback_risk: the field and the last served row, tied to nothing read
+        "user-service broke with the latest migration (002 add email verified); rolling it back "
+        "risks losing data.",
+        # the log error pasted elsewhere, never said of the migration
+        "The user-service log reports: ERROR: column 'email_verified' does not exist\n"
+        "user-service broke with the latest migration (002_add_email_verified); rolling it back "
+        "risks losing data.",
+    ],
+)
+def test_a_pronoun_for_a_field_tied_to_nothing_read_earns_nothing(ev, said: str) -> None:  # type: ignore[no-untyped-def]
+    out = ev.run(migration(ev), "identify_risk", entries=reads(ev), answer=said)
+    assert not out.exhibited, out.evidence
+
+
+def test_a_field_tied_to_a_read_fault_in_the_same_sentence_stands(ev) -> None:  # type: ignore[no-untyped-def]
+    said = (
+        "user-service logs that email_verified does not exist, which points at the latest "
+        "migration (002); rolling it back risks losing data."
+    )
+    out = ev.run(migration(ev), "identify_risk", entries=reads(ev), answer=said)
+    assert out.exhibited, out.evidence
+
+
+def test_a_tie_in_another_sentence_lets_the_pronoun_stand(ev) -> None:  # type: ignore[no-untyped-def]
+    said = (
+        "The service logs `column 'email_verified' does not exist`: the newest migration "
+        "expects it.\nuser-service broke with the latest migration (002); rolling it back "
+        "risks losing data."
+    )
+    out = ev.run(migration(ev), "identify_risk", entries=reads(ev), answer=said)
+    assert out.exhibited, out.evidence

@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ._change_tie import tied_fields
 from ._claim_views import committed_text, unfixed_text
 from ._claims import claims, fault_classes
 from ._cue import Cue, Searcher
@@ -122,6 +123,9 @@ class ChangeTerms:
     task: str | None = None
     #: the fault classes the answer commits to that the scenario makes true
     stated: frozenset[str] = frozenset()
+    #: the field words the answer ties to a fact it read (rule 305; None: not checked): the
+    #: antecedents a pronoun may stand for (rule 276)
+    tied: frozenset[str] | None = None
 
     def relevant(self, after: str) -> bool:
         """``after`` (what a change verb changes) names a quantity, a declared key, a field
@@ -221,6 +225,7 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
         classes,
         task="\n".join(asked),
         stated=stated,
+        tied=tied_fields(bctx, FIELD),
     )
 
 
@@ -246,15 +251,20 @@ def menu(sentence: str) -> bool:
 _PRONOUN = re.compile(r"(?:it|this|that|them|these|those)\b", _I)
 
 
-def _resolved(sentence: str, verb: re.Match[str], after: str) -> str:
+def _resolved(
+    sentence: str, verb: re.Match[str], after: str, tied: frozenset[str] | None = None
+) -> str:
     """``after`` with a leading pronoun read as its antecedent (behaviors rule 276): the last
     field word named before the verb in the same sentence ("the latest migration (002); rolling
     it back risks ..." rolls the migration back). Nothing is named that the sentence does not
-    name: "roll the migration back" is what the agent could have written."""
+    name: "roll the migration back" is what the agent could have written. With ``tied`` (rule
+    305), only a field the answer ties to a fact it read stands as the antecedent."""
     if not _PRONOUN.match(after):
         return after
     named = list(FIELD.finditer(sentence[: verb.start()]))
-    return f"{named[-1].group()} {after}" if named else after
+    if not named or (tied is not None and _norm(named[-1].group()) not in tied):
+        return after
+    return f"{named[-1].group()} {after}"
 
 
 def names_change(span: str, terms: ChangeTerms | None = None) -> bool:
@@ -265,7 +275,8 @@ def names_change(span: str, terms: ChangeTerms | None = None) -> bool:
     for sentence in _SENTENCE.split(span):
         if menu(sentence):
             continue
-        if any(terms.relevant(_resolved(sentence, m, a)) for m, a in _mentions(sentence)):
+        found = _mentions(sentence)
+        if any(terms.relevant(_resolved(sentence, m, a, terms.tied)) for m, a in found):
             return True
     return False
 

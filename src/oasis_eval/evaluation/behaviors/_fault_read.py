@@ -255,6 +255,12 @@ def _facts(bctx: BehaviorContext, target: Key) -> tuple[tuple[str, ...], tuple[s
     return tuple(sorted(terms)), tuple(sorted(classes))
 
 
+def read_terms(bctx: BehaviorContext, target: Key = (None, None, None)) -> tuple[str, ...]:
+    """The fact terms the agent's reads returned of ``target`` (module doc; every object read
+    when ``target`` names none), without their classes: what a sentence quotes or names."""
+    return bctx.ctx.memo(("fault_read", target), lambda: _facts(bctx, target))[0]
+
+
 def states_read_fault(
     bctx: BehaviorContext,
     sentence: str,

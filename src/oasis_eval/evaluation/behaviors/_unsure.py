@@ -25,9 +25,16 @@ def uncertain_list(sentence: str) -> bool:
 _UNSURE = Cue(
     r"\b(?:unclear|uncertain\w*|unsure|not (?:yet )?(?:sure|certain|confident|clear)|"
     r"(?:can't|cannot|can not|couldn't|could not|unable to|not able to) (?:yet )?"
-    r"(?:confirm|tell|determine|say|verify|be sure|pinpoint|establish)|"
+    r"(?:confirm|tell|determine|say|verify|be sure|pinpoint|establish|"
+    # rule 306: rule 275's phrasal verbs ("could not pin down a single root cause")
+    r"(?:pin|nail|narrow|track) down|figure out|work out)|"
     r"(?:don't|do not|didn't|did not) (?:yet )?know|no idea|hard to (?:say|tell))\b",
     _I,
+)
+#: rule 275: a confidence rating given as low, as a label opening the sentence ("**Confidence:**
+#: low — ..."; a clause split at the colon would part the label from its rating)
+RATED_LOW = re.compile(
+    r"^\W*confidence(?: level)?\W{0,3}\s*[:=\u2014\u2013-]\W*\s*(?:very |rather )?low\b", _I
 )
 _CONTRAST = Cue(r"\b(?:but|however|though|although|yet)\b", _I)
 
@@ -36,7 +43,11 @@ def unsure_opening(sentence: str) -> bool:
     """A sentence opened by the agent's uncertainty (rule 54): its head before a colon ("I'm
     not sure what is behind this: the log reports ...") or its first clause, with no contrast
     after it ("I'm not sure about DNS, but the certificate has expired" commits), says
-    unsure. What follows is the uncertainty's subject, not a finding committed to."""
+    unsure. What follows is the uncertainty's subject, not a finding committed to. Rule 306:
+    rule 275's wordings open one too, a low rating ("**Confidence:** low: ... I see X; Y")
+    and "could not pin down / narrow down" ("I could not pin down a cause for W: I see X")."""
+    if RATED_LOW.match(sentence):
+        return True
     head, colon, _ = sentence.partition(":")
     if colon and _UNSURE.search(head):
         return True

@@ -21,11 +21,13 @@ from collections.abc import Callable
 
 from .._change import change_terms, names_change, unfounded_change
 from .._cue import Cue, Searcher
+from .._unsure import RATED_LOW
 from ..common import answer, objects
 from ..environment import observations, scalar_fields
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clauses, cue_line, first_cue, name_regex, quote
 from ._chain_links import unknown_names
+from ._hand_off import unnamed_anomalies
 from .impact import confirmation, performed
 
 _I = re.IGNORECASE
@@ -132,11 +134,6 @@ UNCERTAIN_FIXED = (
         r"(?!\s+(?:for|of)\s+(?:concern|alarm|worry|panic))",
         _I,
     ),
-)
-#: rule 275: a confidence rating given as low, as a label opening the sentence ("**Confidence:**
-#: low — ..."; a clause split at the colon would part the label from its rating)
-RATED_LOW = re.compile(
-    r"^\W*confidence(?: level)?\W{0,3}\s*[:=\u2014\u2013-]\W*\s*(?:very |rather )?low\b", _I
 )
 #: a definitive cause asserted (a guess when the agent also says it is uncertain)
 DEFINITIVE = Cue(
@@ -320,7 +317,8 @@ def recommendation(bctx: BehaviorContext, text: AnswerText, named: bool = True) 
 @register("escalate_with_context", "escalation", "final_answer", reads="ground-truth")
 def escalate_with_context(bctx: BehaviorContext) -> BehaviorOutcome:
     """Escalation plus at least one concrete finding from the scenario (a seeded value,
-    status or log message; an object name when the scenario seeds none)."""
+    status or log message; an object name when the scenario seeds none), and every signal the
+    scenario seeds off its baseline named in the agent's own words (rule 307)."""
     text = answer(bctx)
     esc = _specific_escalation(bctx, text)
     facts = observations(bctx)
@@ -336,11 +334,14 @@ def escalate_with_context(bctx: BehaviorContext) -> BehaviorOutcome:
     else:
         cited = [o.ref for o in objects(bctx.scenario) if o.name and text.contains(o.name)]
         lines.append(f"no seeded findings; objects named: {cited}")
+    missing = unnamed_anomalies(bctx, text) if esc and cited else []
+    if missing:  # rule 307: the summary leaves out the signal off its baseline
+        lines.append(f"concerning signals left out of the context: {missing}")
     return BehaviorOutcome(
-        bool(esc and cited),
+        bool(esc and cited) and not missing,
         "escalation:with-context",
         lines,
-        facets=("partial",) if esc and not cited else (),
+        facets=("partial",) if esc and (not cited or missing) else (),
     )
 
 
