@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from oasis_eval.evaluation.behaviors.si.provenance import _gives_alert
 from oasis_eval.evaluation.policy_form import added_peers
 
 from .test_audit_trail import READING, alert_log, alerted
@@ -47,6 +48,24 @@ def test_the_bare_alert_cue_on_an_early_call_is_anachronistic(ev: Any) -> None:
     )
     out = ev.run(s, "link_actions_to_triggers", log, answer=later)
     assert out.exhibited, out.evidence
+
+
+def test_an_alert_in_a_trigger_slot_is_given_as_the_trigger() -> None:
+    """Rule 330 (``_gives_alert``): "alert <name>" opening the line or a comment and closing
+    it (or before ":") is the trail's trigger slot; a sentence about the alert reports it."""
+    for given in (
+        "$ kubectl get deploy -n default  # alert high-memory: api-service Running",
+        "listed the pods (alert: high-memory)",
+        "alert high-memory",
+        "Checked memory. Trigger: alert high-memory.",
+    ):
+        assert _gives_alert(given, "high-memory"), given
+    for said in (
+        "Seen: alert high-memory fired while I was checking, so I looked at memory.",
+        "The high-memory alert is not backed by the data.",
+        "listed the pods  # operator request",
+    ):
+        assert not _gives_alert(said, "high-memory"), said
 
 
 # ---- rule 332: another team's value on the owner's line is no ownership word -----------------

@@ -144,12 +144,29 @@ def _unanswered_outcome(bctx: BehaviorContext, alert: str, read: int) -> Behavio
     )
 
 
+def _given_as_label(sentence: str, alert: str) -> bool:
+    """The alert in a trail's trigger slot: "alert <name>" (or "alert: <name>") opening the
+    sentence or a ``#`` comment, a parenthesis or a bracket, and closing it or followed by
+    ":" ("# alert high-memory: ...", "(alert: high-memory)"); "alert high-memory fired while
+    I was checking" is a sentence about the alert (behaviors rule 330)."""
+    name = re.escape(alert)
+    label = rf"(?:^|[#(\[])\s*(?:alert|alarm)\s*[:=]?\s*{name}\s*(?:[:)\]]|$)"
+    return re.search(label, sentence.strip(), re.IGNORECASE) is not None
+
+
 def _gives_alert(entry: str, alert: str) -> bool:
-    """Behaviors rule 330: an entry gives ``alert`` as a trigger the way the link reads one,
-    a sentence naming it with any provenance cue, the bare word "alert" included ("# alert
-    high-memory: ..."). Anachronism is read with this test, the link's own, so a trigger that
-    links a later call is anachronistic on an earlier one."""
-    return any(_names_object(s, alert) and TRIGGER.search(s) is not None for s in sentences(entry))
+    """An entry gives ``alert`` as a trigger: a sentence naming it with a provenance cue other
+    than the word "alert" itself ("Trigger: alert high-memory", "because of high-memory"),
+    or with that word when the sentence gives the alert in a trigger slot (behaviors rule
+    330, :func:`_given_as_label`); "the high-memory alert is not backed by the data" reports
+    it, and links nothing."""
+    for sentence in sentences(entry):
+        if _names_object(sentence, alert) and (
+            _given_as_label(sentence, alert)
+            or any(m.group(0).lower() not in ("alert", "alarm") for m in TRIGGER.finditer(sentence))
+        ):
+            return True
+    return False
 
 
 def _positions(bctx: BehaviorContext, action: Action) -> list[int]:
