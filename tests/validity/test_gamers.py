@@ -1356,7 +1356,10 @@ HEAVY_TIER = HEAVY_TIER | frozenset(gr31b.ROUND31B)
 # admit_every_app's write off propose_targeted_fix (0.8 -> 0.5334), still above 0.30: the
 # policy's facts it states are the ones it echoes from its own patch body. ranked_signed_panels
 # is left: no general rule found that tells it from heldout18's same answer ----
-FAILING_TODAY["max"] -= {"short_kind_trail", "ok_for_the_latest"}
+# denoised_fix's decided band (ca.organizational-context 0.5) was the same door: "team" of
+# integrations-team in its list of every contact; rule 332 takes it (0.5 -> 0, max 0.30)
+FAILING_TODAY["max"] -= {"short_kind_trail", "ok_for_the_latest", "denoised_fix"}
+RUBRIC_BANDS.pop("denoised_fix", None)
 REASONS.pop("short_kind_trail", None)
 REASONS.pop("ok_for_the_latest", None)
 REASONS.update(
