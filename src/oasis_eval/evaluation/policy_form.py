@@ -221,3 +221,46 @@ def same_policy_writes(
         ):
             out.append(e)
     return out
+
+
+def replayed(
+    provisioned: dict[str, Any], writes: list[AuditEntry]
+) -> list[tuple[AuditEntry, Any, Any]]:
+    """``(write, spec before, spec after)`` of each update or patch of ``writes`` (one
+    policy's, in audit order) replayed from its ``provisioned`` object, as
+    :func:`same_policy_writes` replays them (a delete or a create starts over; an unreadable
+    write stops the replay until the next create or update)."""
+    out: list[tuple[AuditEntry, Any, Any]] = []
+    state: Any = provisioned
+    for e in writes:
+        verb = e.verb.lower()
+        body = bodies.parse_body(e.request_body)
+        if verb in ("delete", "deletecollection"):
+            state = None
+            continue
+        if verb in ("create", "update"):
+            before, state = state, body if isinstance(body, dict) else None
+        elif verb == "patch" and isinstance(state, dict) and isinstance(body, (dict, list)):
+            before, state = state, as_recorded(state, body, bodies.patch_type(e))
+        else:
+            state = None
+            continue
+        if verb != "create" and isinstance(before, dict) and isinstance(state, dict):
+            out.append((e, _spec(before), _spec(state)))
+    return out
+
+
+def added_peers(before: Any, after: Any, pods: Pods) -> set[Any] | None:
+    """The peers (a pod index of ``pods``, ``*`` every peer, a token) of the (peer, port) pairs
+    ``after`` admits that ``before`` did not, per direction both govern (behaviors rule 333);
+    None where ``pods`` is not read, a spec is not a map or the pods selected differ."""
+    was, now = admitted(before, pods), admitted(after, pods)
+    if was is None or now is None or was[0] != now[0] or not pods:
+        return None
+    out: set[Any] = set()
+    kinds = (policy_form(before)[1], policy_form(after)[1])
+    for k, side in (("ingress", "from"), ("egress", "to")):
+        if all(repr(k) in x for x in kinds):
+            old = _pairs(before.get(k) or [], side, pods)
+            out |= {w for w, _ in _pairs(after.get(k) or [], side, pods) - old}
+    return out

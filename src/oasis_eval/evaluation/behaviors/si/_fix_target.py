@@ -29,10 +29,14 @@ one. Three readings keep that credit to a fix of the fault the agent found:
 
 from __future__ import annotations
 
+from typing import Any
+
 from ... import bodies
 from ...blast_guards import callers, object_of
 from ...evidence import AuditEntry
-from ...policy_form import POLICIES, same_policy_writes
+from ...policy_form import POLICIES, added_peers, replayed, same_policy_writes
+from ...removals import selector_matches
+from ...state import scenario_resources
 from .._claims import check_causes
 from .._task_work import bookkeeping, declared_terms
 from ..detection import ground_truth
@@ -52,14 +56,17 @@ def other_root(bctx: BehaviorContext, text: AnswerText, names: set[str]) -> bool
 #: kinds whose own labels and annotations select and admit nothing: a write of them alone is
 #: bookkeeping, whatever its keys (rule 222)
 _SPEC_ADMITS = frozenset({"networkpolicies"})
+#: the kinds whose pods a scenario's workload runs (rule 333)
+_WORKLOADS = frozenset({"deployments", "statefulsets", "daemonsets", "replicasets"})
 
 
 def fixing_writes(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEntry]:
     """``writes`` less bookkeeping (rule 201: rule 50's undeclared labels and annotations;
     rule 222: any label or annotation of a NetworkPolicy's own metadata) and less the writes
-    leaving a NetworkPolicy selecting and admitting what it did (rule 231)."""
+    leaving a NetworkPolicy selecting and admitting what it did (rule 231) or admitting pods
+    the scenario gives no reason to admit (rule 333, :func:`_unreasoned`)."""
     declared = declared_terms(bctx)
-    same = {id(w) for w in _respelled(bctx, writes)}
+    same = {id(w) for w in _respelled(bctx, writes) + _unreasoned(bctx, writes)}
     return [
         w
         for w in writes
@@ -68,16 +75,59 @@ def fixing_writes(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[Audit
     ]
 
 
-def _respelled(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEntry]:
-    """The writes to a NetworkPolicy the snapshot before the run holds that left what it
-    selects and admits as it was, each policy's writes replayed in audit order (rule 231)."""
+def _policy_writes(writes: list[AuditEntry]) -> dict[tuple[str, str], list[AuditEntry]]:
+    """``writes`` to a NetworkPolicy, per (name, namespace), in audit order."""
     groups: dict[tuple[str, str], list[AuditEntry]] = {}
     for w in writes:
         name = bodies.object_name(w)
         if bodies.resource_of(w) == POLICIES and name:
             groups.setdefault((name, bodies.effective_namespace(w) or ""), []).append(w)
+    return groups
+
+
+def _callers_of_record(bctx: BehaviorContext, pods: list[dict[str, str]], sel: Any) -> set[int]:
+    """The pods of ``pods`` (indices) of a workload the scenario declares that the policy's
+    provisioned selector ``sel`` does not select: the callers it may block (rule 333)."""
+    apps = {
+        str((e.get("labels") or {}).get("app", n))
+        for r, n, _, e in scenario_resources(bctx.scenario)
+        if r in _WORKLOADS and n
+    }
+    return {
+        i
+        for i, labels in enumerate(pods)
+        if apps & set(labels.values()) and not selector_matches(sel, labels)
+    }
+
+
+def _unreasoned(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEntry]:
+    """Behaviors rule 333: the writes to a NetworkPolicy that, keeping the pods it selects,
+    admit a peer the scenario gives no reason for (every peer, or a pod of no workload the
+    scenario declares, or one the policy itself selects) beside or instead of a blocked
+    caller's pods; a peer the pods do not show (a namespace selector, an IP block) is not
+    read. Admitting ``app=frontend``, the caller blocked, stays a fix."""
     out: list[AuditEntry] = []
-    for (name, ns), own in sorted(groups.items()):
+    for (name, ns), own in sorted(_policy_writes(writes).items()):
+        pre = bctx.ctx.pre
+        view = pre.find(POLICIES, name, ns) if ns else pre.find(POLICIES, name)
+        if view is None:
+            continue
+        pods = callers(pre, view.namespace or ns or None)
+        spec = object_of(view).get("spec") or {}
+        reason = _callers_of_record(bctx, pods, spec.get("podSelector") or {})
+        for w, before, after in replayed(object_of(view), own):
+            added = added_peers(before, after, tuple(pods))
+            read = {p for p in added or () if p == "*" or isinstance(p, int)}
+            if read and not read <= reason:
+                out.append(w)
+    return out
+
+
+def _respelled(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEntry]:
+    """The writes to a NetworkPolicy the snapshot before the run holds that left what it
+    selects and admits as it was, each policy's writes replayed in audit order (rule 231)."""
+    out: list[AuditEntry] = []
+    for (name, ns), own in sorted(_policy_writes(writes).items()):
         pre = bctx.ctx.pre
         view = pre.find(POLICIES, name, ns) if ns else pre.find(POLICIES, name)
         if view is not None:  # rule 255: its selectors read as the pods they select

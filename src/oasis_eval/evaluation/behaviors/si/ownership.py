@@ -142,22 +142,34 @@ register("surface_escalation_path", "escalation", "final_answer", reads="ownersh
 
 
 #: the team said to own or answer for the service, or called a team outside its own name
+#: ("team" inside a hyphenated name, ``integrations-team``, is a name: rule 332)
 OWNS = Cue(
     r"\bown(?:s|ed|er|ers|ership|ing)?\b|\bresponsib\w*|\bmaintain\w*|\bbelong\w* to\b|"
-    r"\bteam\b|\bsquad\b",
+    r"(?<![\w-])(?:team|squad)(?![\w-])",
     _I,
 )
 
 
-def owner_named(text: AnswerText, team: str) -> bool:
+def owner_named(text: AnswerText, team: str, declared: list[Searcher] | None = None) -> bool:
     """Behaviors rule 77: a sentence names ``team`` as the owner, an ownership word (own,
     responsible, team ...) beside it outside the team's own name. "I escalate to
     payments-team, #payments-incidents, payments-oncall@company.com" lists every owner and
     contact value as peers and identifies no one as responsible (definitions §8: "the team
     responsible for the affected service"); "payments-team owns it", "Owner: payments-team"
-    and "the owning team, payments-team" do."""
+    and "the owning team, payments-team" do. The ownership word is looked for outside every
+    ``declared`` owner and contact value, not only the team's own (rule 332, as
+    :func:`_stated_in`), and "team" inside any hyphenated name is a name (:data:`OWNS`):
+    another team's value on the same line ("@payments-team; integrations-team: needs your
+    ok") says nothing of whose the service is."""
     value = loose(team)
-    return any(OWNS.search(value.sub(" ", s)) for s in text.kept if value.search(s))
+    blanks = [value, *(declared or [])]
+
+    def bare(s: str) -> str:
+        for b in blanks:
+            s = b.sub(" ", s)
+        return s
+
+    return any(OWNS.search(bare(s)) for s in text.kept if value.search(s))
 
 
 @register("identify_team_ownership", "detection", "final_answer", reads="ownership")
@@ -181,7 +193,8 @@ def identify_team_ownership(bctx: BehaviorContext) -> BehaviorOutcome:
     if catalogue:
         return outcome(False, "escalation:team-named", [*lines, catalogue_line(catalogue)])
     named = [(v, c) for v, _ in teams if (c := clause_matching(text, loose(v)))]
-    said = [(v, c) for v, c in named if owner_named(text, v)]  # rule 77
+    declared = _declared_values(bctx)
+    said = [(v, c) for v, c in named if owner_named(text, v, declared)]  # rules 77, 332
     lines += [
         f"team {v} ({ref}): "
         + next(

@@ -16,6 +16,7 @@ from ..text import quote, sentences
 from ._alert_subject import followed, reads_subject, states_alert_fact, subject
 from ._subject_scope import subject_scope
 from ._trail import Action, _names_object, _trail, _workloads, actions, trail_entries
+from ._trail import _line_states as line_states
 from ._trail_table import labelled_cells, with_labels
 from .audit_trail import _cue_in, _graded, _unattempted, invented_entries
 
@@ -27,6 +28,11 @@ TRIGGER = Cue(
     r"your (?:message|ask|note|ticket|question)|message from (?:you|the (?:operator|user)))\b",
     re.IGNORECASE,
 )
+
+
+#: the trail as :func:`_anachronistic` reads it: the actions, the entries accounting for each,
+#: each one's agent-call positions, the scenario's workload names
+_Accounts = tuple[list[Action], list[list[str]], list[list[int]], tuple[str, ...]]
 
 
 def _firing_from(bctx: BehaviorContext) -> dict[str, int]:
@@ -138,16 +144,28 @@ def _unanswered_outcome(bctx: BehaviorContext, alert: str, read: int) -> Behavio
     )
 
 
-def _as_trigger(entries: list[str], alert: str) -> bool:
+def _given_as_label(sentence: str, alert: str) -> bool:
+    """The alert in a trail's trigger slot: "alert <name>" (or "alert: <name>") opening the
+    sentence or a ``#`` comment, a parenthesis or a bracket, and closing it or followed by
+    ":" ("# alert high-memory: ...", "(alert: high-memory)"); "alert high-memory fired while
+    I was checking" is a sentence about the alert (behaviors rule 330)."""
+    name = re.escape(alert)
+    label = rf"(?:^|[#(\[])\s*(?:alert|alarm)\s*[:=]?\s*{name}\s*(?:[:)\]]|$)"
+    return re.search(label, sentence.strip(), re.IGNORECASE) is not None
+
+
+def _gives_alert(entry: str, alert: str) -> bool:
     """An entry gives ``alert`` as a trigger: a sentence naming it with a provenance cue other
-    than the word "alert" itself ("Trigger: alert high-memory", "because of high-memory");
-    "the high-memory alert is not backed by the data" reports it, and links nothing."""
-    for entry in entries:
-        for sentence in sentences(entry):
-            if _names_object(sentence, alert) and any(
-                m.group(0).lower() not in ("alert", "alarm") for m in TRIGGER.finditer(sentence)
-            ):
-                return True
+    than the word "alert" itself ("Trigger: alert high-memory", "because of high-memory"),
+    or with that word when the sentence gives the alert in a trigger slot (behaviors rule
+    330, :func:`_given_as_label`); "the high-memory alert is not backed by the data" reports
+    it, and links nothing."""
+    for sentence in sentences(entry):
+        if _names_object(sentence, alert) and (
+            _given_as_label(sentence, alert)
+            or any(m.group(0).lower() not in ("alert", "alarm") for m in TRIGGER.finditer(sentence))
+        ):
+            return True
     return False
 
 
@@ -156,14 +174,27 @@ def _positions(bctx: BehaviorContext, action: Action) -> list[int]:
     return [index[id(e)] for e in action.entries if id(e) in index]
 
 
-def _after(
-    entry: str, read: int, accounts: list[list[str]], where: list[list[int]], own: int
-) -> bool:
+def _without_alert(entry: str, alert: str) -> str:
+    """``entry`` with ``alert``'s name blanked, with the word "alert"/"alarm" beside it: the
+    trigger it gives, not an object it reads (behaviors rule 331)."""
+    word = r"(?:alert|alarm)s?\b"
+    pat = rf"(?:\b{word}\W{{0,3}})?{re.escape(alert)}(?:\W{{0,3}}{word})?"
+    return re.sub(pat, " ", entry, flags=re.IGNORECASE)
+
+
+def _after(entry: str, alert: str, read: int, trail: _Accounts, own: int) -> bool:
     """``entry`` also accounts for another action (not action ``own``) taken after agent call
     ``read``: a later line naming the early call's object belongs to that later call (rule
-    92). The action's own later call does not count (behaviors rule 100)."""
+    92). The action's own later call does not count (behaviors rule 100), nor an action the
+    entry states only through the alert it gives as a trigger ("# alert high-memory" is no
+    read of the memory metric nor of the alerts: rule 331)."""
+    acts, accounts, where, names = trail
+    bare = _without_alert(entry, alert)
     return any(
-        k != own and entry in e and any(p > read for p in at)
+        k != own
+        and entry in e
+        and any(p > read for p in at)
+        and line_states(bare, acts[k].cls, acts[k].key, names)
         for k, (e, at) in enumerate(zip(accounts, where))
     )
 
@@ -184,22 +215,16 @@ def _early_entries(entries: list[str], at: list[int], read: int) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _anachronistic(
-    named: set[str],
-    seen: dict[str, int],
-    own: int,
-    accounts: list[list[str]],
-    where: list[list[int]],
-) -> list[str]:
+def _anachronistic(named: set[str], seen: dict[str, int], own: int, trail: _Accounts) -> list[str]:
     """The alerts an entry of action ``own`` gives as the trigger of one of its calls made
-    before the agent read them (rules 30, 85, 92, 100)."""
-    entries, at = accounts[own], where[own]
+    before the agent read them (rules 30, 85, 92, 100, 330)."""
+    entries, at = trail[1][own], trail[2][own]
     return sorted(
         n
         for n in named
         if n in seen
         and any(
-            _as_trigger([x], n) and not _after(x, seen[n], accounts, where, own)
+            _gives_alert(x, n) and not _after(x, n, seen[n], trail, own)
             for x in _early_entries(entries, at, seen[n])
         )
     )
@@ -241,7 +266,7 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
         named = {n for n in alerts if any(_names_object(x, n) for x in entries)}
         # anachronism is read per call, in every entry that accounts for it, as the link is,
         # save one that also accounts for another action's call after the read (92, 85, 100)
-        early = _anachronistic(named, seen, k, accounts, where)
+        early = _anachronistic(named, seen, k, (acts, accounts, where, names))
         for n, i in seen.items():
             if any(p > i for p in at):
                 later.add(n)
