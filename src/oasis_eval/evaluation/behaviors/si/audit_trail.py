@@ -376,11 +376,43 @@ def _delta_in(sentence: str, action: Action, name: str, before: str, after: str)
     low = sentence.lower()
     if name.lower() not in low and (action.key[1] or "\0").lower() not in low:
         return False
-    return all(
-        re.search(rf"(?<![\w.]){re.escape(v.lower())}(?!\w|\.\w)", low)
-        for v in (before, after)
-        if v != ABSENT
-    )
+    return all(_value_in(low, v.lower()) for v in (before, after) if v != ABSENT)
+
+
+#: small counts as words are said (behaviors rule 327): "from two to four replicas"
+_NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
+
+
+def _value_in(low: str, value: str) -> bool:
+    """``value`` stated in ``low`` as written or, a count up to twenty, as its word (rule 327:
+    "two" is 2; "no" is not 0, a word too common to state a count)."""
+    if re.search(rf"(?<![\w.]){re.escape(value)}(?!\w|\.\w)", low):
+        return True
+    if not value.isdigit() or int(value) >= len(_NUMBER_WORDS):
+        return False
+    return re.search(rf"(?<![\w-]){_NUMBER_WORDS[int(value)]}(?![\w-])", low) is not None
 
 
 #: a field the object did not have (before) or no longer has (after): no value to state
