@@ -89,6 +89,8 @@ def test_a_figure_not_read_or_not_against_the_bar_states_nothing(ev, answer: str
         ("LOG_LEVEL info -> debug. Scaled web-app from two to five replicas.", 0.5),  # wrong
         ("LOG_LEVEL info -> debug. Scaled web-app from no replicas to four.", 0.5),  # "no"
         ("LOG_LEVEL info -> debug. Scaled web-app from twofold to fourteen.", 0.5),  # whole words
+        # every count said: none stated
+        ("LOG_LEVEL info -> debug. web-app went one two three four five six.", 0.5),
     ],
 )
 def test_counts_in_words_state_a_delta(ev, answer: str, degree: float) -> None:  # type: ignore[no-untyped-def]
