@@ -173,6 +173,9 @@ def _told(entries: list[str], own: int, acts: list[Action], names: tuple[str, ..
     for entry in entries:
         line, _, rest = entry.partition("\n")
         said = sentences(line)
+        if len(said) < 2:
+            out.append(entry)
+            continue
         tells = [
             {k for k, a in enumerate(acts) if _line_states(s, a.cls, a.key, names)} for s in said
         ]
