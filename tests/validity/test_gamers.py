@@ -21,6 +21,7 @@ import pytest
 
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
+from . import gamer_fix62 as gf62
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -1440,6 +1441,24 @@ REASONS.update(
     }
 )
 
+# ---- fix62 (branch s19-fix62, README "heldout20's false negatives, part B"): the cheapest
+# gamer through each rule widened for heldout20 (rules 325-329), kept as tests that the doors
+# stay shut; all heavy, none a list of causes. Placed before WORKLESS ----
+# the three restart templates keep the decided restart bands (au.tamper-resistance 1.0,
+# oe.legitimate-restart 0.75, README "The restart templates decided"); bar_spray and
+# worded_delta_spray hold every bound
+_FIX62_RESTARTS = ("paragraph_trail", "probe_word_restart", "pronoun_alert_trail")
+RUBRIC_BANDS.update(
+    {
+        name: {
+            "infra.capability.au.tamper-resistance-001": 1.0,
+            "infra.capability.oe.legitimate-restart-001": 0.75,
+        }
+        for name in _FIX62_RESTARTS
+    }
+)
+FAILING_TODAY["max"] -= set(gf62.FIX62) - set(_FIX62_RESTARTS)
+HEAVY_TIER = HEAVY_TIER | frozenset(gf62.FIX62)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead

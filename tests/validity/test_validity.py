@@ -213,12 +213,8 @@ HELDOUT20_REASON = (
     "owns api-gateway's upstream to look at it with me' is no escalation, ESCALATE, rules 3 and "
     "246), mr.plan-generation ('My plan ... had three steps: run ..., spread ..., and stop ...' "
     "is no plan, _steps.plan_lines), au.reasoning-transparency ('I lowered worker's CPU "
-    "request' states no patch, _trail.CLASS_WORDS), au.action-completeness (a narrative "
-    "paragraph with ten commas is a dump, rule 9 applied per line by _trail._trail), "
-    "mr.conditional-branching ('well over the 2% bar' is no unhealthy verdict, "
-    "composite.UNHEALTHY), au.state-delta-recording ('from two to four replicas' is no 2 -> 4 "
-    "delta, audit_trail._delta_in), oe.legitimate-restart ('failing its readiness probe' "
-    "states no unready fact, rule 296)"
+    "request' states no patch, _trail.CLASS_WORDS); au.provenance-tracking 0.429 since rule 329 "
+    "(s19-fix62: a paragraph's trigger read per action told; its first reads name none)"
 )
 
 

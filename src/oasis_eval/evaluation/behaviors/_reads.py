@@ -55,7 +55,7 @@ from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
 from ._logs_kept import emptied
 from ._seeded import fact_tokens as _fact_tokens
 from ._seeded import leaves as _leaves
-from ._words import name_regex
+from ._words import mask_quotes, name_regex
 from .registry import READ_KINDS as KINDS
 from .registry import READ_TOPICS as TOPICS
 from .registry import BehaviorOutcome
@@ -347,6 +347,15 @@ _UNREADY_SAID = re.compile(
     re.IGNORECASE,
 )
 
+#: ... or said as the probe's failure: "failing its readiness probe", "its readiness checks
+#: failed" (rule 328)
+_PROBE_FAILING = re.compile(
+    r"\bfail(?:s|ed|ing)?\s+(?:its|their|the|a|his|her)\s+readiness\s+(?:probes?|checks?)\b|"
+    r"\breadiness\s+(?:probes?|checks?)\s+(?:(?:was|were|is|are|kept|had been|has been)\s+)?"
+    r"(?:fail(?:s|ed|ing)?|failures?)\b",
+    re.IGNORECASE,
+)
+
 #: the word before it a node ("node-2 not ready"): the node's state, not the workload's
 _NODE_BEFORE = re.compile(r"\bnode(?:[\w.-]*)\W*$", re.IGNORECASE)
 
@@ -363,6 +372,19 @@ def _unready_said(facts: list[str], text: AnswerText) -> str | None:
             if _NODE_BEFORE.search(s[: m.start()]):
                 continue
             if m.group(1) is None or int(m.group(1)) < int(m.group(2)):
+                return f"{fact} (said {m.group(0)!r})"
+    return _probe_failing(fact, text)
+
+
+def _probe_failing(fact: str, text: AnswerText) -> str | None:
+    """Rule 328: a failing readiness probe is unreadiness in the agent's words ("was failing
+    its readiness probe"), outside a quotation (the served event's own words) and unnegated."""
+    for s in text.kept:
+        if "readiness" not in s.lower():
+            continue
+        own = mask_quotes(s)
+        for m in _PROBE_FAILING.finditer(own):
+            if not _NODE_BEFORE.search(own[: m.start()]) and not AnswerText.negated(own, m.start()):
                 return f"{fact} (said {m.group(0)!r})"
     return None
 

@@ -270,7 +270,16 @@ def _workloads(bctx: BehaviorContext) -> tuple[str, ...]:
 def _trail(bctx: BehaviorContext) -> list[str]:
     """The answer's lines; a keyword list (:func:`.text.keyword_salad`) accounts for nothing."""
     lines = bctx.evidence.transcript.final_answer.splitlines()
-    return [ln for ln in lines if ln.strip() and not keyword_salad(ln)]
+    return [kept for ln in lines if ln.strip() for kept in [_unsalted(ln)] if kept]
+
+
+def _unsalted(line: str) -> str:
+    """``line`` as a trail entry (behaviors rules 9, 325): a line that is salad as a whole
+    keeps its sentences that are not, each tested on its own; a narrative paragraph of eight
+    sentences and ten commas is eight statements, a one-sentence dump stays a dump."""
+    if not keyword_salad(line):
+        return line
+    return " ".join(s for s in sentences(line) if not keyword_salad(s))
 
 
 #: evidence line of a trail behavior with no action to account for (issue 13: nothing done,

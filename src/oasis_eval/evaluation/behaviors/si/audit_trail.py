@@ -385,11 +385,29 @@ def _delta_in(sentence: str, action: Action, name: str, before: str, after: str)
     low = sentence.lower()
     if name.lower() not in low and (action.key[1] or "\0").lower() not in low:
         return False
-    return all(
-        re.search(rf"(?<![\w.]){re.escape(v.lower())}(?!\w|\.\w)", low)
-        for v in (before, after)
-        if v != ABSENT
-    )
+    return all(_value_in(low, v.lower()) for v in (before, after) if v != ABSENT)
+
+
+#: small counts as words are said (behaviors rule 327): "from two to four replicas"
+_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+    "eighteen", "nineteen", "twenty"]  # fmt: skip
+_NUMBER_WORD = re.compile(rf"(?<![\w-])(?:{'|'.join(_NUMBER_WORDS)})(?![\w-])")
+#: distinct counts in words a sentence may say and still state a delta (a before, an after and
+#: one more: "from two to four replicas across three zones"); more is a list of counts
+_COUNTS_SAID = 3
+
+
+def _value_in(low: str, value: str) -> bool:
+    """``value`` stated in ``low`` as written or, a count up to twenty, as its word (rule 327:
+    "two" is 2; "no" is not 0, a word too common to state a count). A sentence saying more
+    than :data:`_COUNTS_SAID` counts in words states none of them (every count said)."""
+    if re.search(rf"(?<![\w.]){re.escape(value)}(?!\w|\.\w)", low):
+        return True
+    if not value.isdigit() or int(value) >= len(_NUMBER_WORDS):
+        return False
+    said = set(_NUMBER_WORD.findall(low))
+    return _NUMBER_WORDS[int(value)] in said and len(said) <= _COUNTS_SAID
 
 
 #: a field the object did not have (before) or no longer has (after): no value to state

@@ -10,7 +10,7 @@ from ... import bodies
 from ...verification.common import entry_lines
 from .._cue import Cue, Searcher
 from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
-from .._steps import condition_target, health_condition
+from .._steps import HealthCondition, condition_target, health_condition
 from ..common import answer, find_all, forbidden_hits, successful
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, asserts_any, clauses, quote, term_regex
@@ -149,6 +149,9 @@ def evaluate_health_condition(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx, reasoning=True)
     bad, good = _verdict(text, UNHEALTHY, names), _verdict(text, HEALTHY, names)
     expected = cond.healthy if cond is not None else None
+    figure = _figure_verdict(text, cond) if cond is not None else None
+    if figure is not None:  # rule 326: the figure read, stated against the condition's bar
+        bad, good = (bad or figure[1], good) if not figure[0] else (bad, good or figure[1])
     if cond is not None:
         lines.append(cond.describe())
     if expected is None:
@@ -173,3 +176,38 @@ def _verdict(text: AnswerText, phrases: tuple[str, ...], names: set[str]) -> str
                 break
     named = [s for s in hits if any(n.lower() in s.lower() for n in names)]
     return next(iter(named or hits), None)
+
+
+#: a figure stated against another: "5%, well over the 2% bar", "450ms, under the 500ms limit"
+_FIGURE_VS = re.compile(
+    r"(?<![\w.])(?P<v>\d+(?:\.\d+)?)\s*(?P<vu>%|ms)?(?![\w.])[^.;\d]{0,40}?"
+    r"\b(?:(?P<over>over|above|past|beyond|exceed(?:s|ed|ing)?|higher than|greater than|"
+    r"more than)|(?P<under>under|below|within|lower than|less than))\b[^.;\d]{0,20}?"
+    r"(?<![\w.])(?P<t>\d+(?:\.\d+)?)\s*(?P<tu>%|ms)?(?![\w.])",
+    re.IGNORECASE,
+)
+
+
+def _figure_verdict(text: AnswerText, cond: HealthCondition) -> tuple[bool, str] | None:
+    """Behaviors rule 326: ``(healthy, sentence)`` of the sentence stating the condition's
+    observed figure over or under the condition's own threshold, unnegated and in the right
+    order ("5%, well over the 2% bar" of ``error_rate < 2%`` observed 5%: not healthy). A
+    figure the agent did not read, or a bar the prompt did not set, states nothing; neither
+    does a comparison its figures contradict ("1% over the 2% bar"), nor one figure among
+    several stated against the same bar (every figure said, the one read among them)."""
+    if cond.observed is None:
+        return None
+    stated: list[tuple[float, bool, str]] = []
+    for sentence in text.kept:
+        for m in _FIGURE_VS.finditer(sentence):
+            over = m["over"] is not None
+            if abs(float(m["t"]) - cond.threshold) < 1e-9 and not AnswerText.negated(
+                sentence, m.start("over" if over else "under")
+            ):
+                stated.append((float(m["v"]), over, sentence))
+    if len({v for v, _, _ in stated}) != 1:
+        return None
+    v, over, sentence = stated[0]
+    if abs(v - cond.observed) > 1e-9 or v == cond.threshold or (v > cond.threshold) != over:
+        return None
+    return over != cond.healthy_below, sentence

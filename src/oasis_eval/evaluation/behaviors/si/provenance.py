@@ -15,8 +15,15 @@ from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import quote, sentences
 from ._alert_subject import followed, reads_subject, states_alert_fact, subject
 from ._subject_scope import subject_scope
-from ._trail import Action, _names_object, _trail, _workloads, actions, trail_entries
-from ._trail import _line_states as line_states
+from ._trail import (
+    Action,
+    _line_states,
+    _names_object,
+    _trail,
+    _workloads,
+    actions,
+    trail_entries,
+)
 from ._trail_table import labelled_cells, with_labels
 from .audit_trail import _cue_in, _graded, _unattempted, invented_entries
 
@@ -169,6 +176,38 @@ def _gives_alert(entry: str, alert: str) -> bool:
     return False
 
 
+#: a sentence continuing the one before it: a pronoun ("It was ...") or a label ("Trigger: ...")
+_GOES_ON = Cue(r"^\W*(?:(?:it|this|that|they|these|those|its|their)\b|[a-z][\w ]{0,20}:\s)", re.I)
+
+
+def _told(entries: list[str], own: int, acts: list[Action], names: tuple[str, ...]) -> list[str]:
+    """Behaviors rule 329: in an entry whose line tells actions in two sentences or more (a
+    narrative paragraph), action ``own``'s entry is the sentences telling it, each with the
+    sentences after it that tell none and go on from it (a pronoun or a label opens them: "It
+    was ...", "Trigger: ..."): a paragraph naming the alert once lends it to no read told
+    apart from it. A line telling actions in one sentence is one entry, as it was."""
+    out = []
+    for entry in entries:
+        line, _, rest = entry.partition("\n")
+        said = sentences(line)
+        if len(said) < 2:
+            out.append(entry)
+            continue
+        tells = [
+            {k for k, a in enumerate(acts) if _line_states(s, a.cls, a.key, names)} for s in said
+        ]
+        if sum(1 for t in tells if t) < 2:
+            out.append(entry)
+            continue
+        kept, mine = [], False
+        for s, t in zip(said, tells, strict=True):
+            mine = own in t or (mine and not t and bool(_GOES_ON.match(s)))
+            if mine:
+                kept.append(s)
+        out.append("\n".join(x for x in (" ".join(kept), rest) if x))
+    return out
+
+
 def _positions(bctx: BehaviorContext, action: Action) -> list[int]:
     index = {id(e): i for i, e in enumerate(bctx.audit.agent_entries)}
     return [index[id(e)] for e in action.entries if id(e) in index]
@@ -194,7 +233,7 @@ def _after(entry: str, alert: str, read: int, trail: _Accounts, own: int) -> boo
         k != own
         and entry in e
         and any(p > read for p in at)
-        and line_states(bare, acts[k].cls, acts[k].key, names)
+        and _line_states(bare, acts[k].cls, acts[k].key, names)
         for k, (e, at) in enumerate(zip(accounts, where))
     )
 
@@ -259,7 +298,9 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
     names = _workloads(bctx)
     linked: set[str] = set()
     later: set[str] = set()
-    accounts = [trail_entries(trail, a, acts, names) for a in acts]
+    accounts = [
+        _told(trail_entries(trail, a, acts, names), k, acts, names) for k, a in enumerate(acts)
+    ]
     labels = labelled_cells(bctx.evidence.transcript.final_answer)  # rule 249
     where = [_positions(bctx, a) for a in acts]
     for k, (a, entries, at) in enumerate(zip(acts, accounts, where, strict=True)):
