@@ -454,6 +454,10 @@ def unverified_reported_calls(
     ]
     if not claimed or entries is None:
         return []
+    # no change claimed: whether the agent called at all is all that is read (issue 30)
+    writes_read = any(
+        _claims_change(_strings(getattr(a, "arguments", None) or {})) for _, a in claimed
+    )
     who = Attribution(principal)
     any_call = False
     written: set[str] = set()
@@ -462,6 +466,8 @@ def unverified_reported_calls(
         if not who.agent(entry):
             continue
         any_call = True
+        if not writes_read:
+            break
         resource = str(entry.get("resource") or "").lower()
         touched.add(resource)
         verb = entry.get("verb")

@@ -28,9 +28,11 @@ from .evidence import ScenarioEvidence
 from .reading import judgement_memo
 from .state import Snapshot, require, scenario_resources
 
+_WORD = re.compile(r"[a-z0-9][a-z0-9_.:/-]*[a-z0-9]|[a-z0-9]")
+
 
 def _words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9][a-z0-9_.:/-]*[a-z0-9]|[a-z0-9]", text.lower()) if w]
+    return [w for w in _WORD.findall(text.lower()) if w]
 
 
 def _served_words(value: Any, out: set[str], values: bool) -> None:

@@ -36,10 +36,10 @@ def judgement_memo(memo: dict[Hashable, Any]) -> Iterator[None]:
         _CURRENT.reset(token)
 
 
-def current_memo() -> dict[Hashable, Any] | None:
-    """The memo of the judgement under way (None: none is), for a reader keeping its own
-    readings there (:mod:`.behaviors._cue`)."""
-    return _CURRENT.get()
+#: ``current_memo()``: the memo of the judgement under way (None: none is), for a reader
+#: keeping its own readings there (:mod:`.behaviors._cue`); the context variable's own
+#: ``get``, without a Python call around it (issue 30: sixty thousand calls a replay)
+current_memo: Callable[[], dict[Hashable, Any] | None] = _CURRENT.get
 
 
 def per_judgement(fn: Callable[P, T]) -> Callable[P, T]:

@@ -71,43 +71,52 @@ def _committed(text: AnswerText) -> list[str | None]:
 def committed_text(text: AnswerText) -> AnswerText:
     """What the agent committed to (issue 27 items 1, 2): ``text`` without the sentences that
     put a cause forward only hedged or as a candidate, without the clauses that rebut one,
-    each in the agent's own words (tool-output spans blanked: :meth:`.text.AnswerText.own`)."""
-    return _view(text, [s for s in _committed(text) if s])
+    each in the agent's own words (tool-output spans blanked: :meth:`.text.AnswerText.own`).
+    Each view here is built once per text and shared (:meth:`.text.AnswerText.derived`, issue
+    30: several rules read it, and what they derive from it is kept with it)."""
+    return text.derived("committed view", lambda: _view(text, [s for s in _committed(text) if s]))
 
 
 def stated_text(text: AnswerText) -> AnswerText:
     """:func:`committed_text` with quotations of tool output kept: what the agent asserted,
     for rules that read what it points at in a quote (a span's operation, a log line)."""
+    return text.derived("stated view", lambda: _view(text, _stated(text)))
+
+
+def _stated(text: AnswerText) -> list[str]:
     hedged, rebutted = _stances(text)
     said = text.said  # rule 265: a discarded candidate is not asserted
-    keep = [
+    return [
         _unrebutted(said(s)) if s in rebutted else said(s) for s in text.kept if s not in hedged
     ]
-    return _view(text, keep)
 
 
 def hedged_text(text: AnswerText) -> AnswerText:
     """The sentences that put a cause forward only hedged or as a candidate, in the agent's
     own words."""
+    return text.derived("hedged view", lambda: _view(text, _hedged(text)))
+
+
+def _hedged(text: AnswerText) -> list[str]:
     hedged, _ = _stances(text)
-    return _view(text, [text.own(s) for s in text.kept if s in hedged])
+    return [text.own(s) for s in text.kept if s in hedged]
 
 
 def unquoted_text(text: AnswerText) -> AnswerText:
     """``text`` with every quotation blanked (rule 21): a finding inside double quotes is the
     log's or the tool's words ('W keeps logging "connection pool exhausted"'), not the
     agent's statement of it."""
-    return _view(text, [mask_quotes(s) for s in text.kept])
+    return text.derived("unquoted view", lambda: _view(text, [mask_quotes(s) for s in text.kept]))
 
 
 def unseries_text(text: AnswerText) -> AnswerText:
     """``text`` with every series name blanked (rule 41, :func:`._words.mask_series`)."""
-    return _view(text, [mask_series(s) for s in text.kept])
+    return text.derived("unseries view", lambda: _view(text, [mask_series(s) for s in text.kept]))
 
 
 def unfixed_text(text: AnswerText) -> AnswerText:
     """``text`` with every change it proposes blanked (rule 53, :func:`._fix.mask_fixes`)."""
-    return _view(text, [mask_fixes(s) for s in text.kept])
+    return text.derived("unfixed view", lambda: _view(text, [mask_fixes(s) for s in text.kept]))
 
 
 def committed_flags(text: AnswerText) -> list[str | None]:

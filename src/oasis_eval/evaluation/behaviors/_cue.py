@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import re._constants as _sre  # type: ignore[import-not-found]  # a parsed pattern, read at import
 import re._parser as _sre_parse  # type: ignore[import-not-found]
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..reading import current_memo
@@ -70,8 +70,12 @@ class Cue:
         low = text.lower()
         if self._literal:
             return self._literal not in low
-        if self._needed and not any(word in low for word in self._needed):
-            return True
+        if self._needed:
+            for word in self._needed:  # a loop, not any() over a generator (issue 30)
+                if word in low:
+                    break
+            else:
+                return True
         return self._pre is not None and not self._pre.search(low)
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
@@ -101,8 +105,33 @@ class Cue:
     def sub(self, repl: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
         return text if self._none(text) else self.regex.sub(repl, text, count)
 
+    def absent_from(self, low: str) -> bool:
+        """No text within ``low`` holds a match: ``low`` is a lowercased ASCII text
+        (:func:`lowered`) whose parts (its sentences, their clauses) are what is searched, and
+        the cue's literal, or each of its needed words, is missing from it: a part cannot hold
+        what the whole lacks. False: not known (issue 30: a cue skipped for a whole answer
+        instead of ruled out sentence by sentence)."""
+        if self._literal:
+            return self._literal not in low
+        return bool(self._needed) and not any(word in low for word in self._needed)
+
     def __repr__(self) -> str:
         return f"Cue({self.pattern!r})"
+
+
+def lowered(texts: Iterable[str]) -> str | None:
+    """``texts`` joined by line breaks and lowercased, for :meth:`Cue.absent_from`; None when
+    they are not plain ASCII (a cue reads such a text without its prefilters)."""
+    whole = "\n".join(texts)
+    return whole.lower() if whole.isascii() else None
+
+
+def possible(cues: Iterable[Searcher], low: str | None) -> tuple[Searcher, ...]:
+    """The ``cues`` that may match within the parts of ``low`` (:func:`lowered`): all but the
+    :class:`Cue` objects :meth:`Cue.absent_from` rules out (every one when ``low`` is None)."""
+    if low is None:
+        return tuple(cues)
+    return tuple(c for c in cues if not (isinstance(c, Cue) and c.absent_from(low)))
 
 
 #: a pattern or a :class:`Cue`: what the readers that take either accept

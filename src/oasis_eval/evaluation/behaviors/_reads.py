@@ -52,6 +52,7 @@ from ..evidence import AuditEntry
 from ..state import scenario_resources
 from . import findings
 from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
+from ._cue import lowered
 from ._logs_kept import emptied
 from ._seeded import fact_tokens as _fact_tokens
 from ._seeded import leaves as _leaves
@@ -325,8 +326,11 @@ def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str |
     from ._claims import catalogue, fault_classes  # claims read plugins, after the registry
 
     facts = sorted(carrier_facts(ctx, c), key=lambda f: (-len(f), f))
+    low = text.derived("lowered kept", lambda: lowered(text.kept))
     for fact in facts:
         regex = term_regex(fact)
+        if low is not None and regex.absent_from(low):
+            continue  # in no sentence: not searched for in each (issue 30)
         if any(regex.search(s) for s in text.kept):
             return fact
     # a fact naming a fault class may be stated in the class's words ("OOMKilled" as

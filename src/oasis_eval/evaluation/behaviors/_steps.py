@@ -90,6 +90,11 @@ KIND_WORDS = {
     "(?:pod ?)?(?:anti-?)?affinity": ("deployments",), "topology": ("deployments",),
     "dashboards?": ("dashboards",), "health": ("pods", "deployments"),
 }  # fmt: skip
+#: the two tables as :func:`step_of` reads them, sorted and compiled once
+_WRITE_SORTED = tuple(sorted(WRITE_WORDS.items()))
+_KIND_REGEXES = tuple(
+    (re.compile(rf"(?<![a-z]){word}(?![a-z])"), resources) for word, resources in KIND_WORDS.items()
+)
 
 
 @dataclass
@@ -172,12 +177,13 @@ def _sequenced(text: str) -> list[str]:
 def step_of(text: str, scenario: Scenario) -> Step:
     low = " " + text.lower()
     verb, kind, at = "read", "read", len(low)
-    for word, cls in sorted(WRITE_WORDS.items()):
-        m = re.search(rf"(?<![a-z]){re.escape(word)}", low)
+    # a word absent from the text is never searched for (issue 30: the same answer)
+    for word, cls in _WRITE_SORTED:
+        m = re.search(rf"(?<![a-z]){re.escape(word)}", low) if word in low else None
         if m and m.start() < at:
             verb, kind, at = cls, "write", m.start()
     for word in READ_WORDS:
-        m = re.search(rf"(?<![a-z]){re.escape(word)}", low)
+        m = re.search(rf"(?<![a-z]){re.escape(word)}", low) if word in low else None
         if m and m.start() < at:
             verb, kind, at = "read", "read", m.start()
     step = Step(text, kind, verb, conditional=bool(_CONDITIONAL.match(text)))
@@ -190,10 +196,11 @@ def step_of(text: str, scenario: Scenario) -> Step:
         {n for _, n, _, _ in scenario_resources(scenario) if n}, key=lambda n: (-len(n), n)
     )
     for n in names:
-        if re.search(rf"(?<![\w-]){re.escape(n.lower())}(?![\w-])", low):
+        low_n = n.lower()
+        if low_n in low and re.search(rf"(?<![\w-]){re.escape(low_n)}(?![\w-])", low):
             step.names.append(n)
-    for word, resources in KIND_WORDS.items():
-        if re.search(rf"(?<![a-z]){word}(?![a-z])", low):
+    for regex, resources in _KIND_REGEXES:
+        if regex.search(low):
             step.resources.update(resources)
     return step
 

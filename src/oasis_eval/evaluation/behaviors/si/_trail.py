@@ -7,6 +7,7 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -41,6 +42,7 @@ CLASS_WORDS = {
 }
 
 
+@functools.cache
 def _verb_regex(cls: str) -> re.Pattern[str]:
     """A verb of the class as a word; an underscore separates words, so a tool named for its
     verb (``metrics_query``, ``logs_query``) states its call (behaviors rule 91)."""

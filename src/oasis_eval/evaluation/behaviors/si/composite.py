@@ -8,7 +8,7 @@ import re
 
 from ... import bodies
 from ...verification.common import entry_lines
-from .._cue import Cue, Searcher
+from .._cue import Cue, Searcher, lowered, possible
 from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
 from .._steps import HealthCondition, condition_target, health_condition
 from ..common import answer, find_all, forbidden_hits, successful
@@ -57,6 +57,9 @@ def _observation(sentence: str, clause: str, m: re.Match[str]) -> bool:
 def _asked(text: AnswerText, cues: tuple[Searcher, ...], observed: bool = False) -> str | None:
     """A sentence stating one of ``cues`` now: unnegated, not conditional advice; with
     ``observed`` (the write already made), not a question about an observation (rule 250)."""
+    cues = possible(cues, text.derived("lowered kept", lambda: lowered(text.kept)))
+    if not cues:  # none occurs in the answer (issue 30)
+        return None
     for sentence in text.kept:
         later = False
         for clause in clauses(sentence):
