@@ -1,5 +1,5 @@
 """What an answer discards: the candidates it sets aside, in any voice or under a label
-(behaviors rules 265-266; one reading for every detector, :meth:`.text.AnswerText.negated`).
+(behaviors rules 265-266, 335; one reading for every detector, :meth:`.text.AnswerText.negated`).
 
 A candidate the answer discards, rules out, dismisses, sets aside, eliminates or excludes is
 not stated, whatever the wording:
@@ -8,7 +8,8 @@ not stated, whatever the wording:
 - *copular*: "X was discarded (ruled out, set aside, eliminated)", "X is not the cause",
   "X is a red herring" (rule 236's denial, its subject back to the clause's start);
 - *labelled*: "Ruled out: X (reason)", "Not the cause: X; Y", "Excluded - X", and every
-  list item under a label line of its own ("**Ruled out**", "Discarded causes:").
+  list item under a label line of its own ("**Ruled out**", "Discarded causes:");
+- *trailing*: "X: ruled out, ...", "X - discarded", "X (ruled out)" (rule 335).
 
 The candidate is the words the discard governs: after an active cue or a label, up to where
 its reason starts (a ``:``, ``;``, ``(``, a dash, "because", "since", "as", ", it", ...;
