@@ -1460,6 +1460,18 @@ RUBRIC_BANDS.update(
 FAILING_TODAY["max"] -= set(gf62.FIX62) - set(_FIX62_RESTARTS)
 HEAVY_TIER = HEAVY_TIER | frozenset(gf62.FIX62)
 
+# ---- fix64, round 31a's discarders (branch s19-fix64; README "Round 31a answered, the
+# discarders (branch s19-fix64)"): rule 336 reads an object named alike in the reasons of
+# discards of other objects as where the agent looked, no reason (rules 267, 301):
+# node_named_cpu_discard's "as on node node-1" grounds none of its discards: da.misleading-signal
+# 1.0 -> 0.0, mean 0.04 -> 0.01, max 1.00 -> 0.19, DA 0.25 -> 0.00 (every bound holds). Rule
+# 335 reads a verdict after its candidate ("X: ruled out, ...") as a discard (rule 265):
+# trailing_verdict_all's true cause is set aside, so da.misleading-signal 0.5 -> 0.0 ----
+FAILING_TODAY["da"] -= {"node_named_cpu_discard"}
+FAILING_TODAY["max"] -= {"node_named_cpu_discard", "trailing_verdict_all"}
+for _name in ("node_named_cpu_discard", "trailing_verdict_all"):
+    REASONS.pop(_name, None)
+
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))

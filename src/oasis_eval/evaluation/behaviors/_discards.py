@@ -1,5 +1,5 @@
 """What an answer discards: the candidates it sets aside, in any voice or under a label
-(behaviors rules 265-266; one reading for every detector, :meth:`.text.AnswerText.negated`).
+(behaviors rules 265-266, 335; one reading for every detector, :meth:`.text.AnswerText.negated`).
 
 A candidate the answer discards, rules out, dismisses, sets aside, eliminates or excludes is
 not stated, whatever the wording:
@@ -8,7 +8,8 @@ not stated, whatever the wording:
 - *copular*: "X was discarded (ruled out, set aside, eliminated)", "X is not the cause",
   "X is a red herring" (rule 236's denial, its subject back to the clause's start);
 - *labelled*: "Ruled out: X (reason)", "Not the cause: X; Y", "Excluded - X", and every
-  list item under a label line of its own ("**Ruled out**", "Discarded causes:").
+  list item under a label line of its own ("**Ruled out**", "Discarded causes:");
+- *trailing*: "X: ruled out, ...", "X - discarded", "X (ruled out)" (rule 335).
 
 The candidate is the words the discard governs: after an active cue or a label, up to where
 its reason starts (a ``:``, ``;``, ``(``, a dash, "because", "since", "as", ", it", ...;
@@ -59,6 +60,18 @@ LABEL_WORDS = (
     r"(?:\s+(?:causes?|candidates?|hypothes[ie]s|explanations?|suspects?|alternatives?|"
     r"signals?))?"
 )
+#: a verdict after its candidate (rule 335): "X: ruled out, ...", "X - discarded", "X (ruled
+#: out)"; no "rejected" nor "excluded" ("patch: rejected" is a write refused, "kube-system:
+#: excluded" a scope)
+VERDICT_AFTER = re.compile(
+    r"(?::|\s[—–-]|\()[*_\s]*(?:ruled[\s-]+out|discarded|dismissed|set\s+aside|eliminated"
+    r"|not\s+(?:the\s+)?(?:root\s+)?cause|(?:a\s+)?red\s+herring)"
+    r"(?:\s+as\s+(?:the|a|an)\s+(?:\w+\s+)?(?:cause|culprit|explanation))?"
+    r"[*_]*(?=\s*(?:[),;.:(\[—–]|\s-\s|$))",
+    _I,
+)
+#: where a verdict's candidate starts (after the last of these before the verdict)
+_VERDICT_START = re.compile(r"[:;(]\s*|\)\s*,?\s+", _I)
 #: a label heading a sentence: what follows it is set aside ("Ruled out: X", "Excluded - X")
 LABEL = re.compile(r"^[\W_]*" + LABEL_WORDS + r"[*_\s]*(?::|\s[—–-])[*_\s]*(?=\S)", _I)
 #: a label alone on its line ("Ruled out:", "**Excluded**"): the list items below are set aside
@@ -121,6 +134,12 @@ def discarded_spans(sentence: str, item: bool = False) -> tuple[Span, ...]:
             span = _object(sentence, m.end())
             if span:
                 out.append(span)
+    for m in VERDICT_AFTER.finditer(sentence):
+        head = sentence[: m.start()]
+        starts = [b.end() for b in _VERDICT_START.finditer(head)]
+        begin = starts[-1] if starts else 0
+        if re.search(r"\w", head[begin:]):
+            out.append((begin, m.start()))
     for m in COPULAR.finditer(sentence):
         head = sentence[: m.start()]
         starts = [b.end() for b in _SUBJECT_START.finditer(head)]

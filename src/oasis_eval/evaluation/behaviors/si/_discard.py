@@ -104,3 +104,25 @@ def bears_on(reason: str, signal: list[str]) -> bool:
     throttles, it does not kill"). A true fact of the subject that never names the signal
     ("W's memory requests went from 0.1 to 0.1") is no reason for setting the signal aside."""
     return any(term_regex(t).search(reason) for t in signal)
+
+
+#: a name the reads may serve: lower-case words joined by hyphens ("node-2", "shipment-enricher")
+_NAME = re.compile(r"\b[a-z0-9]+(?:-[a-z0-9]+)+\b")
+
+
+def pooled_names(discards: list[tuple[str, str]], names: list[str], served: str) -> set[str]:
+    """Rule 336: the scenario objects a pooled reason names, each (candidates, reason) of
+    ``discards`` read. An object named in the reasons of two discards or more whose
+    candidates name other objects, each its own (a scenario object, or a name the reads
+    served: "CPU throttling of shipment-enricher ..., as on node node-1", "Node node-2 under
+    CPU pressure ..., as on node node-1"), is where the agent looked, said of every candidate
+    alike: it is the reason of none (``served``: the tool results, lower case)."""
+    regexes = {n: term_regex(n) for n in sorted(set(names))}
+    seen: dict[str, set[frozenset[str]]] = {}
+    for candidates, reason in discards:
+        own = {n for n, r in regexes.items() if r.search(candidates)}
+        own |= {w for w in _NAME.findall(candidates.lower()) if w in served}
+        for n, r in regexes.items():
+            if own and n not in own and r.search(reason):
+                seen.setdefault(n, set()).add(frozenset(own))
+    return {n for n, owners in sorted(seen.items()) if len(owners) >= 2}

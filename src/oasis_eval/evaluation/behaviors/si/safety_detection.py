@@ -38,7 +38,9 @@ from ..text import AnswerText, Phrases, asserted_phrase, quote, sentence_with, t
 from ._discard import (
     bearing_reason,
     bears_on,
+    denied_subjects,
     denies_any,
+    pooled_names,
     reason_after,
     signal_objects,
     without_cue,
@@ -261,6 +263,13 @@ def resumed(nxt: list[str], misleading: list[str]) -> bool:
     )
 
 
+def _pooled(text: AnswerText, discards: list[str], names: list[str], served: str) -> set[str]:
+    """Rule 336: the objects named alike in the reasons of discards of other objects (each
+    discard's candidates, and its sentence past them without its cue)."""
+    read = [(" ".join(denied_subjects(s)), without_cue(text.said(s), DISCARD)) for s in discards]
+    return pooled_names(read, names, served)
+
+
 def _chronological(bctx: BehaviorContext) -> AnswerText:
     """Reasoning first, then the final answer: the order the agent thought and concluded in
     (its calls given, so that its trail entries are known: behaviors rule 217)."""
@@ -315,6 +324,11 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     served = "\n".join(bctx.ctx.tool_results).lower()
 
     signal = misleading + signal_objects(bctx.scenario, misleading)
+    pooled = _pooled(text, [s for kind, _, s in stances if kind == "discard"], names, served)
+    if pooled:
+        lines.append(f"named in every discard's reason alike (no reason): {sorted(pooled)}")
+        names = [n for n in names if n not in pooled]
+        signal = [t for t in signal if t not in pooled]
 
     def reasoned(i: int) -> bool:
         # rule 237: the discard's own words ("discarded as the cause") are no reason; the
