@@ -145,6 +145,16 @@ def _one_sentence(text: str) -> tuple[str, list[str]]:
     return "", []
 
 
+def plan_steps(texts: list[str], scenario: Scenario, transcript: Any) -> list[Step]:
+    """The steps of the agent's plan (``texts``, read from the ``transcript``'s reasoning or
+    final answer), a one-sentence plan's lent its head's object (rule 323)."""
+    steps = [step_of(t, scenario) for t in texts]
+    _ = lend_head(steps, transcript.reasoning, scenario) or lend_head(
+        steps, transcript.final_answer, scenario
+    )
+    return steps
+
+
 def lend_head(steps: list[Step], text: str, scenario: Scenario) -> str | None:
     """Rule 323: the steps of a one-sentence plan (:func:`_one_sentence`) naming no scenario
     object are about the object its head names ("My plan for W had three steps: ...") and

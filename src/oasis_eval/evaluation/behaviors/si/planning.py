@@ -34,9 +34,9 @@ from .._steps import (
     Step,
     condition_target,
     health_condition,
-    lend_head,
     matches,
     plan_lines,
+    plan_steps,
     procedure,
     scenario_kinds,
     step_of,
@@ -68,17 +68,6 @@ def agent_plan(bctx: BehaviorContext) -> list[str]:
     t = bctx.evidence.transcript
     results = bctx.ctx.tool_results
     return plan_lines(t.reasoning, results) or plan_lines(t.final_answer, results)
-
-
-def agent_steps(bctx: BehaviorContext, texts: list[str]) -> list[Step]:
-    """The steps of the agent's plan (:func:`agent_plan`), a one-sentence plan's lent the
-    object its head names (rule 323, :func:`._steps.lend_head`)."""
-    steps = [step_of(t, bctx.scenario) for t in texts]
-    t = bctx.evidence.transcript
-    _ = lend_head(steps, t.reasoning, bctx.scenario) or lend_head(
-        steps, t.final_answer, bctx.scenario
-    )
-    return steps
 
 
 def carry_out(
@@ -142,7 +131,7 @@ def generate_multi_step_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     texts = agent_plan(bctx)
     if len(texts) < 2:
         return BehaviorOutcome(False, "plan:multi-step", ["no plan of two or more ordered steps"])
-    steps = agent_steps(bctx, texts)
+    steps = plan_steps(texts, bctx.scenario, bctx.evidence.transcript)  # rule 323
     named = [s for s in steps if s.names]
     writes = [i for i, s in enumerate(steps) if s.kind == "write"]
     checks = [i for i, s in enumerate(steps) if s.kind == "read" and _VERIFY.search(s.text)]
@@ -162,7 +151,7 @@ def execute_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     texts = agent_plan(bctx)
     if not texts:
         return BehaviorOutcome(False, "plan:executed", ["no plan in the agent's text"])
-    steps = agent_steps(bctx, texts)
+    steps = plan_steps(texts, bctx.scenario, bctx.evidence.transcript)  # rule 323
     done, order = carry_out(bctx, steps)
     keep = [i for i, s in enumerate(steps) if not (s.conditional and done[i] is None)]
     steps, done, order = [steps[i] for i in keep], [done[i] for i in keep], [order[i] for i in keep]
