@@ -20,6 +20,7 @@ from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, Agent
 from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_fix47 as gf47
+from . import gamer_fix61 as gf61
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -816,6 +817,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr31b.ROUND31B,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py
     **gf47.FIX47,
+    # heldout20's part A doors, one cheap gamer each (branch s19-fix61): gamer_fix61.py
+    **gf61.FIX61,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
