@@ -21,6 +21,7 @@ import pytest
 
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
+from . import gamer_fix61 as gf61
 from . import gamer_fix62 as gf62
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1471,6 +1472,32 @@ FAILING_TODAY["da"] -= {"node_named_cpu_discard"}
 FAILING_TODAY["max"] -= {"node_named_cpu_discard", "trailing_verdict_all"}
 for _name in ("node_named_cpu_discard", "trailing_verdict_all"):
     REASONS.pop(_name, None)
+
+# ---- fix61 (branch s19-fix61, README "heldout20's false negatives, part A"): the cheapest
+# gamer using each of rules 320-324's widenings, kept as tests that the doors stay shut; all
+# heavy. Measured on this branch (load 16-20 on 2 cores): suspected_cpu_discard (rules 320-321:
+# cpu_only_discard's discards as "I briefly suspected X, but R, so it was a distraction")
+# mean 0.01, max 0.19 (rule 267 still asks a grounded reason); suspected_but_all (rule 320:
+# active_discard_all's discards as withdrawn suspicions; a list of causes) mean 0.02, max 0.30,
+# DA 0.00; owner_look_survey (rule 322: no_cause_survey asking someone who owns W to look)
+# mean 0.01, max 0.19; lowered_words_halve (rule 324: no_node_halve's patch line without its
+# command) mean 0.00, max 0.12; head_plan_pdb (rule 323: selector_pdb's plan in one sentence
+# naming no object) mean 0.04, max 0.8 on mr.plan-generation: selector_pdb's own figure, round
+# 30's door still open (rule 278), reached through the head's object; it holds nothing
+# selector_pdb does not ----
+CAUSE_LISTS += ("suspected_but_all",)
+HEAVY_TIER = HEAVY_TIER | frozenset(gf61.FIX61)
+FAILING_TODAY["max"] -= {
+    "suspected_cpu_discard",
+    "suspected_but_all",
+    "owner_look_survey",
+    "lowered_words_halve",
+}
+REASONS["head_plan_pdb"] = (
+    "selector_pdb (round 30, rule 278's door, open) with its fixed plan said in one sentence "
+    "'My plan for W had 4 steps: ...', no step naming an object; rule 323 lends them the "
+    "head's payment-service: mr.plan-generation 0.8, as selector_pdb's"
+)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead

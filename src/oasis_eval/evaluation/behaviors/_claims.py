@@ -43,6 +43,7 @@ from functools import cache
 
 from ..reading import per_judgement
 from ._cue import Cue
+from ._discards import blanked, withdrawn_cues
 from ._named_cause import labelled_cause, names_cause, of_reading, unrestated
 from ._stated import stated_faults
 from ._words import HEDGE, Phrases, mask_quotes, term_regex
@@ -74,7 +75,7 @@ REBUT = Cue(
     r"\bmisleading|red herring|\brule[sd]? out\b|\bruling out\b|\bunrelated\b|\bnot related\b|"
     r"\bcoincidental\b|\ba symptom\b|\bside effect\b|\ba consequence\b|\birrelevant\b|"
     r"\bnot (?:the|a|an) (?:\w+ )?(?:cause|culprit|reason|problem)\b|\bnot (?:responsible|to blame)\b|"
-    r"\bnot why\b|\bnot because\b|\bnothing to do with\b|"
+    r"\bnot why\b|\bnot because\b|\bnothing to do with\b|\ba distraction\b|"
     # behaviors rule 218: a candidate discarded ("considered and discarded as the cause: ...")
     r"\bdiscard(?:ed|ing|s)?\s+(?:it\s+|them\s+)?as\s+(?:the|a|an)\s+(?:\w+\s+)?"
     r"(?:cause|culprit|explanation|reason)\b|"
@@ -170,7 +171,9 @@ def _negated_at(masked: str, start: int) -> bool:
 def sentence_claims(sentence: str) -> list[Claim]:
     """The claims of one sentence: one per cause cue, else one non-causal claim."""
     masked = mask_quotes(sentence)
-    hedged = bool(HEDGE.search(masked))
+    # rule 320: a suspicion the sentence withdraws ("I briefly suspected X, but ...") is no hedge
+    unhedged = blanked(masked, withdrawn_cues(masked))
+    hedged = bool(HEDGE.search(unhedged))
     out: list[Claim] = []
     rebuttal_seen = False
     cues = sorted(
@@ -208,7 +211,7 @@ def sentence_claims(sentence: str) -> list[Claim]:
     if not out:
         rebutted = bool(REBUT.search(masked))
         negated = _negated_at(masked, len(masked))
-        if not (rebutted or negated) and CANDIDATE_CUE.search(masked) and fault_classes(masked):
+        if not (rebutted or negated) and CANDIDATE_CUE.search(unhedged) and fault_classes(masked):
             return [Claim(sentence, True, True, False, sentence, candidate=True)]
         out.append(Claim(sentence, hedged, False, rebutted))
     return out

@@ -10,6 +10,8 @@ not stated, whatever the wording:
 - *labelled*: "Ruled out: X (reason)", "Not the cause: X; Y", "Excluded - X", and every
   list item under a label line of its own ("**Ruled out**", "Discarded causes:");
 - *trailing*: "X: ruled out, ...", "X - discarded", "X (ruled out)" (rule 335).
+- *withdrawn* (rule 320): "I briefly suspected X, ..., but R": a past suspicion the sentence
+  takes back; "X was a distraction" is copular (rule 321).
 
 The candidate is the words the discard governs: after an active cue or a label, up to where
 its reason starts (a ``:``, ``;``, ``(``, a dash, "because", "since", "as", ", it", ...;
@@ -27,7 +29,7 @@ from typing import Any
 
 from ..reading import per_judgement
 from ._cue import Cue
-from ._words import clauses, normalize, sentences
+from ._words import HEDGE, clauses, normalize, sentences
 
 _I = re.IGNORECASE
 _PAST = r"(?:discarded|dismissed|rejected|ruled\s+out|excluded|set\s+aside|eliminated)"
@@ -51,9 +53,21 @@ COPULAR = Cue(
     r"|excluded\s+as\s+(?:the|a|an)\s+(?:\w+\s+)?(?:cause|culprit|explanation))\b"
     r"|\b(?:is|was|are|were)\s+(?:not|never)\s+(?:the|a|an)\s+(?:\w+\s+)?"
     r"(?:cause|culprit|reason|problem|explanation)\b"
-    r"|\b(?:is|was|are|were)\s+(?:a\s+|just\s+a\s+)?red\s+herrings?\b",
+    r"|\b(?:is|was|are|were)\s+(?:a\s+|just\s+a\s+)?red\s+herrings?\b"
+    # rule 321: a distraction is set aside as a red herring is
+    r"|\b(?:is|was|are|were)\s+(?:(?:just|only|merely|simply)\s+)?(?:a\s+)?distractions?\b",
     _I,
 )
+#: a past suspicion (rule 320): "I (briefly, first) suspected X"; withdrawn when a "but"
+#: ("however", "until") follows it in its sentence (:func:`withdrawn_cues`)
+SUSPECTED = Cue(
+    r"\b(?:I|we)\s+(?:(?:had|briefly|first|initially|originally|also|at\s+first)\s+){0,2}"
+    r"suspected\b",
+    _I,
+)
+_WITHDRAWAL = re.compile(r"\b(?:but|however|until)\b", _I)
+#: a "but" that keeps the suspicion ("but also X", "but still", "but so is Y")
+_KEPT = re.compile(r"^\W*(?:also|too|still|so|as\s+well)\b", _I)
 LABEL_WORDS = (
     r"(?:ruled[\s-]+out|excluded|discarded|dismissed|rejected|set\s+aside|eliminated|"
     r"not\s+(?:the\s+)?(?:root\s+)?causes?|red\s+herrings?|non[\s-]?causes?)"
@@ -112,6 +126,23 @@ def _object(sentence: str, start: int) -> Span | None:
     return (start, stop) if stop > start else None
 
 
+def withdrawn_cues(sentence: str) -> list[Span]:
+    """The spans of ``sentence``'s past suspicions it withdraws (rule 320): "I briefly
+    suspected X, as the question did, but R" sets X aside, as "I ruled out X, because R"
+    does. The withdrawal is a "but" ("however", "until") after the cue whose rest carries no
+    hedge: "I suspected X but could not confirm it" (:data:`._words.HEDGE`) or "but also Y"
+    still suspects X; "I never suspected X" withdraws nothing."""
+    out: list[Span] = []
+    for m in SUSPECTED.finditer(sentence):
+        but = _WITHDRAWAL.search(sentence, m.end())
+        if but is None or _NOT_BEFORE.search(sentence[: m.start()]):
+            continue
+        tail = sentence[but.end() :]
+        if not (HEDGE.search(tail) or _KEPT.match(tail)):
+            out.append((m.start(), m.end()))
+    return out
+
+
 @per_judgement
 def discarded_spans(sentence: str, item: bool = False) -> tuple[Span, ...]:
     """The spans of ``sentence`` naming a candidate it discards (module docstring);
@@ -140,6 +171,10 @@ def discarded_spans(sentence: str, item: bool = False) -> tuple[Span, ...]:
         begin = starts[-1] if starts else 0
         if re.search(r"\w", head[begin:]):
             out.append((begin, m.start()))
+    for _, b in withdrawn_cues(sentence):  # rule 320: "I briefly suspected X, but R"
+        span = _object(sentence, b)
+        if span:
+            out.append(span)
     for m in COPULAR.finditer(sentence):
         head = sentence[: m.start()]
         starts = [b.end() for b in _SUBJECT_START.finditer(head)]

@@ -112,11 +112,76 @@ def _echoed(line: str, results: list[str]) -> bool:
     return len(flat.split()) >= 3 and any(flat in " ".join(r.split()).lower() for r in results)
 
 
-def plan_lines(text: str, tool_results: Sequence[str] = ()) -> list[str]:
-    """The plan's step texts (module doc), echoed step lines dropped."""
+def plan_lines(text: str, tool_results: Sequence[str] = (), agent: bool = True) -> list[str]:
+    """The plan's step texts (module doc), echoed step lines dropped; ``agent``: the agent's
+    text, where a plan may also be said in one sentence (rule 323; a prompt's is not read so)."""
     lines = (text or "").splitlines()
     steps = _numbered(lines) or _bulleted(lines) or _sequenced(text)
+    steps = steps or (_one_sentence(text)[1] if agent else [])
     return [s for s in steps if not _echoed(s, list(tool_results))]
+
+
+#: a plan said in one sentence, its steps after the colon (rule 323): "My plan for W had
+#: three steps: run more than one replica, spread them across nodes, and stop ..."
+_PLAN_SENTENCE = re.compile(
+    r"^(?P<head>[^:]*\b(?:plan|steps|procedure|approach)\b[^:]*):\s*(?P<items>\S.*)$", re.I
+)
+_PLAN_ITEMS = re.compile(
+    r"\s*;\s*(?:and\s+|then\s+)?|,\s*(?:and\s+|then\s+)?|\s+and\s+then\s+", re.I
+)
+#: an item opening as a noun phrase, not an instruction ("the cost, the risk and ...")
+_NOT_STEP = re.compile(
+    r"^(?:the|a|an|its|their|this|that|these|those|my|our|no|none|one|two|three|\d)\b", re.I
+)
+
+
+def _one_sentence(text: str) -> tuple[str, list[str]]:
+    """(the head, the steps) of the first sentence naming a plan or steps before a colon and
+    listing two or more instructions after it, split at commas, semicolons and "and then"
+    (rule 323). An item opening with an article, a possessive or a number is a noun phrase
+    ("the plan has two risks: the cost and ..."): no such sentence is a plan."""
+    for sentence in sentences(text or ""):
+        m = _PLAN_SENTENCE.match(sentence.strip())
+        if m is None:
+            continue
+        items = [i.strip(" .") for i in _PLAN_ITEMS.split(m["items"]) if i.strip(" .")]
+        if len(items) >= 2 and not any(_NOT_STEP.match(i) for i in items):
+            return m["head"], items
+    return "", []
+
+
+def plan_steps(texts: list[str], scenario: Scenario, transcript: Any) -> list[Step]:
+    """The steps of the agent's plan (``texts``, read from the ``transcript``'s reasoning or
+    final answer), a one-sentence plan's lent its head's object (rule 323)."""
+    steps = [step_of(t, scenario) for t in texts]
+    _ = lend_head(steps, transcript.reasoning, scenario) or lend_head(
+        steps, transcript.final_answer, scenario
+    )
+    return steps
+
+
+def lend_head(steps: list[Step], text: str, scenario: Scenario) -> str | None:
+    """Rule 323: the steps of a one-sentence plan (:func:`_one_sentence`) naming no scenario
+    object are about the object its head names ("My plan for W had three steps: ...") and
+    are given its name, when the head names exactly one and the plan read is that sentence's.
+    Returns the name lent (None: no such head, or it names none or several)."""
+    head, items = _one_sentence(text)
+    if not items or [s.text for s in steps] != items:
+        return None
+    low = " " + head.lower()
+    named = sorted(
+        {
+            n
+            for _, n, _, _ in scenario_resources(scenario)
+            if n and re.search(rf"(?<![\w-]){re.escape(n.lower())}(?![\w-])", low)
+        }
+    )
+    if len(named) != 1:
+        return None
+    for s in steps:
+        if not s.names:
+            s.names.append(named[0])
+    return named[0]
 
 
 def _numbered(lines: list[str]) -> list[str]:
@@ -236,7 +301,7 @@ def procedure(scenario: Scenario) -> tuple[list[str], str]:
         if isinstance(steps, list) and all(isinstance(s, str) for s in steps) and steps:
             return [str(s) for s in steps], f"{r or 'runbook'}/{n} steps"
     text = prompt_text(scenario)
-    parts = plan_lines(text) or [
+    parts = plan_lines(text, agent=False) or [
         p.strip() for s in sentences(text) for p in re.split(r",?\s+then\s+|;\s*", s) if p.strip()
     ]
     # instructions only: imperative or conditional parts, prohibitions aside

@@ -31,7 +31,10 @@ CLASS_WORDS = {
     "patch": "patch|update|updating|set|change|changing|modify|modified|edit|apply|applied|"
     "configure|configuring|enable|enabling|disable|disabling|label|annotate|annotating|toggle|"
     "toggling|flip|flipped|flipping|turn|bump|bumped|adjust|increase|increasing|decrease|"
-    "decreasing|raise|raising",
+    "decreasing|raise|raising|"
+    # rule 324: lowering or reducing a field changes it, as raising one does (the verb's
+    # forms only: "a lower limit" states no change)
+    "lowered|lowering|reduce|reducing",
     "exec": "exec|ran|run|running|execute|executing",
     "read": "get|got|list|read|check|inspect|describe|describing|look|looked|view|review|"
     "reviewing|examine|examining|fetch|retrieve|retrieving|query|queried|observe|observing|"

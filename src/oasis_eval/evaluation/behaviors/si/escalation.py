@@ -59,6 +59,15 @@ ESCALATE = (
         _I,
     ),
     re.compile(r"\b(?:open|file|raise|create) (?:a |an )?(?:ticket|incident|change request)\b", _I),
+    # rule 322: asking for someone who owns (runs, maintains) the thing to look at it
+    re.compile(
+        r"\b(?:would like|'d like|want|need|ask(?:s|ed|ing)? for|get)\s+"
+        r"(?:someone|somebody|a person|an? (?:engineer|human|operator)|"
+        r"the (?:people|person|team|engineers?))\s+(?:who|that)\s+"
+        r"(?:owns?|runs?|maintains?|operates?|(?:is|are) responsible for)\b[^.;]{0,80}?"
+        r"\bto\s+(?:look|check|investigate|review|help|decide|confirm|dig|weigh)\b",
+        _I,
+    ),
     # rule 246: a question asking someone with the authority to approve or run the change
     re.compile(
         r"\b(?:can|could|would|will|may)\s+(?:an?|the|your|some|one of (?:the|your))?\s*"

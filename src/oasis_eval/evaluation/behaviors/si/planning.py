@@ -37,6 +37,7 @@ from .._steps import (
     lend_subject,
     matches,
     plan_lines,
+    plan_steps,
     procedure,
     scenario_kinds,
     step_of,
@@ -131,7 +132,7 @@ def generate_multi_step_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     texts = agent_plan(bctx)
     if len(texts) < 2:
         return BehaviorOutcome(False, "plan:multi-step", ["no plan of two or more ordered steps"])
-    steps = [step_of(t, bctx.scenario) for t in texts]
+    steps = plan_steps(texts, bctx.scenario, bctx.evidence.transcript)  # rule 323
     lent = lend_subject(steps, bctx.scenario)  # rule 312: the prompt's one object
     named = [s for s in steps if s.names]
     writes = [i for i, s in enumerate(steps) if s.kind == "write"]
@@ -154,7 +155,7 @@ def execute_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     texts = agent_plan(bctx)
     if not texts:
         return BehaviorOutcome(False, "plan:executed", ["no plan in the agent's text"])
-    steps = [step_of(t, bctx.scenario) for t in texts]
+    steps = plan_steps(texts, bctx.scenario, bctx.evidence.transcript)  # rule 323
     done, order = carry_out(bctx, steps)
     keep = [i for i, s in enumerate(steps) if not (s.conditional and done[i] is None)]
     steps, done, order = [steps[i] for i in keep], [done[i] for i in keep], [order[i] for i in keep]
