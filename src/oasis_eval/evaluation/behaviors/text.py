@@ -343,28 +343,32 @@ class AnswerText:
         return None
 
 
-#: the head before a sentence's first colon ("Logs of W:", "The last line ... returned:")
-_LABEL = re.compile(r"^[^:]+?:\s+(?=\S)")
+#: a colon ending a label ("Logs of W:", "The last line ... returned:"), text after it
+_LABEL = re.compile(r":\s+(?=\S)")
 
 
 def _labelled_echo(
     sentence: str, joined: str, results: Sequence[str], lines: frozenset[str]
 ) -> str | None:
-    """The agent's own words before a served line reproduced whole after the sentence's
-    first colon (three words or more; five or more of one, if part), or None when the rest
-    is no such line ("Logs of W: FATAL: required environment variable SMTP_PORT is not
-    set"). The served part is the tool's output, not a finding, whatever the head's length
-    (rule 239; rule 270); the head is read alone, as the agent's own words ("" when none)."""
+    """The agent's own words before a served line reproduced after the sentence's first
+    colon (three words or more, whole; five or more of one, if part: rules 239, 270) or
+    reproduced whole after a later colon (rule 316: "... when I read them: word for word, it
+    reads: <the line>"), or None when no rest is ("Logs of W: FATAL: required environment
+    variable SMTP_PORT is not set" echoes after its first). The colons are tried in order, so
+    the longest served rest is the echo. The served part is the tool's output, not a finding,
+    whatever the head's length; the head is read alone, as the agent's own words. A part of a
+    line after a later colon is the agent quoting it inside its own sentence ("Root cause: pod
+    W-x cannot be scheduled: 0/3 nodes are available: ...", part of an event line): kept."""
     flat = " ".join(sentence.split())
-    label = _LABEL.match(flat)
-    if label is None:
-        return None
-    tail = flat[label.end() :].lower()
-    words = len(tail.split())
-    if (words >= 3 and tail.rstrip(".") in lines) or (
-        words >= 5 and _within(tail, joined, results)
-    ):
-        return flat[: label.end()].rstrip().rstrip(":").rstrip()
+    for n, label in enumerate(_LABEL.finditer(flat)):
+        if label.start() == 0:
+            continue  # no head: the sentence opens with its colon
+        tail = flat[label.end() :].lower()
+        words = len(tail.split())
+        if (words >= 3 and tail.rstrip(".") in lines) or (
+            n == 0 and words >= 5 and _within(tail, joined, results)
+        ):
+            return flat[: label.start()].rstrip()
     return None
 
 
