@@ -59,6 +59,7 @@ from ._words import name_regex
 from .registry import READ_KINDS as KINDS
 from .registry import READ_TOPICS as TOPICS
 from .registry import BehaviorOutcome
+from ._output import without_calls
 from .text import AnswerText, answer_reading, term_regex
 
 __all__ = ["Carrier", "agent_reads", "carriers", "gate", "in_scope", "read_by", "required"]
@@ -321,22 +322,26 @@ def answer_text(ctx: VerificationContext) -> AnswerText:
 
 
 def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str | None:
-    """The first fact of :func:`carrier_facts` the answer states, or None."""
+    """The first fact of :func:`carrier_facts` the answer states, or None. A fact found only
+    inside a reproduced executed call (a patch's value in its code span) is what the agent
+    sent, not a finding (rule 318: :func:`._output.without_calls`)."""
     from ._claims import catalogue, fault_classes  # claims read plugins, after the registry
 
     facts = sorted(carrier_facts(ctx, c), key=lambda f: (-len(f), f))
+    forms = getattr(text, "forms", [])
+    kept = [without_calls(s, forms) for s in text.kept] if facts else []
     for fact in facts:
         regex = term_regex(fact)
-        if any(regex.search(s) for s in text.kept):
+        if any(regex.search(s) for s in kept):
             return fact
     # a fact naming a fault class may be stated in the class's words ("OOMKilled" as
     # "runs out of memory"): the answer says what the carrier showed, in its own words
     for fact in facts:
         for cls in sorted(fault_classes(fact.replace("_", " "))):
-            said = next((s for s in text.kept if catalogue()[cls].search(s)), None)
+            said = next((s for s in kept if catalogue()[cls].search(s)), None)
             if said is not None:
                 return f"{fact} ({cls})"
-    return _unready_said(facts, text)
+    return _unready_said(facts, kept)
 
 
 #: rule 296: the state words of a workload out of service (rule 243's unreadiness) ...
@@ -351,14 +356,14 @@ _UNREADY_SAID = re.compile(
 _NODE_BEFORE = re.compile(r"\bnode(?:[\w.-]*)\W*$", re.IGNORECASE)
 
 
-def _unready_said(facts: list[str], text: AnswerText) -> str | None:
+def _unready_said(facts: list[str], kept: list[str]) -> str | None:
     """Rule 296: a carrier fact of a workload out of service (``degraded``) is stated by its
     pods' unreadiness: "not ready", or a ready ratio short of the desired count (``2/3 ready``;
     ``3/3 ready`` says the opposite). A node's "not ready" is a node's fact (class ``node``)."""
     fact = next((f for f in facts if f.lower() in _OUT_OF_SERVICE), None)
     if fact is None:
         return None
-    for s in text.kept:
+    for s in kept:
         for m in _UNREADY_SAID.finditer(s):
             if _NODE_BEFORE.search(s[: m.start()]):
                 continue
