@@ -360,13 +360,13 @@ def _labelled_echo(
     line after a later colon is the agent quoting it inside its own sentence ("Root cause: pod
     W-x cannot be scheduled: 0/3 nodes are available: ...", part of an event line): kept."""
     flat = " ".join(sentence.split())
+    low = flat.lower()
     for n, label in enumerate(_LABEL.finditer(flat)):
         if label.start() == 0:
             continue  # no head: the sentence opens with its colon
-        tail = flat[label.end() :].lower()
-        words = len(tail.split())
-        if (words >= 3 and tail.rstrip(".") in lines) or (
-            n == 0 and words >= 5 and _within(tail, joined, results)
+        tail = low[label.end() :]
+        if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
+            n == 0 and len(tail.split()) >= 5 and _within(tail, joined, results)
         ):
             return flat[: label.start()].rstrip()
     return None
