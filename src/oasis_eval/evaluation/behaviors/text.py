@@ -350,15 +350,12 @@ _LABEL = re.compile(r":\s+(?=\S)")
 def _labelled_echo(
     sentence: str, joined: str, results: Sequence[str], lines: frozenset[str]
 ) -> str | None:
-    """The agent's own words before a served line reproduced after the sentence's first
-    colon (three words or more, whole; five or more of one, if part: rules 239, 270) or
-    reproduced whole after a later colon (rule 316: "... when I read them: word for word, it
-    reads: <the line>"), or None when no rest is ("Logs of W: FATAL: required environment
-    variable SMTP_PORT is not set" echoes after its first). The colons are tried in order, so
-    the longest served rest is the echo. The served part is the tool's output, not a finding,
-    whatever the head's length; the head is read alone, as the agent's own words. A part of a
-    line after a later colon is the agent quoting it inside its own sentence ("Root cause: pod
-    W-x cannot be scheduled: 0/3 nodes are available: ...", part of an event line): kept."""
+    """The agent's own words before a served line after the sentence's first colon (whole,
+    three words or more, or five words of one: rules 239, 270) or whole after a later one
+    (rule 316: "... when I read them: word for word, it reads: <the line>"), else None. The
+    served part is output, not a finding; the head is read alone. Part of a line after a later
+    colon is the agent quoting it ("Root cause: pod W-x cannot be scheduled: 0/3 nodes ..."):
+    kept."""
     flat = " ".join(sentence.split())
     low = flat.lower()
     for n, label in enumerate(_LABEL.finditer(flat)):
