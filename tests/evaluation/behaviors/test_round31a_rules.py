@@ -57,7 +57,10 @@ _SCOPE = Scope(
         (f"{_SEL} == {_SEL}", False),  # keeps every series, with its value
         (f"{_SEL} and {_SEL}", False),
         (f"sum by (pod) (rate({_SEL}[5m]))", False),
-        (f"histogram_quantile(0.99, sum by (le) (rate(http_bucket{{service=\"api-service\"}}[5m])))", False),
+        (
+            'histogram_quantile(0.99, sum by (le) (rate(http_bucket{service="api-service"}[5m])))',
+            False,
+        ),
         ("vector(0)", False),  # names no metric: not judged
         (f"{_SEL} - - - (", False),  # not parsed: not judged
     ],
@@ -152,9 +155,9 @@ def test_a_row_naming_a_read_in_words_is_that_reads_entry() -> None:
 
 # ---- rule 318: a fact found only inside a reproduced executed call ----------------------------
 _PATCH = (
-    "patch networkpolicy restrict-backend -n default --type=json -p '[{\"op\": \"add\", "
+    'patch networkpolicy restrict-backend -n default --type=json -p \'[{"op": "add", '
     '"path": "/spec/ingress/-", "value": {"from": [{"podSelector": {"matchLabels": {"app": '
-    "\"monitoring\"}}}]}}]'"
+    '"monitoring"}}}]}}]\''
 )
 _FORMS = command_forms([ToolCall(tool="kubectl", arguments={"command": _PATCH}, result="ok")])
 
@@ -170,6 +173,8 @@ _FORMS = command_forms([ToolCall(tool="kubectl", arguments={"command": _PATCH}, 
         ("Policy restrict-backend admits only `monitoring` pods.", True),
     ],
 )
-def test_a_fact_inside_a_reproduced_call_is_not_stated(sentence: str, monitoring_said: bool) -> None:
+def test_a_fact_inside_a_reproduced_call_is_not_stated(
+    sentence: str, monitoring_said: bool
+) -> None:
     assert ("monitoring" in without_calls(sentence, _FORMS)) is monitoring_said
     assert without_calls(sentence, []) == sentence  # no call executed: nothing reproduced

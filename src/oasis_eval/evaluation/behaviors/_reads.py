@@ -53,13 +53,13 @@ from ..state import scenario_resources
 from . import findings
 from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
 from ._logs_kept import emptied
+from ._output import without_calls
 from ._seeded import fact_tokens as _fact_tokens
 from ._seeded import leaves as _leaves
 from ._words import name_regex
 from .registry import READ_KINDS as KINDS
 from .registry import READ_TOPICS as TOPICS
 from .registry import BehaviorOutcome
-from ._output import without_calls
 from .text import AnswerText, answer_reading, term_regex
 
 __all__ = ["Carrier", "agent_reads", "carriers", "gate", "in_scope", "read_by", "required"]
