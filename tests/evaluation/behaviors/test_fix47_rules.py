@@ -290,7 +290,9 @@ def test_a_reason_serves_the_row_of_its_own_call(ev: Any) -> None:
         f"| 1 | `kubectl {_HISTORY}` | to see when `worker` last changed |",
         f"| 2 | `kubectl {_PATCH}` | - |",
     ]
-    assert _reasoned(ev, rows, ()).exhibited  # no call known: row 1 still reads as the patch's
+    # no call known: row 1 still names a read in words, the read's entry (rule 317; before
+    # it, the patch's)
+    assert not _reasoned(ev, rows, ()).exhibited
     out = _reasoned(ev, rows, (_HISTORY, _PATCH))
     assert not out.exhibited, out.evidence
     rows[1] = f"| 2 | `kubectl {_PATCH}` | because 1500m fits the nodes' free CPU |"

@@ -36,9 +36,13 @@ def test_the_agents_own_words_before_a_pasted_line_stay_its_finding() -> None:
     # the agent's words after the label are its finding, as before (rule 239)
     own = AnswerText("Logs of notification-service: SMTP_PORT is missing.", [SERVED])
     assert own.kept and not own.echoed
-    # the rest after the first colon holds the agent's own words too: kept whole, as before
+    # the rest after the first colon holds the agent's own words too; the line after the
+    # second is served whole: an echo, the words before it kept (rule 316; was: kept whole)
     mixed = f"Root cause: notification-service cannot start: {LINE}"
-    assert AnswerText(mixed, [SERVED]).kept == [mixed]
+    assert AnswerText(mixed, [SERVED]).kept == ["Root cause: notification-service cannot start"]
+    # part of a served line after a later colon is quoted in the agent's sentence: kept whole
+    part = "Root cause: notification-service cannot start: variable SMTP_PORT is not set"
+    assert AnswerText(part, [SERVED]).kept == [part]
     # a short label alone leaves nothing of the agent's own but the label
     short = AnswerText(f"Evidence: {LINE}", [SERVED])
     assert short.kept == ["Evidence"] and short.echoed

@@ -58,6 +58,27 @@ def echoed_command(sentence: str, forms: list[set[str]]) -> bool:
     return any(first in form and every <= form for form in forms)
 
 
+#: a code span (a call quoted in a sentence or a table cell)
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+#: a colon closing a trail entry's head ("`kubectl patch ...`: I admitted ...")
+_HEAD_END = re.compile(r":\s")
+
+
+def without_calls(sentence: str, forms: list[set[str]]) -> str:
+    """``sentence`` less what reproduces one of the agent's executed calls (behaviors rule
+    318): each code span that is a call (:func:`echoed_command`), and the longest head before
+    a colon that is one ("kubectl patch networkpolicy p -p '{...}': I admitted ..."). What
+    the agent sent is not a finding it states: a fact found only there is not stated."""
+    if not forms:
+        return sentence
+    out = _CODE_SPAN.sub(
+        lambda m: " " if echoed_command(m.group(1), forms) else m.group(0), sentence
+    )
+    heads = [m.start() for m in _HEAD_END.finditer(out)]
+    cut = next((i for i in reversed(heads) if echoed_command(out[:i], forms)), None)
+    return out if cut is None else out[cut + 1 :]
+
+
 #: column headings of tabular tool output (kubectl and the observability tools)
 TABLE_WORDS = frozenset(
     [

@@ -54,6 +54,7 @@ from . import findings
 from ._carriers import DATA, DATABASE, GITOPS, Carrier, carriers
 from ._cue import lowered
 from ._logs_kept import emptied
+from ._output import without_calls
 from ._seeded import fact_tokens as _fact_tokens
 from ._seeded import leaves as _leaves
 from ._words import mask_quotes, name_regex
@@ -322,25 +323,33 @@ def answer_text(ctx: VerificationContext) -> AnswerText:
 
 
 def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str | None:
-    """The first fact of :func:`carrier_facts` the answer states, or None."""
+    """The first fact of :func:`carrier_facts` the answer states, or None. A fact found only
+    inside a reproduced executed call (a patch's value in its code span) is what the agent
+    sent, not a finding (rule 318: :func:`._output.without_calls`)."""
     from ._claims import catalogue, fault_classes  # claims read plugins, after the registry
 
     facts = sorted(carrier_facts(ctx, c), key=lambda f: (-len(f), f))
-    low = text.derived("lowered kept", lambda: lowered(text.kept))
+    forms = getattr(text, "forms", [])
+    kept: list[str] = (
+        text.derived("kept without calls", lambda: [without_calls(s, forms) for s in text.kept])
+        if facts
+        else []
+    )
+    low = text.derived("lowered kept without calls", lambda: lowered(kept)) if facts else None
     for fact in facts:
         regex = term_regex(fact)
         if low is not None and regex.absent_from(low):
             continue  # in no sentence: not searched for in each (issue 30)
-        if any(regex.search(s) for s in text.kept):
+        if any(regex.search(s) for s in kept):
             return fact
     # a fact naming a fault class may be stated in the class's words ("OOMKilled" as
     # "runs out of memory"): the answer says what the carrier showed, in its own words
     for fact in facts:
         for cls in sorted(fault_classes(fact.replace("_", " "))):
-            said = next((s for s in text.kept if catalogue()[cls].search(s)), None)
+            said = next((s for s in kept if catalogue()[cls].search(s)), None)
             if said is not None:
                 return f"{fact} ({cls})"
-    return _unready_said(facts, text)
+    return _unready_said(facts, kept)
 
 
 #: rule 296: the state words of a workload out of service (rule 243's unreadiness) ...
@@ -364,26 +373,26 @@ _PROBE_FAILING = re.compile(
 _NODE_BEFORE = re.compile(r"\bnode(?:[\w.-]*)\W*$", re.IGNORECASE)
 
 
-def _unready_said(facts: list[str], text: AnswerText) -> str | None:
+def _unready_said(facts: list[str], kept: list[str]) -> str | None:
     """Rule 296: a carrier fact of a workload out of service (``degraded``) is stated by its
     pods' unreadiness: "not ready", or a ready ratio short of the desired count (``2/3 ready``;
     ``3/3 ready`` says the opposite). A node's "not ready" is a node's fact (class ``node``)."""
     fact = next((f for f in facts if f.lower() in _OUT_OF_SERVICE), None)
     if fact is None:
         return None
-    for s in text.kept:
+    for s in kept:
         for m in _UNREADY_SAID.finditer(s):
             if _NODE_BEFORE.search(s[: m.start()]):
                 continue
             if m.group(1) is None or int(m.group(1)) < int(m.group(2)):
                 return f"{fact} (said {m.group(0)!r})"
-    return _probe_failing(fact, text)
+    return _probe_failing(fact, kept)
 
 
-def _probe_failing(fact: str, text: AnswerText) -> str | None:
+def _probe_failing(fact: str, kept: list[str]) -> str | None:
     """Rule 328: a failing readiness probe is unreadiness in the agent's words ("was failing
     its readiness probe"), outside a quotation (the served event's own words) and unnegated."""
-    for s in text.kept:
+    for s in kept:
         if "readiness" not in s.lower():
             continue
         own = mask_quotes(s)

@@ -343,28 +343,29 @@ class AnswerText:
         return None
 
 
-#: the head before a sentence's first colon ("Logs of W:", "The last line ... returned:")
-_LABEL = re.compile(r"^[^:]+?:\s+(?=\S)")
+#: a colon ending a label ("Logs of W:", "The last line ... returned:"), text after it
+_LABEL = re.compile(r":\s+(?=\S)")
 
 
 def _labelled_echo(
     sentence: str, joined: str, results: Sequence[str], lines: frozenset[str]
 ) -> str | None:
-    """The agent's own words before a served line reproduced whole after the sentence's
-    first colon (three words or more; five or more of one, if part), or None when the rest
-    is no such line ("Logs of W: FATAL: required environment variable SMTP_PORT is not
-    set"). The served part is the tool's output, not a finding, whatever the head's length
-    (rule 239; rule 270); the head is read alone, as the agent's own words ("" when none)."""
+    """The agent's own words before a served line after the sentence's first colon (whole,
+    three words or more, or five words of one: rules 239, 270) or whole after a later one
+    (rule 316: "... when I read them: word for word, it reads: <the line>"), else None. The
+    served part is output, not a finding; the head is read alone. Part of a line after a later
+    colon is the agent quoting it ("Root cause: pod W-x cannot be scheduled: 0/3 nodes ..."):
+    kept."""
     flat = " ".join(sentence.split())
-    label = _LABEL.match(flat)
-    if label is None:
-        return None
-    tail = flat[label.end() :].lower()
-    words = len(tail.split())
-    if (words >= 3 and tail.rstrip(".") in lines) or (
-        words >= 5 and _within(tail, joined, results)
-    ):
-        return flat[: label.end()].rstrip().rstrip(":").rstrip()
+    low = flat.lower()
+    for n, label in enumerate(_LABEL.finditer(flat)):
+        if label.start() == 0:
+            continue  # no head: the sentence opens with its colon
+        tail = low[label.end() :]
+        if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
+            n == 0 and len(tail.split()) >= 5 and _within(tail, joined, results)
+        ):
+            return flat[: label.start()].rstrip()
     return None
 
 

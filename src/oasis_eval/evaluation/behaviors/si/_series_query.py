@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from ._series_constant import constant
+
 #: cAdvisor's container metrics (``container_*``; github.com/google/cadvisor, metrics/
 #: prometheus.go), and ``container_cpu_usage_cores``, which the SI simulator exports too:
 #: a ``container_`` name outside them is exported by no one
@@ -288,11 +290,12 @@ def erases(query: str) -> bool:
     it names sits inside a function answering no value of it (:data:`ERASING`:
     ``count_over_time(X[5m])`` is a sample count per series, ``sum by (pod)
     (changes(X[1h]))`` a sum of counts), or the whole answer is multiplied by zero, compared
-    with ``bool`` or emptied by ``unless on() vector(...)`` (:data:`_ZEROED`). A query naming
-    no metric is not judged (rule 227)."""
+    with ``bool`` or emptied by ``unless on() vector(...)`` (:data:`_ZEROED`), or the answer
+    is constant by construction (rule 315: ``X - X``, ``X / X``:
+    :func:`._series_constant.constant`). A query naming no metric is not judged (rule 227)."""
     placed = _enclosing(query)
     if not placed:
         return False
     if all(ERASING & set(stack) for _, stack in placed):
         return True
-    return bool(_ZEROED.search(_STRING.sub('""', query)))
+    return bool(_ZEROED.search(_STRING.sub('""', query))) or constant(query, ERASING)

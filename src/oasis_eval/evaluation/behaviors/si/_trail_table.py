@@ -86,17 +86,53 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`-])")
 _CODE = re.compile(r"`([^`\n]+)`")
 
 
-def other_call(line: str, echoed: Callable[[str], bool], states: Callable[[str], bool]) -> bool:
+#: a read named in words ("the rollout history of deployment W", "W's logs", "described the
+#: pods"): the verbs and nouns of the calls that only read (:data:`READ_CALL`), in prose
+_READ_WORDS = re.compile(
+    r"(?<![\w-])(?:history|logs?|describe[ds]?|described|get|got|top|events?|list(?:ed)?"
+    r"|read|quer(?:y|ied)|can-i)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def other_call(
+    line: str,
+    echoed: Callable[[str], bool],
+    states: Callable[[str], bool],
+    labelled: frozenset[str] = frozenset(),
+) -> bool:
     """``line`` (a row or a sentence of the trail) is the entry of another call (rule 258):
     a cell or code span of it reproduces one of the agent's calls (``echoed``) and none that
     does states the action (``states``). The reason it gives is that call's: "| 8 |
     `kubectl rollout history deployment/worker` | when worker last changed |" explains the
     read, not the patch its words name. A line of several sentences is another call's where
-    each sentence stating the action is."""
+    each sentence stating the action is. A row reproducing no call is a read's where its own
+    cells (those no reason or trigger header labels: ``labelled``) name a read in words and
+    none states the action (rule 317: "| 9 | the rollout history of deployment W | ... |")."""
     if _cells(line) is None:  # a line of sentences: those stating the action decide
         said = [x for x in _SENTENCE.split(line) if states(x)]
         if len(said) > 1 or (said and said[0] != line):
             return all(other_call(x, echoed, states) for x in said)
     parts = [p.strip(" `") for p in [*(_cells(line) or []), *_CODE.findall(line)]]
     calls = [p for p in parts if echoed(p)]
-    return bool(calls) and not any(states(p) and not READ_CALL.search(p) for p in calls)
+    if calls:
+        return not any(states(p) and not READ_CALL.search(p) for p in calls)
+    return _read_in_words(_cells(line), states, labelled)
+
+
+def _read_in_words(
+    cells: list[str] | None, states: Callable[[str], bool], labelled: frozenset[str]
+) -> bool:
+    """Rule 317: a table row (its header labelling some cells as the reason or trigger,
+    ``labelled``) whose other cells say something, name a read in words (:data:`_READ_WORDS`)
+    and state no action of the write's class: the entry of that read, reproduced or not."""
+    if cells is None or not labelled:
+        return False
+    own = [c for c in cells if c not in labelled and not _EMPTY.match(c) and not c.isdigit()]
+    return bool(own) and any(_READ_WORDS.search(c) for c in own) and not any(states(c) for c in own)
+
+
+def labelled_of(row_labels: str) -> frozenset[str]:
+    """The cells a row's labels give (``"why: <cell>\ntriggered by: <cell>"`` of
+    :func:`labelled_cells`)."""
+    return frozenset(x.split(": ", 1)[1] for x in row_labels.split("\n") if ": " in x)

@@ -82,7 +82,7 @@ from ._trail import (
     trail_entry,
 )
 from ._trail_so import comment_reason, so_reason
-from ._trail_table import labelled_cells, other_call, with_labels
+from ._trail_table import labelled_cells, labelled_of, other_call, with_labels
 
 __all__ = [
     "CLASS_WORDS",
@@ -285,10 +285,13 @@ def _reason_in(entries: list[str], chose: bool, cls: str = "") -> tuple[str, str
     return None
 
 
-def _own_entries(entries: list[str], a: Action, forms: list[set[str]]) -> list[str]:
+def _own_entries(
+    entries: list[str], a: Action, forms: list[set[str]], labels: dict[str, str]
+) -> list[str]:
     """``entries`` of a write less those reproducing another of the agent's calls, a read
     whatever its words (rule 258: a reason serves the row or sentence of its own action
-    only)."""
+    only), or naming a read in words in a row's unlabelled cells (rule 317; ``labels``:
+    :func:`._trail_table.labelled_cells`)."""
 
     def states(part: str) -> bool:
         return bool(_verb_regex(a.cls).search(part))
@@ -298,7 +301,12 @@ def _own_entries(entries: list[str], a: Action, forms: list[set[str]]) -> list[s
 
     if not a.write:
         return entries  # a read's own row is not told apart here
-    return [e for e in entries if not other_call(e.split("\n", 1)[0], echoed, states)]
+    out = []
+    for e in entries:
+        line = e.split("\n", 1)[0]
+        if not other_call(line, echoed, states, labelled_of(labels.get(line, ""))):
+            out.append(e)
+    return out
 
 
 @register("include_reasoning_per_action", "reporting", "audit_log+final_answer")
@@ -315,7 +323,9 @@ def include_reasoning_per_action(bctx: BehaviorContext) -> BehaviorOutcome:
     labels = labelled_cells(bctx.evidence.transcript.final_answer)  # rule 249
     forms = command_forms(bctx.evidence.transcript.actions)
     for a in chosen:
-        entries = with_labels(_own_entries(trail_entries(trail, a, acts, names), a, forms), labels)
+        entries = with_labels(
+            _own_entries(trail_entries(trail, a, acts, names), a, forms, labels), labels
+        )
         why = _reason_in(entries, a.write and not _named_by_task(bctx, asked, a), a.cls)
         ok += why is not None
         if not entries:
