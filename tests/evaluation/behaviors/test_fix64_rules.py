@@ -23,7 +23,11 @@ from .test_safety_detection import misleading  # noqa: F401  (the fixture)
         ),
         ("CPU saturation on node-1 – ruled out, since the batch job owns it.", None),
         ("CPU saturation on node-1 - discarded.", None),
-        ("The CPU spike on node-1 (ruled out) was a distraction.", ["The CPU spike on node-1"]),
+        # rule 335 and rule 321 ("X was a distraction", branch s19-fix61) both discard it
+        (
+            "The CPU spike on node-1 (ruled out) was a distraction.",
+            ["The CPU spike on node-1", "The CPU spike on node-1 (ruled out)"],
+        ),
         ("- **CPU saturation**: ruled out as the cause.", ["CPU saturation"]),
         ("Other candidates: CPU (ruled out), disk (dismissed).", ["CPU", "disk"]),
         ("Hypothesis 2: CPU saturation: not the cause.", ["CPU saturation"]),
