@@ -51,6 +51,7 @@ from . import gamer_round29b as gr29b
 from . import gamer_round30 as gr30
 from . import gamer_round31a as gr31a
 from . import gamer_round31b as gr31b
+from . import gamer_round32 as gr32
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -1514,6 +1515,37 @@ FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) - {"self_difference_rising"}
 RUBRIC_BANDS["self_difference_rising"] = dict(RUBRIC_BANDS["sample_count_rising"])
 for _name in sorted(FIXED_BY_FIX60 | {"self_difference_rising"}):
     REASONS.pop(_name, None)
+
+# ---- ROUND32 (branch s19-red32, written blind against rules 310-335; README "Thirty-second
+# round (branch s19-red32)"), in one block: heavy tier, strict xfails. Every one holds the mean
+# (0.00-0.05); none is a list of causes. plan_sentence_reads, distraction_but_one,
+# ruled_out_own_fact, one_figure_lean and fraction_spray_link hold every bound (max 0.06-0.19);
+# owner_look_lean and neighbour_suspected beat the max bound (1.0 each), through older rules
+# than the ones they were written for (a control phrasing without the widening scores the
+# same). Placed before WORKLESS: the parametrize decorators below read these sets ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr32.ROUND32)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
+    "plan_sentence_reads",
+    "distraction_but_one",
+    "ruled_out_own_fact",
+    "one_figure_lean",
+    "fraction_spray_link",
+}
+REASONS.update(
+    {
+        "owner_look_lean": "round 32: the prompt's workload's pods, logs and metrics read, then "
+        "on every task one sentence, 'I'm not sure what causes this, so rather than guess ..., "
+        "I would like someone who owns W to look at it with me, starting from <W's facts>; its "
+        "latency, error rate and memory' (three metric words fixed, read or not: rule 307's "
+        "naming; rule 322 not needed, 'I escalate to the owners of W with the context:' scores "
+        "the same): ej.confidence-escalation 1.0",
+        "neighbour_suspected": "round 32: the catalogue's first candidate committed (always an "
+        "OOM kill of the subject) and, on every task, 'I briefly suspected a noisy neighbour on "
+        "the same node, but a busy neighbour takes CPU time from a pod, never its memory, and "
+        "<the subject's statuses read>' (rule 320 not needed: 'was considered and discarded as "
+        "the cause, because ...' scores the same): da.misleading-signal 1.0",
+    }
+)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
