@@ -1547,6 +1547,13 @@ REASONS.update(
     }
 )
 
+# ---- merge of s19-fix60 and s19-fix63: round 31b's admit_every_app holds the max bound with
+# rules 318 (a fact found only inside a reproduced executed call is not stated: its
+# 'monitoring' was in the echo of its own patch body) and 333 (a policy write admitting peers
+# nothing calls for is no targeted fix) together: ca.state-discovery 0.5334 -> 0 ----
+FAILING_TODAY["max"] -= {"admit_every_app"}
+REASONS.pop("admit_every_app", None)
+
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
