@@ -95,6 +95,26 @@ _WRITE_SORTED = tuple(sorted(WRITE_WORDS.items()))
 _KIND_REGEXES = tuple(
     (re.compile(rf"(?<![a-z]){word}(?![a-z])"), resources) for word, resources in KIND_WORDS.items()
 )
+#: a place phrase of a write step: where the pods go, not what is changed (rule 340)
+_PLACE = re.compile(
+    r"(?<![a-z])(?:across|over|on|onto|among|between)\s+(?:(?:the|all|every|each|several|"
+    r"multiple|many|different|separate|distinct|more than one|two|three|\d+)\s+)*"
+    r"(?:(?:availability\s+)?zones?|nodes?|hosts?|machines?|racks?)(?![a-z])"
+)
+#: effect phrases naming what a kind is for -> (write class, resources, fields) (rules 341-342)
+EFFECT_WORDS = {
+    "voluntary disruptions?": ("create", ("poddisruptionbudgets",), ()),
+    "spread(?:s|ing)?": ("patch", ("deployments",), ("affinity", "topology")),
+    # a count of replicas is what a scale sets (rule 342): "run more than one replica"
+    r"(?:more than one|several|multiple|two|three|four|five|\d+) replicas?": (
+        "scale",
+        ("deployments",),
+        (),
+    ),
+}
+_EFFECT_REGEXES = tuple(
+    (re.compile(rf"(?<![a-z]){word}(?![a-z])"), effect) for word, effect in EFFECT_WORDS.items()
+)
 
 
 @dataclass
@@ -105,6 +125,7 @@ class Step:
     names: list[str] = field(default_factory=list)
     resources: set[str] = field(default_factory=set)
     conditional: bool = False
+    fields: tuple[str, ...] = ()  # field words an effect phrase asks of a workload write
 
 
 def _echoed(line: str, results: list[str]) -> bool:
@@ -264,10 +285,26 @@ def step_of(text: str, scenario: Scenario) -> Step:
         low_n = n.lower()
         if low_n in low and re.search(rf"(?<![\w-]){re.escape(low_n)}(?![\w-])", low):
             step.names.append(n)
+    kinds_low = _PLACE.sub(" ", low) if step.kind == "write" else low  # rule 340
     for regex, resources in _KIND_REGEXES:
-        if regex.search(low):
+        if regex.search(kinds_low):
             step.resources.update(resources)
+    _effect(step, kinds_low, verb_found=at < len(low))
     return step
+
+
+def _effect(step: Step, low: str, verb_found: bool) -> None:
+    """Rule 341: an effect phrase naming what a kind is for names that kind ("stop voluntary
+    disruptions": a PodDisruptionBudget; "spread them": an anti-affinity or topology spread
+    on the workload; rule 342: "more than one replica", a scale); a step with no verb of either
+    table is a write of that kind."""
+    for regex, (verb, resources, fields) in _EFFECT_REGEXES:
+        if not regex.search(low):
+            continue
+        step.resources.update(resources)
+        step.fields += fields
+        if not verb_found and not step.conditional:
+            step.kind, step.verb = "write", verb
 
 
 def lend_subject(steps: list[Step], scenario: Scenario) -> str | None:
@@ -326,7 +363,7 @@ def matches(step: Step, entry: AuditEntry, kinds: dict[str, set[str | None]]) ->
     elif (
         not bodies.is_write(entry)
         or not _verb_fits(step.verb, entry)
-        or (r in WORKLOAD_KINDS and not _fields_fit(step.text, entry))
+        or (r in WORKLOAD_KINDS and not _fields_fit(step, entry))
     ):
         return False
     named = any(n == x or n.startswith(x + "-") for x in step.names) if n else False
@@ -345,9 +382,9 @@ FIELD_WORDS = ("affinity", "topology", "image", "env", "probe", "toleration", "n
 WORKLOAD_KINDS = frozenset({"deployments", "statefulsets", "daemonsets"})
 
 
-def _fields_fit(text: str, entry: AuditEntry) -> bool:
-    low = text.lower().replace(" ", "")
-    wanted = [w for w in FIELD_WORDS if w in low]
+def _fields_fit(step: Step, entry: AuditEntry) -> bool:
+    low = step.text.lower().replace(" ", "")
+    wanted = [w for w in FIELD_WORDS if w in low] + list(step.fields)  # rule 341
     if not wanted:
         return True
     paths = bodies.flatten(entry.request_body)
