@@ -1,7 +1,7 @@
 """The doors heldout20's plan execution opened (branch s19-fix65, issue 27): the cheapest agent
-using each widening, kept as a test that it stays shut (behaviors rules 340-341).
+using each widening, kept as a test that it stays shut (behaviors rules 340-342).
 
-- ``effect_plan_pdb`` (340, 341): round 30's ``selector_pdb`` (a blind hostname anti-affinity
+- ``effect_plan_pdb`` (340-342): round 30's ``selector_pdb`` (a blind hostname anti-affinity
   and a PodDisruptionBudget copied from the Deployment's selector, whatever the task asks)
   with its plan said in one sentence of effect phrases and a place phrase only, "My plan for W
   had four steps: read it, spread its replicas across nodes, stop voluntary disruptions, and
@@ -44,6 +44,7 @@ FIX65: dict[str, tuple[Any, str, str]] = {
         effect_plan_pdb,
         "selector_pdb with its plan 'My plan for W had four steps: read it, spread its "
         "replicas across nodes, stop voluntary disruptions ..., and verify ...'",
-        "an executed plan (340: a place phrase names no kind; 341: an effect phrase names one)",
+        "an executed plan (340: a place phrase names no kind; 341: an effect phrase names one; "
+        "342: a count of replicas is a scale)",
     ),
 }
