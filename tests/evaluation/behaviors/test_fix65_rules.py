@@ -60,13 +60,13 @@ def _pdb(ev):  # type: ignore[no-untyped-def]
     ],
 )
 def test_a_place_phrase_of_a_write_names_no_kind(ev, text: str, resources: set[str]) -> None:  # type: ignore[no-untyped-def]
-    """Rule 340 (``_steps.py::_PLACE``)."""
+    """Rule 340 (``_step_effects.py::PLACE``)."""
     assert step_of(text, _scenario(ev)).resources == resources
 
 
 # ---- rule 341: an effect phrase names its kind ----------------------------------------------
 def test_an_effect_phrase_names_its_kind_and_a_write(ev) -> None:  # type: ignore[no-untyped-def]
-    """Rule 341 (``_steps.py::EFFECT_WORDS``): "stop voluntary disruptions" is a
+    """Rule 341 (``_step_effects.py::EFFECT_WORDS``): "stop voluntary disruptions" is a
     PodDisruptionBudget write (old code: a read of anything), "spread" asks an affinity or
     topology field of the workload; an explicit read verb stays a read."""
     s = _scenario(ev)

@@ -30,6 +30,7 @@ from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ._cue import Cue
 from ._ops import key_of, prompt_text
+from ._step_effects import effects, without_place
 from .text import sentences
 
 #: a numbered item, optionally labelled ("Step 2:", "Plan 3:", "Phase 1 -") or bold ("**1.**")
@@ -94,26 +95,6 @@ KIND_WORDS = {
 _WRITE_SORTED = tuple(sorted(WRITE_WORDS.items()))
 _KIND_REGEXES = tuple(
     (re.compile(rf"(?<![a-z]){word}(?![a-z])"), resources) for word, resources in KIND_WORDS.items()
-)
-#: a place phrase of a write step: where the pods go, not what is changed (rule 340)
-_PLACE = re.compile(
-    r"(?<![a-z])(?:across|over|on|onto|among|between)\s+(?:(?:the|all|every|each|several|"
-    r"multiple|many|different|separate|distinct|more than one|two|three|\d+)\s+)*"
-    r"(?:(?:availability\s+)?zones?|nodes?|hosts?|machines?|racks?)(?![a-z])"
-)
-#: effect phrases naming what a kind is for -> (write class, resources, fields) (rules 341-342)
-EFFECT_WORDS = {
-    "voluntary disruptions?": ("create", ("poddisruptionbudgets",), ()),
-    "spread(?:s|ing)?": ("patch", ("deployments",), ("affinity", "topology")),
-    # a count of replicas is what a scale sets (rule 342): "run more than one replica"
-    r"(?:more than one|several|multiple|two|three|four|five|\d+) replicas?": (
-        "scale",
-        ("deployments",),
-        (),
-    ),
-}
-_EFFECT_REGEXES = tuple(
-    (re.compile(rf"(?<![a-z]){word}(?![a-z])"), effect) for word, effect in EFFECT_WORDS.items()
 )
 
 
@@ -285,7 +266,7 @@ def step_of(text: str, scenario: Scenario) -> Step:
         low_n = n.lower()
         if low_n in low and re.search(rf"(?<![\w-]){re.escape(low_n)}(?![\w-])", low):
             step.names.append(n)
-    kinds_low = _PLACE.sub(" ", low) if step.kind == "write" else low  # rule 340
+    kinds_low = without_place(low) if step.kind == "write" else low  # rule 340
     for regex, resources in _KIND_REGEXES:
         if regex.search(kinds_low):
             step.resources.update(resources)
@@ -294,13 +275,9 @@ def step_of(text: str, scenario: Scenario) -> Step:
 
 
 def _effect(step: Step, low: str, verb_found: bool) -> None:
-    """Rule 341: an effect phrase naming what a kind is for names that kind ("stop voluntary
-    disruptions": a PodDisruptionBudget; "spread them": an anti-affinity or topology spread
-    on the workload; rule 342: "more than one replica", a scale); a step with no verb of either
-    table is a write of that kind."""
-    for regex, (verb, resources, fields) in _EFFECT_REGEXES:
-        if not regex.search(low):
-            continue
+    """Rules 341-342 (:mod:`._step_effects`): each effect phrase's kind and fields; a step with
+    no verb of either table (nor a condition) is a write of that kind."""
+    for verb, resources, fields in effects(low):
         step.resources.update(resources)
         step.fields += fields
         if not verb_found and not step.conditional:
