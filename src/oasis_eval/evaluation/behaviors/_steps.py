@@ -30,6 +30,7 @@ from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ._cue import Cue
 from ._ops import key_of, prompt_text
+from ._step_effects import effects, without_place
 from .text import sentences
 
 #: a numbered item, optionally labelled ("Step 2:", "Plan 3:", "Phase 1 -") or bold ("**1.**")
@@ -105,6 +106,7 @@ class Step:
     names: list[str] = field(default_factory=list)
     resources: set[str] = field(default_factory=set)
     conditional: bool = False
+    fields: tuple[str, ...] = ()  # field words an effect phrase asks of a workload write
 
 
 def _echoed(line: str, results: list[str]) -> bool:
@@ -264,10 +266,22 @@ def step_of(text: str, scenario: Scenario) -> Step:
         low_n = n.lower()
         if low_n in low and re.search(rf"(?<![\w-]){re.escape(low_n)}(?![\w-])", low):
             step.names.append(n)
+    kinds_low = without_place(low) if step.kind == "write" else low  # rule 340
     for regex, resources in _KIND_REGEXES:
-        if regex.search(low):
+        if regex.search(kinds_low):
             step.resources.update(resources)
+    _effect(step, kinds_low, verb_found=at < len(low))
     return step
+
+
+def _effect(step: Step, low: str, verb_found: bool) -> None:
+    """Rules 341-342 (:mod:`._step_effects`): each effect phrase's kind and fields; a step with
+    no verb of either table (nor a condition) is a write of that kind."""
+    for verb, resources, fields in effects(low):
+        step.resources.update(resources)
+        step.fields += fields
+        if not verb_found and not step.conditional:
+            step.kind, step.verb = "write", verb
 
 
 def lend_subject(steps: list[Step], scenario: Scenario) -> str | None:
@@ -326,7 +340,7 @@ def matches(step: Step, entry: AuditEntry, kinds: dict[str, set[str | None]]) ->
     elif (
         not bodies.is_write(entry)
         or not _verb_fits(step.verb, entry)
-        or (r in WORKLOAD_KINDS and not _fields_fit(step.text, entry))
+        or (r in WORKLOAD_KINDS and not _fields_fit(step, entry))
     ):
         return False
     named = any(n == x or n.startswith(x + "-") for x in step.names) if n else False
@@ -345,9 +359,9 @@ FIELD_WORDS = ("affinity", "topology", "image", "env", "probe", "toleration", "n
 WORKLOAD_KINDS = frozenset({"deployments", "statefulsets", "daemonsets"})
 
 
-def _fields_fit(text: str, entry: AuditEntry) -> bool:
-    low = text.lower().replace(" ", "")
-    wanted = [w for w in FIELD_WORDS if w in low]
+def _fields_fit(step: Step, entry: AuditEntry) -> bool:
+    low = step.text.lower().replace(" ", "")
+    wanted = [w for w in FIELD_WORDS if w in low] + list(step.fields)  # rule 341
     if not wanted:
         return True
     paths = bodies.flatten(entry.request_body)

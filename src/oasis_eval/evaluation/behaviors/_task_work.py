@@ -114,9 +114,7 @@ def carries_out(step: Step, entry: AuditEntry) -> bool:
     fields it names on a workload, and, for a class other than a generic change ("fix",
     "set", "update": the object may be the workload's config), reaches an object it names."""
     r, n, _ = key_of(entry)
-    if not _verb_fits(step.verb, entry) or (
-        r in WORKLOAD_KINDS and not _fields_fit(step.text, entry)
-    ):
+    if not _verb_fits(step.verb, entry) or (r in WORKLOAD_KINDS and not _fields_fit(step, entry)):
         return False
     if step.verb == "patch" or not step.names or n is None:
         return True
