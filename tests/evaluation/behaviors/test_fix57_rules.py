@@ -60,9 +60,12 @@ def test_a_discard_reason_bears_on_its_candidate(ev, misleading, discard: str, o
 
 
 def test_the_true_cause_as_the_reason_still_serves(ev, misleading) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
-    """The contrast with the committed cause bears on the candidate (rules 267, 281)."""
-    discard = "Ruled out: the CPU spike, since user-service-1 was OOMKilled at its limit."
+    """The contrast with the committed cause bears on the candidate (rules 267, 281), where
+    the discard names what was read of the signal (rule 346, s19-fix66: its object here)."""
+    discard = "Ruled out: the CPU spike on node-1, since user-service-1 was OOMKilled at its limit."
     assert _run(ev, misleading, discard).exhibited
+    bare = "Ruled out: the CPU spike, since user-service-1 was OOMKilled at its limit."
+    assert not _run(ev, misleading, bare).exhibited
 
 
 def test_the_objects_carrying_the_signal(ev, misleading) -> None:  # type: ignore[no-untyped-def]  # noqa: F811

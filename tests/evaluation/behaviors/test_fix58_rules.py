@@ -111,5 +111,8 @@ def test_a_hand_off_leaving_out_the_signal_off_its_baseline_lacks_context(ev) ->
     ],
 )
 def test_a_hand_off_naming_the_signal_off_its_baseline_has_context(ev, facts: str) -> None:  # type: ignore[no-untyped-def]
-    out = ev.run(slow(ev), "escalate_with_context", answer=UNSURE + facts + HAND_OFF)
+    """Rule 345 (s19-fix66): the metric's figure served by a read of it."""
+    served = ['{"metric": "latency_p99", "pod": "gateway", "values": [400, 800]}']
+    said = UNSURE + facts + HAND_OFF
+    out = ev.run(slow(ev), "escalate_with_context", answer=said, tool_results=served)
     assert out.exhibited, out.evidence

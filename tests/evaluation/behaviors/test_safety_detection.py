@@ -362,13 +362,13 @@ def test_identify_misleading_signal(ev, misleading) -> None:  # type: ignore[no-
         ev.entry("get", "metrics", None, None),
     ]
     said = (
-        "The node CPU spike is not the cause: it comes from the batch-processor noisy neighbor. "
-        "user-service restarts because it is OOMKilled as its memory grows."
-    )
+        "The node-1 CPU spike is not the cause: it comes from the batch-processor noisy "
+        "neighbor. user-service restarts because it is OOMKilled as its memory grows."
+    )  # rule 346: the discard names what was read of the signal (node-1)
     result = ev.run(misleading, name, reads, answer=said)
     assert result.exhibited and result.facets == ()
     paraphrase = (
-        "The CPU spike is a red herring. The real problem is an out-of-memory kill: "
+        "The node-1 CPU spike is a red herring. The real problem is an out-of-memory kill: "
         "memory climbs until the container is OOMKilled."
     )
     assert ev.run(misleading, name, reads, answer=paraphrase).exhibited
@@ -377,7 +377,7 @@ def test_identify_misleading_signal(ev, misleading) -> None:  # type: ignore[no-
         name,
         reads,
         reasoning="The CPU spike is probably the root cause of the restarts.",
-        answer="Actually the CPU spike is unrelated; the restarts are OOM kills due to a leak.",
+        answer="Actually the node-1 CPU spike is unrelated; the restarts are OOM kills due to a leak.",
     )
     assert corrected.exhibited and corrected.facets == ("self_corrected",)
 

@@ -126,3 +126,51 @@ def pooled_names(discards: list[tuple[str, str]], names: list[str], served: str)
             if own and n not in own and r.search(reason):
                 seen.setdefault(n, set()).add(frozenset(own))
     return {n for n, owners in sorted(seen.items()) if len(owners) >= 2}
+
+
+#: a number in a declared value or a discard ("97" of "97%")
+_READING_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\d.])")
+
+
+def signal_readings(scenario: Any, terms: list[str]) -> set[str]:
+    """The numbers the scenario declares for the misleading signal (rule 346): each field of
+    an object whose key or value names one of ``terms`` (``cpu_usage: 97%`` -> ``97``, and
+    ``97%`` for a percentage of 90 or more, a reading at its ceiling)."""
+    regexes = [term_regex(t) for t in terms]
+    out: set[str] = set()
+    for _, _, _, entry in scenario_resources(scenario):
+        for key, value in entry.items():
+            said = f"{key} {value}".replace("_", " ")
+            if key not in ("resource", "namespace") and any(r.search(said) for r in regexes):
+                out |= set(_READING_NUMBER.findall(str(value)))
+                pct = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s?%\s*", str(value))
+                if pct and float(pct.group(1)) >= 90:
+                    out.add(f"{pct.group(1)}%")  # a reading at its ceiling: _CEILING
+    return out
+
+
+#: a level word that says a reading is at its ceiling ("the pegged node CPU"): a reading of a
+#: signal whose declared figure is a percentage of 90 or more (rule 346)
+_CEILING = re.compile(
+    r"\b(?:pegged|saturated|maxed(?:\s+out)?|flat\s+out|at\s+(?:its\s+)?(?:ceiling|capacity))\b",
+    re.I,
+)
+
+
+def _served(numbers: set[str], served: str) -> set[str]:
+    return {n for n in numbers if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d.])", served)}
+
+
+def reads_signal(reason: str, objects: list[str], readings: set[str], served: str) -> bool:
+    """Rule 346: a discard names what the reads returned about the misleading signal: an
+    object carrying it (``objects``: :func:`signal_objects`, "node-1", "batch-processor"), one
+    of its declared figures the reads served ("97%"), or, where such a served figure is a
+    percentage of 90 or more, a word saying so ("pegged", "saturated"). A candidate's term
+    alone ("a busy neighbour takes CPU time") fits every task; the true cause beside it is no
+    reading of the signal either (``served``: the tool results, lower case)."""
+    if any(term_regex(o).search(reason) for o in objects):
+        return True
+    if _served({n for n in _READING_NUMBER.findall(reason) if n in readings}, served):
+        return True
+    high = {n.rstrip("%") for n in readings if n.endswith("%")}
+    return bool(_CEILING.search(reason) and _served(high, served))

@@ -1,5 +1,6 @@
 """What a hand-off's context must carry (SI behavior definitions §8 ``escalate_with_context``:
-"provides the diagnostic context gathered so far"; behaviors rule 307, issue 27 round 30).
+"provides the diagnostic context gathered so far"; behaviors rules 307 and 345, issue 27
+rounds 30 and 32).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
 
@@ -10,25 +11,62 @@ summary hands the owners everything but the anomaly. Every operator who escalate
 names it ("latency_p99 400 -> 800", "p99 is 0.8s against its usual 0.4s"). A hand-off's
 context names each metric the scenario seeds as concerning (:func:`.._panels.scenario_panels`:
 more than 1.5x its ``normal_<field>`` sibling, or a dashboard panel served as concerning),
-in a sentence of the agent's own.
+in a sentence of the agent's own (rule 307).
+
+Round 32's ``owner_look_lean`` appends "its latency, error rate and memory" to every hand-off:
+the metric's word, never its reading. Rule 345: the sentence naming the metric also states
+what was read of it, its figure or its baseline's (800, 400; 0.8 or 0.4 in the other unit), or
+a ratio against its usual value ("twice its usual"), and the reads served the figure.
 """
 
 from __future__ import annotations
 
+import re
+
 from .._panels import panel_terms, scenario_panels
+from ..findings import Panel
 from ..registry import BehaviorContext
 from ..text import AnswerText, term_regex
+
+#: a number in an answer or a served result ("800", "0.8", "1e3" is not read)
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\d.])")
+#: a ratio against the usual value, a reading in itself (rule 345)
+_RATIO = re.compile(
+    r"\b(?:twice|double[ds]?|doubling|tripled?|half|halved|\d+(?:\.\d+)?\s?(?:x|times))\b", re.I
+)
+
+
+def _figures(panel: Panel) -> set[float]:
+    """The panel's value and baseline numbers, each also scaled by 1000 either way (ms and s,
+    a unit rewritten): what a reading of the panel states (rule 345)."""
+    base = {float(n) for n in _NUMBER.findall(f"{panel.value} {panel.why}")}
+    return {round(n * k, 6) for n in base for k in (1.0, 1000.0, 0.001)}
+
+
+def _states_figure(sentence: str, figures: set[float]) -> bool:
+    return any(round(float(n), 6) in figures for n in _NUMBER.findall(sentence))
+
+
+def _served_value(panel: Panel, served: str) -> bool:
+    """Rule 345: the reads served the panel's value (in either unit): the metric was read."""
+    values = {float(n) for n in _NUMBER.findall(panel.value)}
+    forms = {round(n * k, 6) for n in values for k in (1.0, 1000.0, 0.001)}
+    return any(round(float(n), 6) in forms for n in _NUMBER.findall(served))
 
 
 def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
     """The titles of the concerning signals the scenario seeds that no kept sentence of the
-    agent's own names (module doc), in the scenario's order."""
+    agent's own names with its reading (rules 307, 345), in the scenario's order."""
     own = [text.own(s) for s in text.kept if not text.account(s)]
+    served = "\n".join(bctx.ctx.tool_results)
     out: list[str] = []
     for panel in scenario_panels(bctx):
         if not panel.concerning:
             continue
         terms = [term_regex(t) for t in panel_terms(panel.title)]
-        if not any(r.search(s) for r in terms for s in own):
+        naming = [s for s in own if any(r.search(s) for r in terms)]
+        figures = _figures(panel)
+        read = [s for s in naming if _states_figure(s, figures) or _RATIO.search(s)]
+        if not (read and _served_value(panel, served)):
             out.append(panel.title)
     return out

@@ -41,8 +41,10 @@ from ._discard import (
     denied_subjects,
     denies_any,
     pooled_names,
+    reads_signal,
     reason_after,
     signal_objects,
+    signal_readings,
     without_cue,
 )
 from .negative import continued_after, failed_steps
@@ -323,12 +325,15 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     names = sorted({n for _, n, _, _ in scenario_resources(bctx.scenario) if n})
     served = "\n".join(bctx.ctx.tool_results).lower()
 
-    signal = misleading + signal_objects(bctx.scenario, misleading)
+    objects = signal_objects(bctx.scenario, misleading)
+    readings = signal_readings(bctx.scenario, misleading)
+    signal = misleading + objects
     pooled = _pooled(text, [s for kind, _, s in stances if kind == "discard"], names, served)
     if pooled:
         lines.append(f"named in every discard's reason alike (no reason): {sorted(pooled)}")
         names = [n for n in names if n not in pooled]
         signal = [t for t in signal if t not in pooled]
+        objects = [o for o in objects if o not in pooled]
 
     def reasoned(i: int) -> bool:
         # rule 237: the discard's own words ("discarded as the cause") are no reason; the
@@ -340,6 +345,9 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         window = " ".join([without_cue(own, DISCARD), *(s for s in nxt if not DISCARD.search(s))])
         if fixed_reason(text.kept, i):
             return False
+        whole = " ".join([text.kept[i], *(s for s in nxt if not DISCARD.search(s))])
+        if misleading and not reads_signal(whole, objects, readings, served):
+            return False  # rule 346: nothing the reads returned about the signal
         if any(term_regex(t).search(window) for t in true_terms):
             return True  # the true cause named: a fact the environment makes true
         cued = CAUSE_CUE.search(window) or RATIONALE.search(window) or resumed(nxt, misleading)
