@@ -198,29 +198,7 @@ def same_policy_writes(
     a selector selects, ``pods``, where it selects some: rule 255), replayed from its
     ``provisioned`` object. A write with no readable body is not judged (left out); a delete
     or a create starts the replay over from what it leaves."""
-    out: list[AuditEntry] = []
-    state: Any = provisioned
-    for e in writes:
-        verb = e.verb.lower()
-        body = bodies.parse_body(e.request_body)
-        if verb in ("delete", "deletecollection"):
-            state = None
-            continue
-        if verb in ("create", "update"):
-            before, state = state, body if isinstance(body, dict) else None
-        elif verb == "patch" and isinstance(state, dict) and isinstance(body, (dict, list)):
-            before, state = state, as_recorded(state, body, bodies.patch_type(e))
-        else:
-            state = None  # unreadable: what follows is not judged either
-            continue
-        if (
-            verb != "create"
-            and isinstance(before, dict)
-            and isinstance(state, dict)
-            and _same(_spec(before), _spec(state), pods)
-        ):
-            out.append(e)
-    return out
+    return [e for e, before, after in replayed(provisioned, writes) if _same(before, after, pods)]
 
 
 def replayed(
