@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 
 from .._panels import panel_terms, scenario_panels
-from ..findings import Panel
 from ..registry import BehaviorContext
 from ..text import AnswerText, term_regex
 
@@ -36,22 +35,14 @@ _RATIO = re.compile(
 )
 
 
-def _figures(panel: Panel) -> set[float]:
-    """The panel's value and baseline numbers, each also scaled by 1000 either way (ms and s,
-    a unit rewritten): what a reading of the panel states (rule 345)."""
-    base = {float(n) for n in _NUMBER.findall(f"{panel.value} {panel.why}")}
-    return {round(n * k, 6) for n in base for k in (1.0, 1000.0, 0.001)}
+def _forms(text: str) -> set[float]:
+    """The numbers of ``text``, each also scaled by 1000 either way (ms and s, a unit
+    rewritten): the forms a reading of them may take (rule 345)."""
+    return {round(float(n) * k, 6) for n in _NUMBER.findall(text) for k in (1.0, 1000.0, 0.001)}
 
 
 def _states_figure(sentence: str, figures: set[float]) -> bool:
     return any(round(float(n), 6) in figures for n in _NUMBER.findall(sentence))
-
-
-def _served_value(panel: Panel, served: str) -> bool:
-    """Rule 345: the reads served the panel's value (in either unit): the metric was read."""
-    values = {float(n) for n in _NUMBER.findall(panel.value)}
-    forms = {round(n * k, 6) for n in values for k in (1.0, 1000.0, 0.001)}
-    return any(round(float(n), 6) in forms for n in _NUMBER.findall(served))
 
 
 def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
@@ -65,8 +56,9 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
             continue
         terms = [term_regex(t) for t in panel_terms(panel.title)]
         naming = [s for s in own if any(r.search(s) for r in terms)]
-        figures = _figures(panel)
+        figures = _forms(f"{panel.value} {panel.why}")
         read = [s for s in naming if _states_figure(s, figures) or _RATIO.search(s)]
-        if not (read and _served_value(panel, served)):
+        # the reads served the panel's value (in either unit): the metric was read
+        if not (read and _states_figure(served, _forms(panel.value))):
             out.append(panel.title)
     return out
