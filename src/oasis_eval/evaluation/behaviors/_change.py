@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._change_tie import tied_fields
+from ._change_tie import _norm, tied_fields
 from ._claim_views import committed_text, unfixed_text
 from ._claims import claims, fault_classes
 from ._cue import Cue, Searcher
@@ -76,11 +76,6 @@ _OR_BEFORE = Cue(r"(?:\b(?:or|either)|\s/)\s*$", _I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 #: a word of the scenario's data (split at separators and case changes)
 _WORD = re.compile(r"[A-Za-z]{3,}")
-
-
-def _norm(word: str) -> str:
-    w = word.lower()
-    return w[:-3] + "y" if w.endswith("ies") else w[:-1] if w.endswith("s") else w
 
 
 def _words(text: str) -> set[str]:

@@ -33,8 +33,8 @@ _WORD = re.compile(r"[A-Za-z]{3,}")
 
 
 def _norm(word: str) -> str:
-    """A field word's singular, lower-cased (``_change._norm``'s reading; ``_change`` imports
-    this module, so it cannot be imported from there)."""
+    """A field word's singular, lower-cased (also ``_change``'s reading of field words, which
+    imports it from here)."""
     w = word.lower()
     return w[:-3] + "y" if w.endswith("ies") else w[:-1] if w.endswith("s") else w
 
