@@ -329,9 +329,10 @@ def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str |
     from ._claims import catalogue, fault_classes  # claims read plugins, after the registry
 
     facts = sorted(carrier_facts(ctx, c), key=lambda f: (-len(f), f))
-    forms = getattr(text, "forms", [])
     kept: list[str] = (
-        text.derived("kept without calls", lambda: [without_calls(s, forms) for s in text.kept])
+        text.derived(
+            "kept without calls", lambda: [without_calls(s, text.forms) for s in text.kept]
+        )
         if facts
         else []
     )
