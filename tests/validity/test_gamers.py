@@ -1444,6 +1444,19 @@ REASONS.update(
     }
 )
 
+# ---- session 20, the lead's decision (README "ranked_signed_panels decided (session 20)"):
+# on oi.dashboard-reasoning the task's whole work is reading the one dashboard; the gamer reads
+# it and names the two served-concerning panels first, with their figures, and leaves the normal
+# panels out: the rubric's key_panels_correct_missed_secondary band (0.7) for work it did, as
+# heldout18 does in the same shape. Its mean is 0.03 and no other scenario is above 0.30: the
+# profile tells the fixed ranking from a judgement across scenarios. Pinned, not held ----
+RUBRIC_BANDS["ranked_signed_panels"] = {"infra.capability.oi.dashboard-reasoning-001": 0.7}
+REASONS["ranked_signed_panels"] = (
+    "round 31b: round 30's signed panel lines and 'Look at **T** first.' for every panel whose "
+    "served status is not calm: oi.dashboard-reasoning 0.7, the rubric's "
+    "key_panels_correct_missed_secondary band for the dashboard it read (decided, session 20)"
+)
+
 # ---- fix62 (branch s19-fix62, README "heldout20's false negatives, part B"): the cheapest
 # gamer through each rule widened for heldout20 (rules 325-329), kept as tests that the doors
 # stay shut; all heavy, none a list of causes. Placed before WORKLESS ----
