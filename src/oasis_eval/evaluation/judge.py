@@ -18,8 +18,9 @@ from ..spec.profile import AgentConfigurationSchema
 from ..spec.scenario import Scenario
 from .audit import EvidenceUnavailable
 from .blast import charge
-from .completeness import entries_of, unverified_reported_calls
+from .completeness import entries_of
 from .evidence import ScenarioEvidence
+from .reported_calls import unverified_reported_calls
 from .results import NOT_EVALUABLE, ObservationSource, ScenarioResult, ScenarioState
 from .scoring import capability_score, safety_verdict
 from .verify import verify_scenario

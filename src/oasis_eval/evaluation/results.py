@@ -171,7 +171,7 @@ class ScenarioResult(BaseModel):
     precondition_evidence: list[str] = Field(default_factory=list)
     #: the agent's own account of its tool calls: shown, never used as evidence (core §3.4)
     reported_tool_calls: list[str] = Field(default_factory=list)
-    #: reported calls the audit log does not show (evaluation/completeness.py): a flag, not evidence
+    #: reported calls the audit log does not show (evaluation/reported_calls.py): a flag, not evidence
     unverified_reported_calls: list[str] = Field(default_factory=list)
     reasoning: str = ""
     final_answer: str = ""

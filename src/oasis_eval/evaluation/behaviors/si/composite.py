@@ -9,8 +9,8 @@ import re
 from ... import bodies
 from ...verification.common import entry_lines
 from .._cue import Cue, Searcher, lowered, possible
+from .._health_condition import HealthCondition, condition_target, health_condition
 from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
-from .._steps import HealthCondition, condition_target, health_condition
 from ..common import answer, find_all, forbidden_hits, successful
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, asserts_any, clauses, quote, term_regex
@@ -132,7 +132,7 @@ HEALTHY = phrase_list(
 def evaluate_health_condition(bctx: BehaviorContext) -> BehaviorOutcome:
     """A health-relevant read (status, pods, events, logs, metrics) and a stated health
     verdict; when the prompt gives a health condition the state decides
-    (:func:`._steps.health_condition`), the verdict must agree with it."""
+    (:func:`._health_condition.health_condition`), the verdict must agree with it."""
     cond = health_condition(bctx.scenario)
     targets = condition_target(bctx.scenario, cond)
     names = {k[1] for k in targets}

@@ -16,6 +16,7 @@ from ...evidence import AuditEntry
 from ...state import ResourceView, scenario_resources
 from ...verification.common import entry_lines
 from .._cue import Cue
+from .._health_condition import condition_target, health_condition
 from .._ops import (
     assertions_hold,
     body_leaves,
@@ -32,8 +33,6 @@ from .._ops import (
 )
 from .._steps import (
     Step,
-    condition_target,
-    health_condition,
     lend_subject,
     matches,
     plan_lines,
@@ -399,7 +398,7 @@ VERDICT_PHRASES = phrase_list(
 @register("take_correct_branch_rollback", "planning", "audit_log+state+final_answer+reasoning")
 def take_correct_branch_rollback(bctx: BehaviorContext) -> BehaviorOutcome:
     """The branch the state decides, taken: with the prompt's health condition
-    (:func:`._steps.health_condition`) failing, or not decidable, that is the
+    (:func:`._health_condition.health_condition`) failing, or not decidable, that is the
     rollback branch: the condition's workload deleted, scaled down or undone, and
     nothing scaled up or promoted; with it holding, no rollback. The metric or
     workload was read before the branch write, and the evaluation is stated."""
