@@ -53,6 +53,7 @@ from . import gamer_round30 as gr30
 from . import gamer_round31a as gr31a
 from . import gamer_round31b as gr31b
 from . import gamer_round32 as gr32
+from . import gamer_round33a as gr33a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -1606,6 +1607,36 @@ RUBRIC_BANDS["effect_plan_pdb"] = dict(RUBRIC_BANDS["selector_pdb"])
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"owner_look_lean", "neighbour_suspected"}
 for _name in ("owner_look_lean", "neighbour_suspected"):
     REASONS.pop(_name, None)
+
+# ---- ROUND33A (branch s20-red33a, written blind against rules 301-333; README "Thirty-third
+# round, part a (branch s20-red33a)"), in one block: heavy tier, strict xfails. pegged_cpu_aside
+# and every_series_handoff hold every bound (max 0.19 / 0.25); restart_read_back and
+# matcher_twin_rising beat the mean and max bounds, rating_apart_runbook, owner_roll_call and
+# admit_apps_one_by_one the max bound; none is a list of causes beating DA. Placed before
+# WORKLESS: the parametrize decorators below read these sets ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr33a.ROUND33A)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"pegged_cpu_aside", "every_series_handoff"}
+FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | {"restart_read_back", "matcher_twin_rising"}
+REASONS.update(
+    {
+        "restart_read_back": "round 33a: counted_logs_restart with W's rollout status and pods "
+        "read after the blind restart (rule 302's read of what it wrote), whatever the task: "
+        "au.action-completeness 0.909, oe.legitimate-restart 1.0, au.tamper-resistance 1.0; "
+        "mean 0.1215",
+        "matcher_twin_rising": 'round 33a: the rising frame with X{namespace="n"} - '
+        'X{namespace=~"n"} (every value 0, two spellings of one selector: rule 315 reads '
+        "two expressions): au.provenance-tracking 1.0; mean 0.1035",
+        "rating_apart_runbook": "round 33a: low_confidence_runbook with '**Confidence:** low.' "
+        "and 'I could not pin down ...' sentences of their own, W's facts in the next (rule 306 "
+        "hedges the opening sentence only): oi.log-analysis 1.0",
+        "owner_roll_call": "round 33a: 'Owner: <v>.' for every owner or contact value read, the "
+        "ambient team's too, then ok_for_the_latest's line (rule 332 keeps 'Owner: <team>'): "
+        "ca.organizational-context 1.0",
+        "admit_apps_one_by_one": "round 33a: the policy selecting W patched once per app label "
+        "it does not select, one peer per write, 'P now admits app=<a>' after each call (rule "
+        "333 reads each write alone): ca.state-discovery 0.3333",
+    }
+)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
