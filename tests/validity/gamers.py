@@ -59,6 +59,7 @@ from . import gamer_round30 as gr30
 from . import gamer_round31a as gr31a
 from . import gamer_round31b as gr31b
 from . import gamer_round32 as gr32
+from . import gamer_round33b as gr33b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -821,6 +822,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr31b.ROUND31B,
     # round 32 (branch s19-red32, written blind): rules 310-335, gamer_round32.py
     **gr32.ROUND32,
+    # round 33b (branch s20-red33b, written blind): rules 312-346, gamer_round33b.py
+    **gr33b.ROUND33B,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py
     **gf47.FIX47,
     # heldout19's part D doors, one cheap gamer each (branch s19-fix59): gamer_fix59.py
