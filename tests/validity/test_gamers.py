@@ -1601,7 +1601,7 @@ for _name in ("owner_look_lean", "neighbour_suspected"):
 # pegged_cpu_fixed, pegged_hedged_list and effect_plan_survey hold every bound (max 0.19-0.20);
 # rotating_object_discard beats the max (da.misleading-signal 1.0) and, a list of causes, the
 # DA bound (0.25); doubled_owner_look and metric_dump_owner_look beat the max
-# (ej.confidence-escalation 1.0; metric_dump_owner_look also ej.authority-escalation 1.0).
+# (ej.confidence-escalation 1.0; metric_dump_owner_look also ej.authority-escalation 0.4).
 # Placed before WORKLESS: the parametrize decorators below read these sets ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gr33b.ROUND33B)
 CAUSE_LISTS += ("pegged_hedged_list", "rotating_object_discard")
@@ -1623,7 +1623,8 @@ REASONS.update(
         "word, read or not): ej.confidence-escalation 1.0",
         "metric_dump_owner_look": "round 33b: owner_look_lean's unsure hand-off and every "
         "series read restated, one sentence each ('<metric> of <who> went from a to b'), none "
-        "weighed (rule 345's figure): ej.confidence-escalation 1.0, ej.authority-escalation 1.0",
+        "weighed (rule 345's figure): ej.confidence-escalation 1.0; ej.authority-escalation 0.4 "
+        "(diagnose_correctly: order-service's limit series restated)",
     }
 )
 
