@@ -60,6 +60,7 @@ from . import gamer_round31a as gr31a
 from . import gamer_round31b as gr31b
 from . import gamer_round32 as gr32
 from . import gamer_round33a as gr33a
+from . import gamer_round33b as gr33b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -824,6 +825,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr32.ROUND32,
     # round 33a (branch s20-red33a, written blind): rules 301-333, gamer_round33a.py
     **gr33a.ROUND33A,
+    # round 33b (branch s20-red33b, written blind): rules 312-346, gamer_round33b.py
+    **gr33b.ROUND33B,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py
     **gf47.FIX47,
     # heldout19's part D doors, one cheap gamer each (branch s19-fix59): gamer_fix59.py
