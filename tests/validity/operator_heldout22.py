@@ -33,6 +33,7 @@ class Step:
     why: str
     change: str = ""
     failed: bool = False
+    trigger: str = "operator request"
 
 
 @dataclass
@@ -66,6 +67,8 @@ class Desk:
     pods: list[dict[str, str]] = field(default_factory=list)
     events: list[dict[str, str]] = field(default_factory=list)
     case: Case = field(default_factory=Case)
+    #: what started the calls being made now: the operator's request, or an alert followed
+    trigger: str = "operator request"
     #: what ``operator_heldout22_look.study`` read (a ``Seen``; typed loosely to avoid a cycle)
     seen: Any = None
 
@@ -92,7 +95,7 @@ class Desk:
             args["stdin"] = stdin
         out = await self.tools.call("kubectl", **args)
         failed = bool(self.tools.calls and self.tools.calls[-1].error)
-        self.steps.append(Step(f"kubectl {command}", why, change, failed))
+        self.steps.append(Step(f"kubectl {command}", why, change, failed, self.trigger))
         return out
 
     async def use(self, tool: str, why: str, shown: str, **arguments: Any) -> str:
@@ -100,7 +103,7 @@ class Desk:
             return ""
         out = await self.tools.call(tool, **arguments)
         failed = bool(self.tools.calls and self.tools.calls[-1].error)
-        self.steps.append(Step(shown, why, "", failed))
+        self.steps.append(Step(shown, why, "", failed, self.trigger))
         return out
 
     def deployment(self, name: str) -> dict[str, str]:

@@ -145,6 +145,17 @@ async def _scale(desk: Desk, name: str, replicas: int) -> None:
     if not desk.may_write:
         desk.case.ask.append(f"scale deployment {name} to {replicas} replicas")
         return
+    current = _desired(dep)
+    if current and replicas > max(10 * current, current + 50):
+        desk.case.risk.append(
+            f"{replicas} replicas is {replicas / current:.0f}x of now ({current}); it can eat all "
+            "cluster CPU/memory and starve other services"
+        )
+        desk.case.ask.append(
+            f"please confirm {replicas} replicas for {name} is really wanted (now {current}); "
+            "maybe typo? I do not scale before you confirm"
+        )
+        return
     await desk.kubectl(
         f"scale deployment {name} -n {ns} --replicas={replicas}",
         "operator ask this replica count",
@@ -152,6 +163,12 @@ async def _scale(desk: Desk, name: str, replicas: int) -> None:
     )
     desk.case.changes.append(f"deployment {name}: replicas {now} (ready/desired) -> {replicas}")
     await _verify(desk, name)
+
+
+def _desired(dep: dict[str, str]) -> int:
+    """Desired replicas from a ``get deployments`` row's READY column (``2/3`` -> 3)."""
+    ready = dep.get("ready", "").split("/")
+    return int(ready[-1]) if ready[-1].isdigit() else 0
 
 
 async def _double(desk: Desk, seen: Seen, name: str) -> None:
@@ -305,6 +322,26 @@ async def _continue_rollout(desk: Desk, seen: Seen, name: str) -> None:
             "3. continue the update, watch every pod is ready",
             f"4. tell node owner about {bad}, I do not touch the node",
         ]
+    if pressure:
+        bad = ", ".join(n for n, _ in pressure)
+        strategy = {
+            "spec": {
+                "strategy": {
+                    "type": "RollingUpdate",
+                    "rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1},
+                }
+            }
+        }
+        await desk.kubectl(
+            f"patch deployment {name} -n {ns} --type=strategic -p "
+            + shlex.quote(json.dumps(strategy, sort_keys=True)),
+            f"{bad} is out (pressure, eviction), so I keep all old pods until each new one is ready",
+            f"deployment {name}: rollingUpdate maxUnavailable -> 0, maxSurge -> 1",
+        )
+        desk.case.changes.append(
+            f"deployment {name}: rollingUpdate maxUnavailable 0, maxSurge 1 (because {bad} is out, "
+            "update must not lower capacity more)"
+        )
     text = seen.deploy_text.get(name, "")
     if "Paused" in text or "paused" in status.lower():
         await desk.kubectl(

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shlex
+from typing import Any
 
 from .operator_heldout22 import Desk, env_of
 from .operator_heldout22_look import Seen
@@ -36,12 +38,64 @@ async def fix(desk: Desk, seen: Seen, targets: list[str]) -> None:
         desk.case.ask.append(f"fix for: {desk.case.cause}")
     elif _off_baseline(desk, seen, name):
         _escalate(desk, seen, name)
+    elif name and desk.may_write and await _connection_limit(desk, seen, name):
+        pass
     elif name and desk.may_write and _unready(desk, name):
         from .operator_heldout22_do import _restart
 
         await _restart(
             desk, name, f"{name} is degraded, some pod is not ready and I find no other cause"
         )
+
+
+def _related_configs(desk: Desk, seen: Seen, name: str) -> list[dict[str, Any]]:
+    """ConfigMaps the workload reads: named in its spec, or sharing its name's first part."""
+    text = seen.deploy_text.get(name, "")
+    head = name.split("-")[0]
+    out = []
+    for cm in seen.configmaps:
+        cname = str(cm.get("metadata", {}).get("name", ""))
+        if cname and (cname in text or cname.split("-")[0] == head):
+            out.append(cm)
+    return out
+
+
+async def _connection_limit(desk: Desk, seen: Seen, name: str) -> bool:
+    """Dropped or refused connections and a small connection limit in the service's config:
+    raise the limit, make the pods read it (restart), verify."""
+    if not re.search(r"connection", desk.prompt, re.I):
+        return False
+    for cm in _related_configs(desk, seen, name):
+        data = cm.get("data") or {}
+        for key, value in sorted(data.items()):
+            if "CONN" in key.upper() and str(value).isdigit() and int(value) <= 20:
+                cname = cm["metadata"]["name"]
+                new = str(int(value) * 10)
+                desk.case.facts.append(f"configmap {cname} has {key}={value}")
+                desk.case.cause = (
+                    f"connection limit {key}={value} in {cname} is too small for {name}"
+                )
+                desk.case.because = (
+                    f"only {value} connections is allowed, more clients get dropped; operator "
+                    "say it is dropping connections"
+                )
+                patch = json.dumps({"data": {key: new}})
+                await desk.kubectl(
+                    f"patch configmap {cname} -n {desk.ns} --type=merge -p {shlex.quote(patch)}",
+                    f"{key}={value} is too small for {name}",
+                    f"configmap {cname}: {key} {value} -> {new}",
+                )
+                desk.case.changes.append(
+                    f"configmap {cname}: {key} {value} -> {new} (other keys not touched)"
+                )
+                desk.case.unsure.append(
+                    f"{new} is my guess for {key}; please ask owner of {name} for the real capacity"
+                )
+                from .operator_heldout22_do import _restart
+
+                await _restart(desk, name, f"pods read {cname} only at start, so they need restart")
+                return True
+    return False
 
 
 def _unready(desk: Desk, name: str) -> bool:

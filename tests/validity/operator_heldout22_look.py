@@ -53,6 +53,7 @@ class Seen:
     init_logs: dict[str, list[tuple[str, str, int]]] = field(default_factory=dict)
     alert_reads: list[tuple[str, str, str, list[float]]] = field(default_factory=list)
     cpu_top: list[tuple[str, float]] = field(default_factory=list)
+    path_logs: list[tuple[str, str]] = field(default_factory=list)
     # conclusions the reasoning draws, read by the changes (None / empty when not found)
     oom: tuple[str, str, str] | None = None
     cpu_fit: tuple[str, str, float] | None = None
@@ -181,6 +182,7 @@ async def _follow_alerts(desk: Desk, seen: Seen, targets: list[str]) -> None:
             "memory": "container_memory_working_set_bytes",
             "cpu": "container_cpu_usage_seconds_total",
         }[kind]
+        desk.trigger = f"alert {alert}"
         values: list[float] = []
         for query in (
             f'{metric}{{namespace="{desk.ns}", service="{service}"}}',
@@ -198,6 +200,7 @@ async def _follow_alerts(desk: Desk, seen: Seen, targets: list[str]) -> None:
             if values:
                 break
         seen.alert_reads.append((alert, service, kind, values))
+        desk.trigger = "operator request"
 
 
 async def _pod_logs(desk: Desk, seen: Seen, ns: str, pod: str) -> None:
@@ -256,6 +259,20 @@ async def _request_path(desk: Desk, seen: Seen) -> list[str]:
         name = app.group(1).strip('"}') if app else svc
         if desk.deployment(name) or desk.pods_of(name):
             out.append(name)
+    if desk.has("logs_query"):
+        text = await desk.use(
+            "logs_query",
+            "I search proxy / sidecar logs on the request path for upstream errors",
+            f'logs_query {{namespace="{ns}"}} |~ "upstream|503"',
+            query=f'{{namespace="{ns}"}} |~ "upstream|503"',
+            namespace=ns,
+            tail=50,
+        )
+        for line in text.splitlines():
+            who = re.search(r'(?:app|container)="([^"]+)"', line)
+            msg = re.sub(r"^\S+\s+\{[^}]*\}\s*", "", line).strip()
+            if who and msg:
+                seen.path_logs.append((who.group(1), msg))
     return out
 
 

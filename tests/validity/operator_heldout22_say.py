@@ -186,7 +186,7 @@ def _trail(desk: Desk) -> list[str]:
         cmd = re.sub(r"\s+", " ", step.shown)
         if len(cmd) > 140:
             cmd = cmd[:137] + "..."
-        line = f"{i}. {cmd} — why: {step.why}"
+        line = f"{i}. {cmd} — trigger: {step.trigger} — why: {step.why}"
         if step.change:
             line += f" — change: {step.change}"
         if step.failed:

@@ -38,6 +38,10 @@ def think(desk: Desk, seen: Seen, targets: list[str]) -> None:
     _alerted(desk, seen)
     _init(desk, seen, targets)
     _pool(desk, seen, targets)
+    if seen.path_logs:
+        who, msg = seen.path_logs[0]
+        desk.case.facts.append(f'logs of {who} on the request path say: "{msg[:120]}"')
+        seen.path.insert(0, f'{who} get upstream connection failure ("{msg[:60]}"), return 503')
     if seen.path:
         desk.case.chain = seen.path + desk.case.chain
 
