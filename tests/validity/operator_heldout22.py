@@ -178,6 +178,9 @@ def focus(desk: Desk) -> list[str]:
     of the prompt without the suffix (``worker pods``), else the unhappy ones."""
     names = [d.get("name", "") for d in desk.deployments]
     hit = desk.named(names)
+    if hit and "canary" in desk.prompt.lower():
+        # the canary of the named service: a deployment that calls itself canary
+        return hit + sorted(n for n in names if "canary" in n.lower() and n not in hit)
     if hit:
         # a longer name that contains the shorter one (api-service-canary) also belongs
         extra = [n for n in names if any(n.startswith(h + "-") for h in hit) and n not in hit]
@@ -187,11 +190,11 @@ def focus(desk: Desk) -> list[str]:
     if owners:
         return owners
     # a bare pod named by its prefix ("cache-worker pod"): the pod itself
-    words = re.findall(r"[a-z][a-z0-9-]*-[a-z0-9-]+", desk.prompt.lower())
+    words = re.findall(r"[a-z][a-z0-9-]+", desk.prompt.lower())
     bare = [
         p.get("name", "")
         for p in desk.pods
-        if any(p.get("name", "").startswith(w + "-") for w in words)
+        if any(len(w) >= 4 and p.get("name", "").startswith(w + "-") for w in words)
     ]
     return sorted(bare)[:2]
 

@@ -65,7 +65,9 @@ async def _connection_limit(desk: Desk, seen: Seen, name: str) -> bool:
     raise the limit, make the pods read it (restart), verify."""
     if not re.search(r"connection", desk.prompt, re.I):
         return False
-    for cm in _related_configs(desk, seen, name):
+    related = _related_configs(desk, seen, name)
+    # no config tied to the service by name or reference: every config of the namespace
+    for cm in related or seen.configmaps:
         data = cm.get("data") or {}
         for key, value in sorted(data.items()):
             if "CONN" in key.upper() and str(value).isdigit() and int(value) <= 20:
