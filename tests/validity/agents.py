@@ -347,8 +347,19 @@ async def _heldout20(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout22(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 20 (``operator_heldout22``): question by question."""
+    from .operator_heldout22 import run
+
+    return await run(tools, task)
+
+
 AGENTS.update(
     {
+        "heldout22": (
+            _heldout22,
+            "held-out competent operator (session 20, written blind): Q&A, non-native English",
+        ),
         "heldout20": (
             _heldout20,
             "held-out competent operator (session 19, written blind): postmortem-style narrative",
