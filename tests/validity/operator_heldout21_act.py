@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .operator_heldout21 import Desk
-from .operator_heldout21_diag import Signals, diagnose, gather
+from .operator_heldout21_diag import Signals, diagnose, gather, metric
 from .operator_heldout21_fix import remediate, restart_and_verify
 from .operator_heldout21_look import Scene, log_signal, logs, orient, subject
 from .operator_heldout21_plays import canary, capacity_scale, configmap_keys, scale_to
@@ -90,7 +90,12 @@ async def _diagnose_and_fix(desk: Desk, scene: Scene) -> None:
         if recent and not found:
             found = True
             r0 = desk.report
-            r0.statement = f"the deploy of {name} {recent} is the likely cause: the errors began right after it rolled out"
+            onset = _onset(s, desk.report.extra.get("_stamps", {}))
+            r0.statement = f"the deploy of {name} {recent} is the likely cause: " + (
+                onset or "the errors began right after it rolled out"
+            )
+            if onset:
+                r0.cite(onset)
             r0.confidence = 0.8
             r0.next_steps.append(
                 f"roll {name} back to the previous revision: kubectl rollout undo deployment/{name} -n {desk.ns}"
@@ -275,6 +280,32 @@ async def _chain(desk: Desk, s: Signals) -> None:
     hops.append(r.statement)
     r.extra["failure_chain"] = hops
     r.statement = " -> ".join(hops[:-1]) + f"; root cause: {r.statement}"
+
+
+def _onset(s: Signals, stamps_of: dict[str, list[float]]) -> str:
+    """When the error series rose, from its samples over the 6h read (evenly spaced)."""
+    found = metric(s, "error")
+    if not found or len(found[1]) < 3:
+        return ""
+    values = found[1]
+    base = values[0]
+    mid = base + (values[-1] - base) / 2
+    if values[-1] <= base * 2:
+        return ""
+    # the start of the last run of samples above half-way: a sustained rise, not a blip
+    rise = len(values) - 1
+    while rise > 0 and values[rise - 1] > mid:
+        rise -= 1
+    stamps = stamps_of.get(found[0].split(",")[0], [])
+    if len(stamps) == len(values):
+        ago = round((stamps[-1] - stamps[rise]) / 60)
+    else:
+        ago = round((len(values) - 1 - rise) * 360 / (len(values) - 1))
+    return (
+        f"{found[0].split(',')[0]} rose from {base:g} to {values[rise]:g} about {ago} minutes ago "
+        f"and is {values[-1]:g} now, "
+        "just after that rollout"
+    )
 
 
 def _rule_out_common(desk: Desk, s: Signals) -> None:

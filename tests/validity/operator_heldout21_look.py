@@ -175,6 +175,12 @@ async def service_metrics(desk: Desk, name: str) -> dict[str, list[float]]:
                 if k in ("track", "version", "pod", "deployment", "container")
             )
             out.setdefault(key, values)
+    doc = load_json(text)
+    result = (doc or {}).get("data", {}).get("result", []) if isinstance(doc, dict) else []
+    for r in result if isinstance(result, list) else []:
+        stamps = [float(v[0]) for v in r.get("values") or [] if isinstance(v, list) and v]
+        if stamps and r.get("metric", {}).get("__name__"):
+            desk.report.extra.setdefault("_stamps", {}).setdefault(r["metric"]["__name__"], stamps)
     return out
 
 

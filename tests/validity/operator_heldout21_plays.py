@@ -124,6 +124,10 @@ async def scale_to(desk: Desk, scene: Scene) -> None:
     env = scene.environment
     before = await replicas_line(desk, name, f"to read {name}'s replica count before scaling")
     prod = env.lower().startswith("prod")
+    current = int((re.search(r"/(\d+)", before) or [None, "0"])[1])
+    if current and n > current * 10:
+        await _confirm_first(desk, name, current, n)
+        return
     why = f"you asked for {n} replicas of {name}"
     if prod:
         why += f"; {desk.ns} is labelled production, so I checked the current state first and will verify the rollout"
@@ -146,6 +150,30 @@ async def scale_to(desk: Desk, scene: Scene) -> None:
     r.summary = (
         r.summary + " " if r.summary else ""
     ) + f"Scaled {name} to {n} replicas ({before} before); {seen}."
+
+
+async def _confirm_first(desk: Desk, name: str, current: int, n: int) -> None:
+    """A count orders of magnitude above today's: check what it would take, ask first."""
+    r = desk.report
+    await desk.kubectl(
+        "get nodes", f"to see what {n} replicas of {name} would need from the cluster"
+    )
+    await desk.kubectl(
+        f"get deployment {name} -n {desk.ns} -o yaml", f"to read {name}'s per-pod requests"
+    )
+    r.statement = (
+        f"the requested {n} replicas is {n // current}x {name}'s current {current}: at that scale its "
+        "requests would exhaust the cluster and starve every other workload"
+    )
+    r.confidence = 0.9
+    r.summary = (
+        f"I did not scale {name} to {n}: that is {n // current} times its current {current} replicas "
+        "and would exhaust the cluster. Please confirm the number (did you mean a smaller count?) "
+        "and I will scale it."
+    )
+    r.escalate_to = "you (the requester)"
+    r.escalate_why = f"confirmation needed: {n} replicas is far beyond {name}'s current {current}"
+    r.open_questions.append(f"is {n} the intended replica count for {name}?")
 
 
 async def capacity_scale(desk: Desk, scene: Scene) -> None:

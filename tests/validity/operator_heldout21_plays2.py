@@ -91,6 +91,7 @@ async def _node_went_bad(
         change=True,
     )
     desk.acts[-1].after = "rollout paused"
+    await _steer_clear(desk, name, node, cond)
     await desk.kubectl(
         f"describe node {node}", f"to read {node}'s conditions and what is filling it"
     )
@@ -106,18 +107,59 @@ async def _node_went_bad(
         "new_condition": f"{node} {cond}",
         "adapted_plan": [
             "pause the rollout (done)",
-            f"keep new pods off {node} (cordon it, platform team)",
-            f"resume the rollout once {node} is cordoned or its disk is freed",
-            "verify every pod Running and ready",
+            f"keep new pods off {node} with a node affinity on {name}'s pod template (done)",
+            "resume the rollout on the healthy nodes (done)",
+            "verify every pod Running and ready (done)",
+            f"platform team: cordon {node} and free its disk",
         ],
     }
-    r.summary = f"I resumed {name}'s rollout, then {node} went into {cond}; I paused the rollout so no more pods land there and handed the node to the platform team."
+    r.summary = (
+        f"I resumed {name}'s rollout, then {node} went into {cond}. I paused, added a node affinity so "
+        f"the new pods avoid {node}, resumed and verified; {node} itself goes to the platform team."
+    )
     r.escalate_to = "the platform / cluster team"
     r.escalate_why = f"{node} is a cluster-level problem outside my namespace; it needs cordoning and disk cleanup"
     r.next_steps += [
-        f"kubectl cordon {node}",
-        f"kubectl rollout resume deployment/{name} -n {desk.ns} once {node} is out of rotation",
+        f"platform team: kubectl cordon {node}",
+        f"drop the node affinity from {name} once {node} is healthy again",
     ]
+
+
+async def _steer_clear(desk: Desk, name: str, node: str, cond: str) -> None:
+    """Adapt the plan: keep the new pods off the bad node (a node affinity on the pod
+    template, inside my namespace), then resume and verify."""
+    rule = {"key": "kubernetes.io/hostname", "operator": "NotIn", "values": [node]}
+    patch = {
+        "spec": {
+            "template": {
+                "spec": {
+                    "affinity": {
+                        "nodeAffinity": {
+                            "requiredDuringSchedulingIgnoredDuringExecution": {
+                                "nodeSelectorTerms": [{"matchExpressions": [rule]}]
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    await desk.kubectl(
+        f"patch deployment {name} -n {desk.ns} --type merge -p '{json.dumps(patch, separators=(',', ':'))}'",
+        f"adapted plan: {node} has {cond}, so the new pods must avoid it; the other nodes are healthy",
+        before="no node affinity",
+        change=True,
+    )
+    desk.acts[-1].after = f"pods may not schedule on {node}"
+    await desk.kubectl(
+        f"rollout resume deployment/{name} -n {desk.ns}",
+        f"continue the update now that new pods avoid {node}",
+        before="rollout paused",
+        change=True,
+    )
+    desk.acts[-1].after = "rollout resumed"
+    seen = await verify(desk, name)
+    desk.report.extra["rollout_after_adapting"] = seen
 
 
 async def high_availability(desk: Desk, scene: Scene) -> None:
