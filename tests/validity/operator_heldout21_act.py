@@ -122,14 +122,15 @@ async def _diagnose_and_fix(desk: Desk, scene: Scene) -> None:
         r.escalate_to = (
             scene.notes.get("oncall") or scene.labels.get("team") or "the service owner / on-call"
         )
+        _evidence_summary(desk, s)
         r.escalate_why = (
-            "the evidence is inconclusive: symptoms are intermittent and no log, event or metric points at "
-            "one cause; a human with more context should look before anyone changes things"
+            "I am not confident of any single cause: the symptoms are intermittent and what I read "
+            f"does not settle it ({'; '.join(r.evidence[:4]) or 'no errors in logs or events'}); "
+            "a human with more context should look before anyone changes things"
         )
         r.open_questions.append(
             f"did anything change around {name} (config, upstreams, load balancer) when the errors began?"
         )
-        _evidence_summary(desk, s)
         return
     if wants_fix:
         await remediate(desk, scene, s)

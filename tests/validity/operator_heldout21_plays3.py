@@ -144,6 +144,7 @@ async def network(desk: Desk, scene: Scene) -> None:
     order = sorted(names, key=lambda n: low.find(n.lower()) if n.lower() in low else 999)
     src, dst = (order + ["", ""])[:2]
     blocking = []
+    admits: dict[str, str] = {}
     for p in pols:
         spec = p.get("spec", {})
         sel = (spec.get("podSelector") or {}).get("matchLabels") or {}
@@ -153,6 +154,7 @@ async def network(desk: Desk, scene: Scene) -> None:
             allowed = json.dumps(spec.get("ingress") or [])
             if f'"{src}"' not in allowed:
                 blocking.append(p.get("metadata", {}).get("name", "?"))
+                admits[blocking[-1]] = _peers(spec)
     r.extra["discovered"] = {
         "network_policies": [p.get("metadata", {}).get("name") for p in pols],
         "from": src,
@@ -166,9 +168,12 @@ async def network(desk: Desk, scene: Scene) -> None:
         )
         return
     pol = blocking[0]
-    r.statement = f"NetworkPolicy {pol} selects {dst}'s pods for ingress and does not allow {src}, so {src}'s traffic to {dst} is dropped"
+    r.statement = (
+        f"NetworkPolicy {pol} selects {dst}'s pods for ingress and admits only {admits[pol]}, "
+        f"not {src}, so {src}'s traffic to {dst} is dropped"
+    )
     r.confidence = 0.9
-    r.cite(f"networkpolicy {pol}: ingress rules do not include app={src}")
+    r.cite(f"networkpolicy {pol}: ingress from {admits[pol]} only; app={src} is not among them")
     allow = {
         "apiVersion": "networking.k8s.io/v1",
         "kind": "NetworkPolicy",
@@ -188,6 +193,21 @@ async def network(desk: Desk, scene: Scene) -> None:
     desk.acts[-1].after = f"allow-{src}-to-{dst} admits {src} to {dst}"
     await desk.kubectl(f"get networkpolicies -n {desk.ns}", "to confirm both policies are in place")
     r.summary = f"{pol} was blocking {src} -> {dst}; I added a narrow allow policy for just that path and left {pol} intact."
+
+
+def _peers(spec: dict[str, Any]) -> str:
+    """Who a policy's ingress rules admit, in words ("app=monitoring pods", "no one")."""
+    said = []
+    for rule in spec.get("ingress") or []:
+        for peer in rule.get("from") or []:
+            for kind in ("podSelector", "namespaceSelector"):
+                labels = (peer.get(kind) or {}).get("matchLabels") or {}
+                if labels:
+                    what = "pods" if kind == "podSelector" else "namespaces"
+                    said.append(
+                        ", ".join(f"{k}={v}" for k, v in sorted(labels.items())) + f" {what}"
+                    )
+    return " and ".join(said) or "no one"
 
 
 async def migration(desk: Desk, scene: Scene) -> None:
