@@ -277,6 +277,21 @@ async def _chain(desk: Desk, s: Signals) -> None:
         if pats:
             hops.append(f"mesh sidecar {side}: {pats[0][1]}")
             r.cite(f"{side} log: {pats[0][0]}: {pats[0][1]}")
+    if not sidecars and desk.has("logs_query"):
+        text = await desk.use(
+            "logs_query",
+            "to find which hop between the edge and the backend logs the failure",
+            f'logs_query {{namespace="{desk.ns}"}} |~ "error|refused|reset|upstream"',
+            namespace=desk.ns,
+            query=f'{{namespace="{desk.ns}"}} |~ "(?i)error|refused|reset|upstream"',
+            tail=50,
+        )
+        for line in text.splitlines():
+            m = re.search(r'source="([^"]+)"\}\s*(.+)$', line)
+            if m and m.group(1) != s.name:
+                hops.append(f"{m.group(1)}: {m.group(2).strip()}")
+                r.cite(f"{m.group(1)} log: {m.group(2).strip()}")
+                break
     hops.append(f"{s.name} pods: {', '.join(sorted({p.get('status', '') for p in s.pods}))}")
     hops.append(r.statement)
     r.extra["failure_chain"] = hops
