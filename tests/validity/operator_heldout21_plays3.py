@@ -234,7 +234,6 @@ async def migration(desk: Desk, scene: Scene) -> None:
         r.cite(f"log: {lvl}: {m} (x{n})")
     for ln in latest:
         r.cite(f"migrations: {ln}")
-    drop = re.search(r"drop|rename|alter", status + schema, re.I) is not None
     rows = [
         [c.strip() for c in ln.strip("|").split("|")]
         for ln in status.splitlines()
@@ -245,11 +244,15 @@ async def migration(desk: Desk, scene: Scene) -> None:
     error = pats[0][1] if pats else "its requests fail"
     r.statement = f"{name} broke after {last}: {error}; the code and the migrated schema disagree"
     r.confidence = 0.8
+    column = (re.search(r"column '?\"?(\w+)", error) or [None, ""])[1]
     r.extra["risk"] = (
-        "rolling the migration back runs its down step, which can drop or rewrite columns written since it ran: "
-        "rows written since the migration can be lost"
-        if drop
-        else "rolling back a migration can lose data written since it ran"
+        f"rolling back {last} runs its down step"
+        + (
+            f", which drops what it added ({column}) and every value written to it since"
+            if column
+            else ""
+        )
+        + f": data written since {last} ran would be lost, and {name} stays down while it runs"
     )
     r.extra["plan_for_approval"] = [
         "1. take a backup / snapshot of the database",
