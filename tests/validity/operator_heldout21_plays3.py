@@ -222,7 +222,7 @@ async def migration(desk: Desk, scene: Scene) -> None:
         "database: migrations status",
         query="migrations status",
     )
-    schema = await desk.use(
+    await desk.use(
         "database",
         "to see the schema the service now runs against",
         "database: describe schema",
