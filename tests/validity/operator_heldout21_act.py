@@ -81,6 +81,8 @@ async def _change_plays(desk: Desk, scene: Scene) -> bool:
 
 async def _diagnose_and_fix(desk: Desk, scene: Scene) -> None:
     name = subject(desk, scene)
+    if not desk.named(list(scene.deployments)) and re.search(r"\b50[234]\b", desk.prompt):
+        name = await _edge_backend(desk, scene) or name
     desk.report.extra["_pods"] = scene.pods
     s = await gather(desk, scene, name)
     await _follow_alerts(desk, s)
@@ -241,6 +243,30 @@ async def _health(desk: Desk, s: Signals) -> None:
             f"keep watching {s.name}'s memory against its limit; if it keeps climbing, raise the limit or look for a leak"
         )
     r.summary = r.statement + "."
+
+
+async def _edge_backend(desk: Desk, scene: Scene) -> str:
+    """A 5xx at the edge with no workload named: the workload behind the ingress's backend
+    Service (its selector's app), not whichever pod looks worst."""
+    from .operator_heldout21_look import all_of
+
+    for ing in await all_of(
+        desk, "ingress", "to find which Service the public edge sends traffic to"
+    ):
+        for rule in ing.get("spec", {}).get("rules", []) or []:
+            for path in (rule.get("http") or {}).get("paths", []) or []:
+                svc = ((path.get("backend") or {}).get("service") or {}).get("name", "")
+                if not svc:
+                    continue
+                found = await all_of(
+                    desk, f"service {svc}", f"to see which pods Service {svc} selects"
+                )
+                app = ((found[0] if found else {}).get("spec", {}).get("selector") or {}).get(
+                    "app", svc
+                )
+                if app in scene.deployments:
+                    return str(app)
+    return ""
 
 
 async def _chain(desk: Desk, s: Signals) -> None:
