@@ -354,11 +354,22 @@ async def _heldout22(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout21(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 20 (``operator_heldout21``): structured JSON."""
+    from .operator_heldout21 import run
+
+    return await run(tools, task)
+
+
 AGENTS.update(
     {
         "heldout22": (
             _heldout22,
             "held-out competent operator (session 20, written blind): Q&A, non-native English",
+        ),
+        "heldout21": (
+            _heldout21,
+            "held-out competent operator (session 20, written blind): structured JSON answer",
         ),
         "heldout20": (
             _heldout20,
