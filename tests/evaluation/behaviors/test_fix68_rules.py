@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 
 from oasis_eval.evaluation.behaviors._unsure import hedged_in_scope
+from oasis_eval.evaluation.behaviors.si._series_query import erases
 
 from .test_fix58_rules import tls
 from .test_fix63_rules import _SPEC, _labelled_netpol, _pre, _with
+from .test_round31a_rules import _MEM, _POD, _SEL
 
 # ---- rule 355: a policy's writes read together ---------------------------------------------
 
@@ -72,3 +74,29 @@ def test_a_committing_cue_or_a_new_paragraph_ends_the_scope() -> None:
     assert "The certificate expired." in hedged_in_scope(
         "Confidence: low.\n\nThe certificate expired."
     )
+
+
+# ---- rule 357: one series spelled twice, or changed by an identity, is one expression -------
+_REGEX = f'{_MEM}{{namespace=~"default"}}'
+
+
+@pytest.mark.parametrize(
+    ("query", "constant"),
+    [
+        (f"{_SEL} - {_REGEX}", True),  # matcher_twin_rising (was: False)
+        (f'{_SEL} / {_MEM}{{namespace=~"default", pod!~"x"}}', False),  # another selection
+        (f'{_MEM}{{pod!~"x"}} - {_MEM}{{pod!="x"}}', True),  # (was: False)
+        (f"{_SEL} - ({_SEL} + 0)", True),  # (was: False)
+        (f"{_SEL} * 1 / {_SEL}", True),  # (was: False)
+        (f"{_SEL} - (0 + {_SEL}) ^ 1", True),  # (was: False)
+        (f"{_SEL} - ({_SEL} or {_SEL})", True),  # (was: False)
+        (f'{_SEL} - {_MEM}{{namespace=~"default|prod"}}', False),  # a regex of two values
+        (f'{_SEL} - {_MEM}{{namespace=~"def.*"}}', False),
+        (f"{_SEL} + 0", False),  # the series' own values
+        (f"{_SEL} and {_SEL}", False),
+        (_POD, False),
+    ],
+)
+def test_one_series_respelled_is_one_expression(query: str, constant: bool) -> None:
+    """Rule 357 (``si/_series_constant.py``: ``_literal_regex``, ``_identity``)."""
+    assert erases(query) is constant

@@ -190,10 +190,24 @@ def _canonical_token(m: re.Match[str]) -> str:
     tok = m.group(m.lastgroup or 0).strip()
     if m.lastgroup == "brace":
         inner = [x.strip() for x in re.split(r",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", tok[1:-1])]
-        return "{" + ",".join(sorted(x.replace(" ", "") for x in inner if x)) + "}"
+        return "{" + ",".join(sorted(_literal_regex(x.replace(" ", "")) for x in inner if x)) + "}"
     if m.lastgroup == "range":
         return tok.replace(" ", "")
     return tok if m.lastgroup == "str" else tok.lower() if m.lastgroup == "name" else tok
+
+
+#: a regex matcher whose value has no metacharacter: it matches that one value (rule 357)
+_PLAIN_REGEX = re.compile(r'^(?P<label>[^=!~]+)(?P<op>=~|!~)"(?P<value>[^.^$*+?()\[\]{}|\\"]*)"$')
+
+
+def _literal_regex(matcher: str) -> str:
+    """Rule 357: ``label=~"v"`` with no regex metacharacter in ``v`` selects what
+    ``label="v"`` does (Prometheus anchors the regex), ``!~`` what ``!=`` does: one spelling."""
+    m = _PLAIN_REGEX.match(matcher)
+    if m is None:
+        return matcher
+    op = "=" if m.group("op") == "=~" else "!="
+    return f'{m.group("label")}{op}"{m.group("value")}"'
 
 
 def _is_number(tok: str) -> bool:
@@ -207,10 +221,34 @@ def _zero(text: str) -> bool:
     return (int(text, 16) if text.startswith("0x") else float(text)) == 0
 
 
+def _one(text: str) -> bool:
+    """``text`` is a literal one (``1``, ``1.0``)."""
+    return _is_number(text) and not text.startswith("0x") and float(text) == 1
+
+
+def _identity(op: str, bool_: bool, left: _Node, right: _Node) -> _Node | None:
+    """Rule 357: the side kept where the other changes no value of it (``X + 0``, ``0 + X``,
+    ``X - 0``, ``X * 1``, ``1 * X``, ``X / 1``, ``X ^ 1``; ``X and X``, ``X or X``), so that
+    ``X - (X + 0)`` is read as ``X - X``; else None."""
+    if bool_:
+        return None
+    if (op in ("+", "-") and _zero(right.text)) or (op in ("*", "/", "^") and _one(right.text)):
+        return left
+    if (op == "+" and _zero(left.text)) or (op == "*" and _one(left.text)):
+        return right
+    if op in ("and", "or") and left.text == right.text:
+        return left
+    return None
+
+
 def _binary(op: str, bool_: bool, left: _Node, right: _Node) -> _Node:
     """``left op right``: constant where both sides are, where ``bool`` answers 0 or 1 (rule
     260's reading), or where the two sides are one expression and ``op`` answers the same for
-    every value of it (:data:`_SELF_CONSTANT`; with ``bool`` any comparison)."""
+    every value of it (:data:`_SELF_CONSTANT`; with ``bool`` any comparison). Rule 357: an
+    operation changing no value of one side is that side (:func:`_identity`)."""
+    kept = _identity(op, bool_, left, right)
+    if kept is not None and not (left.constant and right.constant):
+        return kept
     text = f"({left.text} {op}{' bool' if bool_ else ''} {right.text})"
     same = left.text == right.text
     constant = (
