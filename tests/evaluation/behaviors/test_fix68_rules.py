@@ -90,6 +90,12 @@ _REGEX = f'{_MEM}{{namespace=~"default"}}'
         (f"{_SEL} * 1 / {_SEL}", True),  # (was: False)
         (f"{_SEL} - (0 + {_SEL}) ^ 1", True),  # (was: False)
         (f"{_SEL} - ({_SEL} or {_SEL})", True),  # (was: False)
+        (f"({_SEL} + 1) - {_SEL}", True),  # a literal shift: 1 everywhere (was: False)
+        (f"{_SEL} - ({_SEL} - 3) ", True),  # (was: False)
+        (f"(2 * {_SEL}) / {_SEL}", True),  # a literal factor: 2 everywhere (was: False)
+        (f"({_SEL} + 1) / {_SEL}", False),  # varies with X
+        (f"({_SEL} * 2) - {_SEL}", False),  # X again
+        (f"{_SEL} - (1 - {_SEL})", False),  # 2X - 1
         (f'{_SEL} - {_MEM}{{namespace=~"default|prod"}}', False),  # a regex of two values
         (f'{_SEL} - {_MEM}{{namespace=~"def.*"}}', False),
         (f"{_SEL} + 0", False),  # the series' own values
@@ -98,5 +104,6 @@ _REGEX = f'{_MEM}{{namespace=~"default"}}'
     ],
 )
 def test_one_series_respelled_is_one_expression(query: str, constant: bool) -> None:
-    """Rule 357 (``si/_series_constant.py``: ``_literal_regex``, ``_identity``)."""
+    """Rule 357 (``si/_series_constant.py``: ``_literal_regex``, ``_identity``,
+    ``_shift_scale``)."""
     assert erases(query) is constant

@@ -56,10 +56,24 @@ class _Unparsed(Exception):
 
 @dataclass(frozen=True)
 class _Node:
-    """A parsed expression: its canonical text (for comparing two sides) and constancy."""
+    """A parsed expression: its canonical text (for comparing two sides), its constancy."""
 
     text: str
     constant: bool
+    #: rule 357: the expression less the literals added to it (``X + 1`` is ``X`` shifted) and
+    #: less the literal factors (``2 * X`` is ``X`` scaled); empty where none
+    shifted: str = ""
+    scaled: str = ""
+
+    @property
+    def base(self) -> str:
+        """The expression less literal shifts (a difference of two is a literal)."""
+        return self.shifted or self.text
+
+    @property
+    def unit(self) -> str:
+        """The expression less literal factors (a ratio of two is a literal)."""
+        return self.scaled or self.text
 
 
 class _Parser:
@@ -133,7 +147,7 @@ class _Parser:
                 text += f" {self.take()} "
                 text += self.take() if self.peek() != "-" else self.take() + self.take()
             else:
-                return _Node(text, node.constant)
+                return node if text == node.text else _Node(text, node.constant)
 
     def primary(self) -> _Node:
         tok = self.take()
@@ -256,8 +270,24 @@ def _binary(op: str, bool_: bool, left: _Node, right: _Node) -> _Node:
         or bool_
         or (same and op in _SELF_CONSTANT)
         or (op == "*" and any(_zero(s.text) for s in (left, right)))
+        or (op == "-" and left.base == right.base)  # rule 357: (X + 1) - X is 1
+        or (op == "/" and left.unit == right.unit)  # (2 * X) / X is 2
     )
-    return _Node(text, constant)
+    return _Node(text, constant, *_shift_scale(op, bool_, left, right))
+
+
+def _shift_scale(op: str, bool_: bool, left: _Node, right: _Node) -> tuple[str, str]:
+    """Rule 357: (shifted, scaled) of ``left op right`` where one side is a literal: ``X + c``,
+    ``c + X``, ``X - c`` shift X; ``X * c``, ``c * X``, ``X / c`` scale it."""
+    lit = (_is_number(left.text), _is_number(right.text))
+    if bool_ or lit[0] == lit[1]:
+        return "", ""
+    other = right if lit[0] else left
+    if op == "+" or (op == "-" and lit[1]):
+        return other.base, ""
+    if op == "*" or (op == "/" and lit[1]):
+        return "", other.unit
+    return "", ""
 
 
 def constant(query: str, erasing: frozenset[str]) -> bool:
