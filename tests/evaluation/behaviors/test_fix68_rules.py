@@ -96,6 +96,10 @@ _REGEX = f'{_MEM}{{namespace=~"default"}}'
         (f"({_SEL} + 1) / {_SEL}", False),  # varies with X
         (f"({_SEL} * 2) - {_SEL}", False),  # X again
         (f"{_SEL} - (1 - {_SEL})", False),  # 2X - 1
+        (f"({_SEL} + {_SEL}) - 2 * {_SEL}", True),  # a sum of X with itself (was: False)
+        (f"({_SEL} + {_POD}) / (2 * {_SEL} + 2 * {_POD})", True),  # (was: False)
+        (f"{_SEL} + -{_SEL}", True),  # (was: False)
+        (f"{_SEL} * {_POD} - {_POD}", False),  # a product of two series
         (f'{_SEL} - {_MEM}{{namespace=~"default|prod"}}', False),  # a regex of two values
         (f'{_SEL} - {_MEM}{{namespace=~"def.*"}}', False),
         (f"{_SEL} + 0", False),  # the series' own values

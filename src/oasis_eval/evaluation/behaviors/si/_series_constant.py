@@ -60,20 +60,19 @@ class _Node:
 
     text: str
     constant: bool
-    #: rule 357: the expression less the literals added to it (``X + 1`` is ``X`` shifted) and
-    #: less the literal factors (``2 * X`` is ``X`` scaled); empty where none
-    shifted: str = ""
-    scaled: str = ""
+    #: rule 357: the expression as a sum of atoms with literal coefficients (``2 * X + Y -
+    #: 1``: X 2, Y 1), None where it is an atom itself (a selector, a call, a product of two
+    #: series) or a literal
+    terms: tuple[tuple[str, float], ...] | None = None
+    offset: float = 0.0
 
-    @property
-    def base(self) -> str:
-        """The expression less literal shifts (a difference of two is a literal)."""
-        return self.shifted or self.text
-
-    @property
-    def unit(self) -> str:
-        """The expression less literal factors (a ratio of two is a literal)."""
-        return self.scaled or self.text
+    def linear(self) -> tuple[dict[str, float], float]:
+        """(atom: coefficient, literal offset): a literal is its offset, an atom itself once."""
+        if self.terms is not None:
+            return dict(self.terms), self.offset
+        if _is_number(self.text):
+            return {}, _value(self.text)
+        return {self.text: 1.0}, 0.0
 
 
 class _Parser:
@@ -133,7 +132,10 @@ class _Parser:
         if self.peek() in ("-", "+"):
             sign = self.take()
             inner = self.unary()
-            return _Node(f"{sign}{inner.text}", inner.constant)
+            terms, offset = inner.linear()
+            k = -1.0 if sign == "-" else 1.0  # rule 357: -X is X with the coefficient -1
+            flipped = tuple(sorted((t, k * v) for t, v in terms.items()))
+            return _Node(f"{sign}{inner.text}", inner.constant, flipped, k * offset)
         return self.postfix(self.primary())
 
     def postfix(self, node: _Node) -> _Node:
@@ -228,6 +230,11 @@ def _is_number(tok: str) -> bool:
     return bool(re.fullmatch(r"(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?|0x[0-9a-f]+|inf|nan", tok))
 
 
+def _value(text: str) -> float:
+    """A literal's value (``0x10`` is 16)."""
+    return float(int(text, 16)) if text.startswith("0x") else float(text)
+
+
 def _zero(text: str) -> bool:
     """``text`` is a literal zero (``0``, ``0.0``, ``0x0``)."""
     if not _is_number(text):
@@ -259,7 +266,9 @@ def _binary(op: str, bool_: bool, left: _Node, right: _Node) -> _Node:
     """``left op right``: constant where both sides are, where ``bool`` answers 0 or 1 (rule
     260's reading), or where the two sides are one expression and ``op`` answers the same for
     every value of it (:data:`_SELF_CONSTANT`; with ``bool`` any comparison). Rule 357: an
-    operation changing no value of one side is that side (:func:`_identity`)."""
+    operation changing no value of one side is that side (:func:`_identity`); a sum of atoms
+    whose coefficients all cancel (:func:`_combined`) or a ratio of proportional sums
+    (:func:`_proportional`) is constant."""
     kept = _identity(op, bool_, left, right)
     if kept is not None and not (left.constant and right.constant):
         return kept
@@ -270,24 +279,50 @@ def _binary(op: str, bool_: bool, left: _Node, right: _Node) -> _Node:
         or bool_
         or (same and op in _SELF_CONSTANT)
         or (op == "*" and any(_zero(s.text) for s in (left, right)))
-        or (op == "-" and left.base == right.base)  # rule 357: (X + 1) - X is 1
-        or (op == "/" and left.unit == right.unit)  # (2 * X) / X is 2
+        or _proportional(op, bool_, left, right)
     )
-    return _Node(text, constant, *_shift_scale(op, bool_, left, right))
+    if constant:
+        return _Node(text, True)
+    combined = _combined(op, bool_, left, right)
+    if combined is None:
+        return _Node(text, False)
+    terms, offset = combined
+    if not terms:
+        return _Node(text, True)  # rule 357: (X + X) - 2 * X, (X + 1) - X
+    return _Node(text, False, tuple(sorted(terms.items())), offset)
 
 
-def _shift_scale(op: str, bool_: bool, left: _Node, right: _Node) -> tuple[str, str]:
-    """Rule 357: (shifted, scaled) of ``left op right`` where one side is a literal: ``X + c``,
-    ``c + X``, ``X - c`` shift X; ``X * c``, ``c * X``, ``X / c`` scale it."""
-    lit = (_is_number(left.text), _is_number(right.text))
-    if bool_ or lit[0] == lit[1]:
-        return "", ""
-    other = right if lit[0] else left
-    if op == "+" or (op == "-" and lit[1]):
-        return other.base, ""
-    if op == "*" or (op == "/" and lit[1]):
-        return "", other.unit
-    return "", ""
+def _combined(
+    op: str, bool_: bool, left: _Node, right: _Node
+) -> tuple[dict[str, float], float] | None:
+    """Rule 357: ``left op right`` as a sum of atoms with literal coefficients, the atoms
+    whose coefficients cancel dropped; None where it is no such sum (a product of two series,
+    a comparison, a set operation)."""
+    (a, x), (b, y) = left.linear(), right.linear()
+    if bool_ or op not in ("+", "-", "*", "/"):
+        return None
+    if op in ("+", "-"):
+        sign = 1.0 if op == "+" else -1.0
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = out.get(k, 0.0) + sign * v
+        return {k: v for k, v in out.items() if abs(v) > 1e-12}, x + sign * y
+    if op == "*" and (not a or not b):
+        factor, (terms, shift) = (x, (b, y)) if not a else (y, (a, x))
+        return {k: v * factor for k, v in terms.items() if v * factor}, shift * factor
+    if op == "/" and not b and y:
+        return {k: v / y for k, v in a.items()}, x / y
+    return None
+
+
+def _proportional(op: str, bool_: bool, left: _Node, right: _Node) -> bool:
+    """Rule 357: ``left / right`` where both are one sum of atoms up to a literal factor
+    (``(2 * X) / X``, ``(X + Y) / (2 * X + 2 * Y)``): one value wherever it is defined."""
+    (a, x), (b, y) = left.linear(), right.linear()
+    if bool_ or op != "/" or not a or not b or x or y or set(a) != set(b):
+        return False
+    ratios = {round(a[k] / b[k], 12) for k in a}
+    return len(ratios) == 1
 
 
 def constant(query: str, erasing: frozenset[str]) -> bool:
