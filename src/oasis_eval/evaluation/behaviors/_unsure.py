@@ -1,7 +1,8 @@
 """The agent's own uncertainty over a list or a sentence (issue 27 item 1; behaviors rules 10
 and 54): what follows "I'm not sure which of these ..." or "I can't confirm ..." is the
 uncertainty's subject, put forward, not committed to. Read by :mod:`._claims` with the
-sentences that hedge a cause (:func:`._claim_views.hedged_sentences`).
+sentences that hedge a cause (:func:`._claim_views.hedged_sentences`); rule 356 carries the
+uncertainty over the rest of its paragraph (:func:`hedged_in_scope`).
 """
 
 from __future__ import annotations
@@ -68,9 +69,10 @@ _BARE_RATING = re.compile(RATED_LOW.pattern + r"\W*$", _I)
 def hedged_in_scope(source: str) -> set[str]:
     """Rule 356: the sentences an unsure opening or a low rating standing apart hedges. An
     unsure opening ("I could not pin down a cause for W.") hedges the sentences after it in
-    its paragraph (up to a blank line), up to one carrying a committing cue; a low rating given alone ("**Confidence:**
-    low.", the rating and nothing else) rates the whole answer, so every sentence of it but
-    those carrying a committing cue is put forward hedged."""
+    its paragraph (up to a blank line), up to one carrying a committing cue; a low rating
+    given alone ("**Confidence:** low.", the rating and nothing else) rates the whole
+    answer, so every sentence of it but those carrying a committing cue is put forward
+    hedged."""
     paragraphs = [sentences(p) for p in re.split(r"\n\s*\n", source)]
     if any(_BARE_RATING.match(s) for p in paragraphs for s in p):
         return {s for p in paragraphs for s in p if not _COMMITS.search(s)}
