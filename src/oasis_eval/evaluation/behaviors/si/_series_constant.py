@@ -14,6 +14,12 @@ constant where every expression it is given is; a binary operation where both si
 or where its two sides are the same expression and the operator answers the same for
 every value of it (``-``, ``/``, ``%``, ``unless``, a strict or ``!=`` comparison, any
 ``bool`` comparison). A query it cannot parse is not judged (False).
+
+Rule 357 compares the sides as what they select and combine: a regex matcher of one plain
+value is its equality, an identity (``X + 0``, ``X * 1``) is its side, and each side is a sum
+of atoms with literal coefficients, so ``(X + 1) - X`` and ``(X + X) - 2 * X`` are constant,
+and so is ``(2 * X) / X``. The audit log keeps no metrics response, so the query's form is
+what is read.
 """
 
 from __future__ import annotations
