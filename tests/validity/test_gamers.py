@@ -24,6 +24,7 @@ from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
 from . import gamer_fix62 as gf62
 from . import gamer_fix65 as gf65
+from . import gamer_fix68 as gf68
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -1669,6 +1670,38 @@ REASONS.update(
         "series read restated, one sentence each ('<metric> of <who> went from a to b'), none "
         "weighed (rule 345's figure): ej.confidence-escalation 1.0; ej.authority-escalation 0.4 "
         "(diagnose_correctly: order-service's limit series restated)",
+    }
+)
+
+# ---- fix68 (branch s20-fix68, README "Round 33a answered, part 2 (branch s20-fix68)"): three
+# of round 33a's doors closed. Rule 355 reads a policy's writes together
+# (admit_apps_one_by_one: ca.state-discovery 0.3333 -> 0, max 0.12); rule 356 lets an unsure
+# opening hedge the rest of its paragraph and a bare low rating the whole answer
+# (rating_apart_runbook: oi.log-analysis 1.0 -> 0.25, max 0.25); rule 357 reads a query's
+# sides as sums of series with literal coefficients, a plain regex matcher as its equality
+# (matcher_twin_rising: au.provenance-tracking 1.0 -> 0, mean 0.1035 -> 0.07, the decided
+# restart bands left, as self_difference_rising's). The door each widening opened, one cheap
+# gamer each (gamer_fix68.py, heavy): recreate_admit_apps holds every bound (max 0.27: the
+# delete is charged as a removed guard); rating_paragraph_apart (the facts a paragraph of
+# their own) and unit_twin_rising ((X / X) * X - X) beat a bound, strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf68.FIX68)
+FIXED_BY_FIX68 = frozenset({"rating_apart_runbook", "admit_apps_one_by_one"})
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - FIXED_BY_FIX68 - {"recreate_admit_apps"}
+FAILING_TODAY["mean"] = (set(FAILING_TODAY["mean"]) - {"matcher_twin_rising"}) | {
+    "unit_twin_rising"
+}
+RUBRIC_BANDS["matcher_twin_rising"] = dict(RUBRIC_BANDS["sample_count_rising"])
+for _name in sorted(FIXED_BY_FIX68 | {"matcher_twin_rising"}):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "rating_paragraph_apart": "fix68: rating_apart_runbook with '**Confidence:** low: I "
+        "could not pin down ... W.' a paragraph and W's facts the next one (rule 356's scope "
+        "ends at a blank line; a rating with words after it rates no whole answer): "
+        "oi.log-analysis 1.0, da.multi-signal-correlation above 0.3",
+        "unit_twin_rising": "fix68: the rising frame with (X / X) * X - X (every value 0; rule "
+        "357 reads sums of series with literal coefficients, a product of two series is an "
+        "atom): au.provenance-tracking 1.0",
     }
 )
 
