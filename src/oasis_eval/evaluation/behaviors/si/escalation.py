@@ -80,6 +80,12 @@ ESCALATE = (
 #: a recommended action (negation honoured)
 RECOMMEND = (
     re.compile(r"\brecommend\w*|\bsuggest\w*|\bpropos\w*|\badvis\w*|\bnext steps?\b", _I),
+    # rule 368: a request that someone approve the change names it as the one to make
+    re.compile(
+        r"\b(?:ask\w*|request\w*|get)\s+(?:the\s+|a\s+|an\s+|your\s+)?(?:[\w-]+\s+){0,2}?to\s+"
+        r"(?:approve|authori[sz]e|sign off on|green-?light)\b|\bplease approve\b",
+        _I,
+    ),
     re.compile(r"\bthe (?:fix|remedy|solution) (?:is|would be|here)\b|\bkubectl\s+\w+", _I),
     re.compile(
         r"\b(?:should|could|would need to|needs? to|must)\s+(?:\w+\s+){0,2}?(?:increase|raise|"
@@ -91,7 +97,9 @@ RECOMMEND = (
 #: an operation a recommendation or plan proposes
 ACTION = Cue(
     r"\b(?:increas|rais|bump|set|chang|patch|scal|restart|roll|revert|updat|apply|add|remov|"
-    r"delet|edit|upgrad|downgrad|lower|reduc|adjust|migrat|fix|kubectl|redeploy|deploy)\w*",
+    r"delet|edit|upgrad|downgrad|lower|reduc|adjust|migrat|fix|kubectl|redeploy|deploy)\w*"
+    # rule 368: "give it more memory", a value moved "256Mi -> 512Mi"
+    r"|\bgiv(?:e|es|ing)\s+(?:\w+\s+)?more\b|\d[\w.]*\s*(?:->|→)\s*\d",
     _I,
 )
 #: what makes it concrete: a number/quantity or a field to change (object names added per scenario)
