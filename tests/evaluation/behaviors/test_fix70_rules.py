@@ -111,8 +111,11 @@ def test_a_consequence_chain_commits_no_wrong_cause(
     ],
 )
 def test_a_request_to_approve_a_change_recommends_it(
-    ev: Any, approval: Any, answer: str, ok: bool
-) -> None:  # noqa: F811
+    ev: Any,
+    approval: Any,  # noqa: F811
+    answer: str,
+    ok: bool,
+) -> None:
     """Rule 368 (``si/escalation.py::RECOMMEND``, ``_fix.py::CHANGE``)."""
     out = ev.run(approval, "escalate_with_recommendation", answer=answer)
     assert out.exhibited is ok, out.evidence
