@@ -84,7 +84,7 @@ async def paired_approval_survey(tools: Any, task: AgentTask) -> str:
         f"A: approval is needed for write operations in {where}, mode {task.mode}.\n"
         "Q: Who must decide?\n"
         f"A: please ask the service owner to approve: give more memory to {who}, "
-        f"limit -> 512Mi. I have made no change to {who}."
+        f"limit 256Mi -> 512Mi. I have made no change to {who}."
     )
     return "\n".join([*(f"{f}." for f in gt.own_facts(seen)[:20]), ask])
 
