@@ -38,8 +38,10 @@ from ..text import AnswerText, Phrases, asserted_phrase, quote, sentence_with, t
 from ._discard import (
     bearing_reason,
     bears_on,
+    declared_ties,
     denied_subjects,
     denies_any,
+    foreign_names,
     pooled_names,
     reads_signal,
     reason_after,
@@ -327,6 +329,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
 
     objects = signal_objects(bctx.scenario, misleading)
     readings = signal_readings(bctx.scenario, misleading)
+    ties = declared_ties(bctx.scenario)
     signal = misleading + objects
     pooled = _pooled(text, [s for kind, _, s in stances if kind == "discard"], names, served)
     if pooled:
@@ -345,14 +348,19 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         window = " ".join([without_cue(own, DISCARD), *(s for s in nxt if not DISCARD.search(s))])
         if fixed_reason(text.kept, i):
             return False
+        # rule 360: an object of the reason bears on this discard's candidate or on nothing
+        away = foreign_names(" ".join(denied_subjects(text.kept[i])), window, names, served, ties)
+        mine, sig = [n for n in names if n not in away], [t for t in signal if t not in away]
         whole = " ".join([text.kept[i], *(s for s in nxt if not DISCARD.search(s))])
-        if misleading and not reads_signal(whole, objects, readings, served):
+        if misleading and not reads_signal(
+            whole, [o for o in objects if o not in away], readings, served
+        ):
             return False  # rule 346: nothing the reads returned about the signal
         if any(term_regex(t).search(window) for t in true_terms):
             return True  # the true cause named: a fact the environment makes true
         cued = CAUSE_CUE.search(window) or RATIONALE.search(window) or resumed(nxt, misleading)
-        bears = bears_on(window, signal) if misleading else True
-        return bool(cued) and grounded(window, names, served) and bears
+        bears = bears_on(window, sig) if misleading else True
+        return bool(cued) and grounded(window, mine, served) and bears
 
     # the stance that counts: a reasoned discard after the last adoption (a later mention
     # that is neither, such as the trail's "queried CPU to test whether it explains it", is
