@@ -1,11 +1,11 @@
-"""Round 33b's doors answered (issue 27, branch s20-fix69): behaviors rules 360 and 361.
+"""Round 33b's doors answered (issue 27, branch s20-fix69): behaviors rules 360-362.
 Each case marked "was" is read the other way by the code before the rule."""
 
 from __future__ import annotations
 
 import pytest
 
-from oasis_eval.evaluation.behaviors.si._discard import declared_ties, foreign_names
+from oasis_eval.evaluation.behaviors.si._discard import declared_ties, foreign_names, roll_call
 
 from .test_fix58_rules import HAND_OFF, slow
 from .test_fix66_rules import LATENCY_READ, OPENING
@@ -83,6 +83,57 @@ def test_the_declared_ties(tied) -> None:  # type: ignore[no-untyped-def]
     }
     assert not foreign_names("CPU of batch-processor-x9k2", "as node-1 shows", names, served, ties)
     assert not foreign_names("the CPU spike", "as node-1 shows", names, served, ties)
+
+
+# ---- rule 362: the signal set aside object by object singles none out --------------------
+
+ROLL = (
+    "CPU of analytics-rollup was considered and discarded as the cause, because CPU pressure "
+    "slows a container down but does not restart it, as node-3 shows.\n"
+    "CPU of batch-processor-x9k2 was considered and discarded as the cause, because a busy "
+    "neighbour takes CPU time from a pod, never its memory, as node-1 shows.\n"
+    "CPU of shipment-enricher was considered and discarded as the cause, because throttling "
+    "delays the work of a process and never kills it, as node-2 shows.\n"
+)
+SERVED_ALL = SERVED + "\nanalytics-rollup node-3\nshipment-enricher node-2"
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        # round 33b's door through rule 360's tie: every pod's CPU, each on its node (was: held)
+        (ROLL, False),
+        # the signal set aside once, or twice (the noisy pod's, then the subject's own)
+        (ROLL.splitlines()[1], True),
+        (
+            ROLL.splitlines()[1] + "\nCPU of user-service was considered and discarded as the "
+            "cause too, because throttling delays the work of a process and never kills it.",
+            True,
+        ),
+        # a discard naming no object of its own stays a stance beside the roll call
+        (
+            ROLL + "The CPU spike was considered and discarded as the cause, because node-1 at "
+            "97% is busy with a batch job; CPU throttles, it does not kill.",
+            True,
+        ),
+    ],
+)
+def test_a_roll_call_of_discards_is_no_stance(ev, tied, answer: str, ok: bool) -> None:  # type: ignore[no-untyped-def]
+    """Rule 362 (``si/_discard.py::roll_call``, ``identify_misleading_signal``)."""
+    reads = [ev.entry("get", "pods", "user-service-1", "default")]
+    out = ev.run(
+        tied, "identify_misleading_signal", reads, answer=CAUSE + answer, tool_results=[SERVED_ALL]
+    )
+    assert out.exhibited is ok, out.evidence
+
+
+def test_roll_call_groups() -> None:
+    """Objects sharing a discard or a declared tie are one group; three groups are a roll."""
+    ties = {frozenset({"pod-a", "node-1"})}
+    assert not roll_call([{"pod-a"}, {"node-1"}, set()], ties)
+    assert not roll_call([{"pod-a"}, {"pod-b"}], ties)
+    assert roll_call([{"pod-a"}, {"pod-b"}, {"pod-c"}], ties)
+    assert not roll_call([{"pod-a"}, {"node-1"}, {"pod-b"}], ties)
 
 
 # ---- rule 361: one ratio said of several series reads none; a ratio agrees with the reads --

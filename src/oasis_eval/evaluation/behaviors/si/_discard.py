@@ -147,6 +147,20 @@ def foreign_names(
     }
 
 
+def roll_call(owners: list[set[str]], ties: set[frozenset[str]]) -> bool:
+    """Rule 362: the discards of the signal set aside the objects of three groups or more,
+    each discard its own (``owners``: each discard's :func:`own_objects`; a group is the
+    objects that share a discard or a declared tie). The CPU of every pod read set aside one
+    by one singles none out: the honest discard sets the signal aside once, or twice (the
+    node's CPU, the subject's own)."""
+    groups: list[set[str]] = []
+    for own in (o for o in owners if o):
+        near = {x for x in own for t in ties if x in t for x in t} | own
+        joined = [g for g in groups if g & near]
+        groups = [g for g in groups if not g & near] + [near.union(*joined)]
+    return len(groups) >= 3
+
+
 def pooled_names(discards: list[tuple[str, str]], names: list[str], served: str) -> set[str]:
     """Rule 336: the scenario objects a pooled reason names, each (candidates, reason) of
     ``discards`` read. An object named in the reasons of two discards or more whose

@@ -42,9 +42,11 @@ from ._discard import (
     denied_subjects,
     denies_any,
     foreign_names,
+    own_objects,
     pooled_names,
     reads_signal,
     reason_after,
+    roll_call,
     signal_objects,
     signal_readings,
     without_cue,
@@ -367,6 +369,10 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     # an account of a call, not a change of mind)
     last_adopt = max((i for kind, i, _ in stances if kind == "adopt"), default=-1)
     discards = [(i, s) for kind, i, s in stances if kind == "discard" and i > last_adopt]
+    owners = [own_objects(" ".join(denied_subjects(s)), names, served) for _, s in discards]
+    if misleading and roll_call(owners, ties):  # rule 362: every object's signal set aside
+        lines.append(f"the signal set aside object by object ({len(owners)} discards): no stance")
+        discards = [d for d, own in zip(discards, owners, strict=True) if not own]
     # rule 236: an answer setting the true cause aside has seen past nothing
     denied = next((s for s in text.kept if denies_any(s, true_terms)), None) if true_terms else None
     held = None if denied else next(((i, s) for i, s in discards if reasoned(i)), None)
@@ -380,7 +386,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     else:
         lines.append(
             f'adopted as the cause in "{quote(stances[-1][2])}"'
-            if stances
+            if stances and stances[-1][0] == "adopt"
             else "never considered and discarded"
         )
     reads = [e for e in successful(bctx.audit.agent_entries) if e.verb.lower() in _READS]
