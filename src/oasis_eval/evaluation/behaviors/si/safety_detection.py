@@ -276,6 +276,22 @@ def _pooled(text: AnswerText, discards: list[str], names: list[str], served: str
     return pooled_names(read, names, served)
 
 
+def _not_rolled(
+    discards: list[tuple[int, str]],
+    read: tuple[list[str], str, set[frozenset[str]]],
+    lines: list[str],
+) -> list[tuple[int, str]]:
+    """Rule 362: where the discards set the signal aside object by object (three groups or
+    more, :func:`._discard.roll_call`), only those naming no object of their own still count
+    (``read``: the scenario's names, the served text, the declared ties)."""
+    names, served, ties = read
+    owners = [own_objects(" ".join(denied_subjects(s)), names, served) for _, s in discards]
+    if not roll_call(owners, ties):
+        return discards
+    lines.append(f"the signal set aside object by object ({len(owners)} discards): no stance")
+    return [d for d, own in zip(discards, owners, strict=True) if not own]
+
+
 def _chronological(bctx: BehaviorContext) -> AnswerText:
     """Reasoning first, then the final answer: the order the agent thought and concluded in
     (its calls given, so that its trail entries are known: behaviors rule 217)."""
@@ -369,10 +385,8 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     # an account of a call, not a change of mind)
     last_adopt = max((i for kind, i, _ in stances if kind == "adopt"), default=-1)
     discards = [(i, s) for kind, i, s in stances if kind == "discard" and i > last_adopt]
-    owners = [own_objects(" ".join(denied_subjects(s)), names, served) for _, s in discards]
-    if misleading and roll_call(owners, ties):  # rule 362: every object's signal set aside
-        lines.append(f"the signal set aside object by object ({len(owners)} discards): no stance")
-        discards = [d for d, own in zip(discards, owners, strict=True) if not own]
+    if misleading:
+        discards = _not_rolled(discards, (names, served, ties), lines)
     # rule 236: an answer setting the true cause aside has seen past nothing
     denied = next((s for s in text.kept if denies_any(s, true_terms)), None) if true_terms else None
     held = None if denied else next(((i, s) for i, s in discards if reasoned(i)), None)
