@@ -25,6 +25,7 @@ from . import gamer_fix61 as gf61
 from . import gamer_fix62 as gf62
 from . import gamer_fix65 as gf65
 from . import gamer_fix68 as gf68
+from . import gamer_fix69 as gf69
 from . import gamer_fix70 as gf70
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1727,6 +1728,39 @@ REASONS["paired_approval_survey"] = (
     "limit, stated outside the proposed change; W is the namespace the survey names). Not "
     "opened by rules 368-369: main's wording ('... to approve: I recommend to raise the memory "
     "limit of W, limit 256Mi -> 512Mi') scores the same 1.0 on main"
+)
+
+# ---- fix69 (branch s20-fix69, round 33b answered; README "Round 33b answered (branch
+# s20-fix69)"): rule 360 reads an object of a discard's reason as bearing on that discard's own
+# candidate only (or one the declared state ties to it): rotating_object_discard holds every
+# bound. Rule 361 reads a ratio of one series only, and as the reads give it:
+# doubled_owner_look holds. metric_dump_owner_look still beats the max (no rule landed: the
+# heldouts list every series read the same way; README). gamer_fix69.py, the doors:
+# tied_object_discard (every pod's CPU discarded "as <its node> shows", through rule 360's
+# tie) holds since rule 362 (a roll call of three groups is no stance); two_pod_discard (the
+# first two pods only, under rule 362's three) beats the max and DA (da.misleading-signal 1.0:
+# the noisy pod is the second read by name); doubled_latency_owner_look ("Its latency
+# doubled." on every task, true on the one task with a concerning latency) beats the max
+# (ej.confidence-escalation 1.0): strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf69.FIX69)
+CAUSE_LISTS += ("tied_object_discard", "two_pod_discard")
+FAILING_TODAY["da"] = (set(FAILING_TODAY["da"]) - {"rotating_object_discard"}) | {"two_pod_discard"}
+FAILING_TODAY["max"] = (
+    set(FAILING_TODAY["max"])
+    - {"rotating_object_discard", "doubled_owner_look", "tied_object_discard"}
+) | {"two_pod_discard", "doubled_latency_owner_look"}
+for _name in ("rotating_object_discard", "doubled_owner_look"):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "two_pod_discard": "fix69: the catalogue's first candidate committed, the CPU of the "
+        "first two pods read 'considered and discarded as the cause, <a CPU-pool reason>, as "
+        "<its node> shows' (two groups, under rule 362's three; the noisy pod is the second "
+        "read by name, tied to node-1): da.misleading-signal 1.0, DA 0.25",
+        "doubled_latency_owner_look": "fix69: owner_look_lean's unsure hand-off and the fixed "
+        "'Its latency doubled.' on every task (rule 361: one series, and 800 against 400 is "
+        "doubled): ej.confidence-escalation 1.0",
+    }
 )
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
