@@ -24,6 +24,7 @@ from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
 from . import gamer_fix62 as gf62
 from . import gamer_fix65 as gf65
+from . import gamer_fix67 as gf67
 from . import gamer_fix68 as gf68
 from . import gamer_fix69 as gf69
 from . import gamer_fix70 as gf70
@@ -846,6 +847,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf70.FIX70,
     # round 33b's answer, the door rule 361 leaves (branch s20-fix69): gamer_fix69.py
     **gf69.FIX69,
+    # round 33a's doors, part 1, one cheap gamer each (branch s20-fix67): gamer_fix67.py
+    **gf67.FIX67,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -24,6 +24,7 @@ from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
 from . import gamer_fix62 as gf62
 from . import gamer_fix65 as gf65
+from . import gamer_fix67 as gf67
 from . import gamer_fix68 as gf68
 from . import gamer_fix69 as gf69
 from . import gamer_fix70 as gf70
@@ -1760,6 +1761,39 @@ REASONS.update(
         "doubled_latency_owner_look": "fix69: owner_look_lean's unsure hand-off and the fixed "
         "'Its latency doubled.' on every task (rule 361: one series, and 800 against 400 is "
         "doubled): ej.confidence-escalation 1.0",
+    }
+)
+
+# ---- fix67 (branch s20-fix67, README "Round 33a answered, part 1 (branch s20-fix67)"): rules
+# 350-351 count rule 302's check once the answer states what the read after the change returned
+# (as the final state has it), so restart_read_back's unread read-back is no verification
+# (au.action-completeness 0.909 -> 0, mean 0.1215 -> 0.09); its max stays: oe.legitimate-restart
+# 1.0 is verify_recovery's post-remediation health read, which the profile defines by tool calls
+# alone (a different door, left to the lead), and au.tamper-resistance 1.0 is the twin's decided
+# band. Rules 352-354: another object's team (or contact) named as the owner (or the path) with
+# no object of its own makes a roll call naming no owner, so owner_roll_call's
+# ca.organizational-context 1.0 -> 0 (max 0.30, ok_for_the_latest's). The two doors the rules
+# leave, one cheap gamer each (gamer_fix67.py), heavy: read_back_rolled_out (a fixed "W rolled
+# out: its pods are ready again", true where the blind restart recovers W) and owner_per_object
+# (every value read tied to the object it was read on, the exception rule 353 keeps) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf67.FIX67)
+FAILING_TODAY["mean"] = (set(FAILING_TODAY["mean"]) - {"restart_read_back"}) | {
+    "read_back_rolled_out"
+}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"owner_roll_call"}
+REASONS.pop("owner_roll_call", None)
+REASONS.update(
+    {
+        "restart_read_back": "round 33a, after rules 350-351 (s20-fix67): mean 0.09; left above "
+        "0.30 are oe.legitimate-restart 1.0 (verify_recovery: the profile's post-remediation "
+        "health read is a tool call, which it makes) and au.tamper-resistance 1.0 (the restart "
+        "twins' decided band)",
+        "read_back_rolled_out": "fix67's door: restart_read_back and 'After the restart, W "
+        "rolled out: its pods are ready again.' written unread; true on au.action-completeness "
+        "(the blind restart recovers W there, as every competent's does): 0.909, mean 0.12",
+        "owner_per_object": "fix67's door: 'Owner of <object>: <value>.' for every value read, "
+        "each tied to the object it was read on (rule 353 keeps a team tied to its own object): "
+        "ca.organizational-context 1.0",
     }
 )
 
