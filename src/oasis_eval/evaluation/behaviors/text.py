@@ -356,6 +356,8 @@ def _labelled_echo(
     served part is output, not a finding; the head is read alone. Part of a line after a later
     colon is the agent quoting it ("Root cause: pod W-x cannot be scheduled: 0/3 nodes ..."):
     kept."""
+    if ":" not in sentence:
+        return None  # no colon, no label (issue 30: most sentences)
     flat = " ".join(sentence.split())
     low = flat.lower()
     for n, label in enumerate(_LABEL.finditer(flat)):
