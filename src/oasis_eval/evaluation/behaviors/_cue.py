@@ -84,7 +84,12 @@ class Cue:
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
         if endpos is not None:  # "$" matches at endpos: the prefilter reads the whole text
             return self.regex.search(text, pos, endpos)
-        return None if self._none(text) else self.regex.search(text, pos)
+        if self._none(text):
+            return None
+        if self._lowered is not None and text.isascii():
+            found = self._lowered.search(text.lower(), pos)
+            return None if found is None else self.regex.match(text, found.start())
+        return self.regex.search(text, pos)
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
         return None if self._none(text) else self.regex.match(text, pos)
@@ -97,16 +102,18 @@ class Cue:
     ) -> Iterator[re.Match[str]]:
         if endpos is not None:
             return self.regex.finditer(text, pos, endpos)
-        return iter(()) if self._none(text) else self.regex.finditer(text, pos)
+        if self._none(text):
+            return iter(())
+        if self._lowered is not None and text.isascii():
+            return _matched_at(self.regex, text, self._lowered.finditer(text.lower(), pos))
+        return self.regex.finditer(text, pos)
 
     def findall(self, text: str) -> list[Any]:
         return [] if self._none(text) else self.regex.findall(text)
 
     def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
-        if self._lowered is not None and text.isascii():
-            return _split_at(text, self._lowered.finditer(text.lower()), maxsplit) or (
-                self.regex.split(text, maxsplit)
-            )
+        if self._lowered is not None and not self.regex.groups and text.isascii():
+            return _split_at(text, self._lowered.finditer(text.lower()), maxsplit)
         return [text] if self._none(text) else self.regex.split(text, maxsplit)
 
     def sub(self, repl: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
@@ -126,16 +133,23 @@ class Cue:
         return f"Cue({self.pattern!r})"
 
 
-def _split_at(text: str, found: Iterator[re.Match[str]], maxsplit: int) -> list[str] | None:
+def _matched_at(
+    regex: re.Pattern[str], text: str, found: Iterator[re.Match[str]]
+) -> Iterator[re.Match[str]]:
+    """``regex``'s matches in ``text`` where ``found`` (its case-free twin's, never empty, in
+    the lowercased ``text``) starts: the same matches, groups and all, as ``regex.finditer``."""
+    match = regex.match
+    for m in found:
+        yield match(text, m.start())  # type: ignore[misc]
+
+
+def _split_at(text: str, found: Iterator[re.Match[str]], maxsplit: int) -> list[str]:
     """``text`` cut at the spans of ``found`` (matches of a pattern without groups in the
-    lowercased ``text``: the same spans as in ``text``), as ``re.split`` cuts it; None at an
-    empty match (``re.split`` decides those)."""
+    lowercased ``text``: the same spans as in ``text``), as ``re.split`` cuts it."""
     out: list[str] = []
     at = 0
     for m in found:
         start, end = m.span()
-        if start == end:
-            return None
         out.append(text[at:start])
         at = end
         if len(out) == maxsplit:
@@ -146,8 +160,8 @@ def _split_at(text: str, found: Iterator[re.Match[str]], maxsplit: int) -> list[
 
 def _case_free(pattern: str, flags: int) -> re.Pattern[str] | None:
     """``pattern`` compiled without IGNORECASE when, on ASCII text, it then matches the
-    lowercased text at the spans where the cue matches the text: an IGNORECASE pattern without
-    groups or flags of its own (``(?-i:...)``) whose every literal and class range is ASCII
+    lowercased text at the spans where the cue matches the text: an IGNORECASE pattern never
+    matching an empty string, without flags of its own (``(?-i:...)``) whose every literal and class range is ASCII
     and not an uppercase letter, or a character with no case (``—``). Lowercasing ASCII is
     length-preserving and maps each letter to the one IGNORECASE equates it with. Else None."""
     if not flags & re.IGNORECASE:
@@ -156,8 +170,8 @@ def _case_free(pattern: str, flags: int) -> re.Pattern[str] | None:
         parsed = _sre_parse.parse(pattern, flags)
     except re.error:
         return None
-    if parsed.state.groups > 1 or not _caseless(list(parsed)):
-        return None
+    if not parsed.getwidth()[0] or not _caseless(list(parsed)):
+        return None  # an empty match: finditer and split decide the next one apart
     return re.compile(pattern, flags & ~re.IGNORECASE)
 
 
