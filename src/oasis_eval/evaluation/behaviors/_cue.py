@@ -206,9 +206,7 @@ def _caseless(items: list[tuple[Any, Any]]) -> bool:
 
 
 #: parsed operations that read no character's case (or none at all)
-_PLAIN = frozenset(
-    {_sre.ANY, _sre.AT, _sre.CATEGORY, _sre.NEGATE}
-)
+_PLAIN = frozenset({_sre.ANY, _sre.AT, _sre.CATEGORY, _sre.NEGATE})
 
 
 def _no_case(code: int) -> bool:
