@@ -16,13 +16,15 @@ in a sentence of the agent's own (rule 307).
 Round 32's ``owner_look_lean`` appends "its latency, error rate and memory" to every hand-off:
 the metric's word, never its reading. Rule 345: the sentence naming the metric also states
 what was read of it, its figure or its baseline's (800, 400; 0.8 or 0.4 in the other unit), or
-a ratio against its usual value ("twice its usual"), and the reads served the figure.
+a ratio against its usual value ("twice its usual"), and the reads served the figure. More
+than three distinct figures beside the metric's name in the answer read nothing (rule 377).
 """
 
 from __future__ import annotations
 
 import re
 
+from .._metric_figure import blank, sprayed
 from .._panels import panel_terms, scenario_panels
 from ..registry import BehaviorContext
 from ..text import AnswerText, term_regex
@@ -54,6 +56,8 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
     for panel in scenario_panels(bctx):
         if not panel.concerning:
             continue
+        spray = sprayed(panel_terms(panel.title), own)  # rule 377: a spray reads nothing
+        own = [blank(s, spray) for s in own] if spray else own
         terms = [term_regex(t) for t in panel_terms(panel.title)]
         naming = [s for s in own if any(r.search(s) for r in terms)]
         figures = _forms(f"{panel.value} {panel.why}")
