@@ -24,6 +24,7 @@ from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
 from . import gamer_fix62 as gf62
 from . import gamer_fix65 as gf65
+from . import gamer_fix72 as gf72
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -1671,6 +1672,13 @@ REASONS.update(
         "(diagnose_correctly: order-service's limit series restated)",
     }
 )
+
+# ---- fix72 (branch s20-fix72, README "heldout21's false negatives, part B (branch
+# s20-fix72)"): the cheapest gamer through each of rules 375-379 (a bare fraction beside a
+# rate series' name; a bare figure beside a metric's name; a spray of figures beside one name
+# states none; a namespace query reads every series there; a policy added beside the blocker
+# admitting only its blocked caller), heavy; every one holds every bound (max <= 0.12) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf72.FIX72)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
