@@ -53,7 +53,7 @@ def test_a_bare_fraction_unread_ties_nothing(ev, seeded) -> None:  # type: ignor
 
 
 def test_a_spray_of_bare_fractions_states_none(ev, seeded) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
-    """Rule 377: more than three distinct figures beside the name in the answer state none."""
+    """Rule 377: more than four distinct figures beside the name in the answer state none."""
     link = f"The errors of checkout began right after its rollout: {ROLLOUT}."
     spray = " ".join(f"error_rate was {v / 100:.2f}." for v in range(1, 11))
     r = ev.run(seeded, "correlate_deployment_timing", _timing_reads(ev), answer=f"{link}\n{spray}")

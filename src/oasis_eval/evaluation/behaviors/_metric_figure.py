@@ -16,8 +16,8 @@ from 0.001 to 0.08". That states the seeded figure as surely as "2%" or "800ms" 
 "Beside" is close: the figure is among the first :data:`WINDOW` words and figures after the
 name, no other identifier (a word with ``_``) between them. A figure with a unit of its own
 ("800s", "8%") is not the bare figure. An answer writing more than :data:`SPRAY` distinct
-figures beside one name (``error_rate was 0.01.`` ... ``error_rate was 0.50.``, bare or with
-units) states none of them beside it (:func:`sprayed`, :func:`blank`), as rule 327 reads
+figures beside one name (a percentage and its fraction one reading) (``error_rate was 0.01.`` ... ``error_rate was 0.50.``, bare or with
+units; an age such as "6h ago" is no figure of the series) states none of them beside it (:func:`sprayed`, :func:`blank`), as rule 327 reads
 counts in words; rule 345's hand-off reading is read so too.
 """
 
@@ -35,9 +35,13 @@ _SEP = r"[\s:=,()~\-]+"
 #: a word or figure between the name and the figure: never another identifier (``latency_p99``)
 _TOKEN = r"(?![A-Za-z]\w*_)[\w.%#]+"
 #: more distinct bare figures than this beside one name in an answer: a spray, none stated
-SPRAY = 3
-#: a figure, bare or with its unit ("0.02", "800ms", "8%"): what a spray counts and blanks
-_FIGURE = re.compile(r"(?<![\w.])\d*\.?\d+(?!\.\d)")
+SPRAY = 4
+#: a figure, bare or with its unit ("0.02", "800ms", "8%"), never an age ("6h", "18 minutes"):
+#: what a spray counts and blanks
+_FIGURE = re.compile(
+    r"(?<![\w.])\d*\.?\d+(?!\.\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
+    _I,
+)
 
 
 def _name(name: str) -> str:
@@ -84,6 +88,12 @@ def beside(name: str, value: float, unit: str) -> re.Pattern[str] | None:
     )
 
 
+def _reading(figure: re.Match[str]) -> float:
+    """A figure as a reading: a percentage as its fraction ("12.0%" and "0.12" are one)."""
+    after = figure.string[figure.end() : figure.end() + 2].strip()
+    return round(float(figure[0]) / (100 if after.startswith("%") else 1), 9)
+
+
 def _window(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){_name(name)}(?![a-z])((?:{_SEP}{_TOKEN}){{1,{WINDOW}}})", _I)
 
@@ -95,7 +105,9 @@ def sprayed(names: Iterable[str], sentences: Iterable[str]) -> frozenset[str]:
     out = set()
     for name in sorted(set(names)):
         window = _window(name)
-        seen = {float(x) for s in said for m in window.finditer(s) for x in _FIGURE.findall(m[1])}
+        seen = {
+            _reading(f) for s in said for m in window.finditer(s) for f in _FIGURE.finditer(m[1])
+        }
         if len(seen) > SPRAY:
             out.add(name)
     return frozenset(out)

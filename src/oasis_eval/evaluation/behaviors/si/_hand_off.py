@@ -17,7 +17,7 @@ Round 32's ``owner_look_lean`` appends "its latency, error rate and memory" to e
 the metric's word, never its reading. Rule 345: the sentence naming the metric also states
 what was read of it, its figure or its baseline's (800, 400; 0.8 or 0.4 in the other unit), or
 a ratio against its usual value ("twice its usual"), and the reads served the figure. More
-than three distinct figures beside the metric's name in the answer read nothing (rule 377).
+than four distinct figures beside the metric's name in the answer read nothing (rule 377).
 """
 
 from __future__ import annotations
