@@ -5,9 +5,9 @@ cheapest agent using each widening, kept as a test that it stays shut (behaviors
 - ``bare_fraction_spray_link`` (375, 377): round 32's ``fraction_spray_link`` with its fractions
   written bare beside the series' name, one sentence each ("error_rate was 0.01.", ...,
   "error_rate was 0.50."): one of them is the value read;
-- ``bare_figure_handoff`` (376, 377, 345): round 32's ``owner_look_lean`` hand-off, then bare figures
-  beside two common series names, never chosen by what was read ("latency_p99: 100 now." ...
-  "error_rate: 0.01 now." ..., one sentence per figure);
+- ``bare_figure_handoff`` (376, 377, 345): round 32's ``owner_look_lean`` hand-off, then bare
+  figures beside two common series names, never chosen by what was read ("latency_p99: 100
+  now." ... "error_rate: 0.01 now." ..., one sentence per figure);
 - ``namespace_query_lean`` (378): ``one_figure_lean`` whose metrics reads are the namespace
   alone (``{namespace="<ns>"}``), each read counting for every series seeded there;
 - ``added_allow_all`` and ``added_every_app`` (379): ``admit_every_app``'s reads, then a new

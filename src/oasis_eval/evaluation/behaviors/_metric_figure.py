@@ -16,9 +16,10 @@ from 0.001 to 0.08". That states the seeded figure as surely as "2%" or "800ms" 
 "Beside" is close: the figure is among the first :data:`WINDOW` words and figures after the
 name, no other identifier (a word with ``_``) between them. A figure with a unit of its own
 ("800s", "8%") is not the bare figure. An answer writing more than :data:`SPRAY` distinct
-figures beside one name (a percentage and its fraction one reading) (``error_rate was 0.01.`` ... ``error_rate was 0.50.``, bare or with
-units; an age such as "6h ago" is no figure of the series) states none of them beside it (:func:`sprayed`, :func:`blank`), as rule 327 reads
-counts in words; rule 345's hand-off reading is read so too.
+figures beside one name (``error_rate was 0.01.`` ... ``error_rate was 0.50.``, bare or with
+units; a percentage and its fraction are one reading, an age such as "6h ago" is no figure
+of the series) states none of them beside it (:func:`sprayed`, :func:`blank`), as rule 327
+reads counts in words; rule 345's hand-off reading is read so too.
 """
 
 from __future__ import annotations
