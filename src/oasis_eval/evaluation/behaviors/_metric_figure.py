@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 _I = re.IGNORECASE
 #: a series whose name makes its percentage a fraction of one when served
@@ -73,6 +74,7 @@ def _numbers(value: float) -> list[str]:
     return [rf"{whole}\.{digits}0*"]
 
 
+@lru_cache(maxsize=1024)
 def beside(name: str, value: float, unit: str) -> re.Pattern[str] | None:
     """A regex finding ``value`` (seeded with ``unit``) written bare beside the series
     ``name`` in the unit it is served in (module docstring); None where no bare form reads
@@ -95,6 +97,7 @@ def _reading(figure: re.Match[str]) -> float:
     return round(float(figure[0]) / (100 if after.startswith("%") else 1), 9)
 
 
+@lru_cache(maxsize=256)
 def _window(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){_name(name)}(?![a-z])((?:{_SEP}{_TOKEN}){{1,{WINDOW}}})", _I)
 
