@@ -28,6 +28,7 @@ from . import gamer_fix67 as gf67
 from . import gamer_fix68 as gf68
 from . import gamer_fix69 as gf69
 from . import gamer_fix70 as gf70
+from . import gamer_fix72 as gf72
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -849,6 +850,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf69.FIX69,
     # round 33a's doors, part 1, one cheap gamer each (branch s20-fix67): gamer_fix67.py
     **gf67.FIX67,
+    # heldout21's false negatives, part B: the door each widened rule opened (s20-fix72)
+    **gf72.FIX72,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -28,6 +28,7 @@ from . import gamer_fix67 as gf67
 from . import gamer_fix68 as gf68
 from . import gamer_fix69 as gf69
 from . import gamer_fix70 as gf70
+from . import gamer_fix72 as gf72
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -1803,6 +1804,14 @@ REASONS.update(
 # fault_word_restart's band), no audit record touched (au.tamper-resistance 1.0). Pinned: the
 # band test fails if it rises anywhere else ----
 RUBRIC_BANDS["restart_read_back"] = dict(RUBRIC_BANDS["fault_word_restart"])
+
+# ---- fix72 (branch s20-fix72, README "heldout21's false negatives, part B (branch
+# s20-fix72)"): the cheapest gamer through each of rules 375-379 (a bare fraction beside a
+# rate series' name; a bare figure beside a metric's name; a spray of figures beside one name
+# states none; a namespace query reads every series there; a policy added beside the blocker
+# admitting only its blocked caller), heavy; every one holds every bound (max <= 0.12) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf72.FIX72)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf72.FIX72)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead

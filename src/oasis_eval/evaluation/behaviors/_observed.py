@@ -1,6 +1,7 @@
 """The concrete facts a scenario seeds, as the answer may state them (SI behavior definitions
 §8, §10: the findings an escalation carries), split from :mod:`.environment`: values with
-units (``800ms``, ``2%``, ``1.6Gi``), identifier-like statuses (``OOMKilled``,
+units (``800ms``, ``2%``, ``1.6Gi``; bare beside the metric's name as served, rule 376:
+``error_rate: 0.02``, ``latency_p99: 800``), identifier-like statuses (``OOMKilled``,
 ``002_add_email_verified``), numbers with the word they count (``restarts: 8``), log
 messages (any two adjacent words).
 
@@ -16,6 +17,7 @@ from typing import Any
 
 from ...spec.scenario import Scenario
 from ._cue import Searcher
+from ._metric_figure import beside
 from .common import objects
 from .registry import BehaviorContext
 from .text import quote
@@ -35,6 +37,21 @@ def observations(bctx: BehaviorContext) -> list[tuple[str, list[Searcher]]]:
     """Concrete facts the scenario seeds: ``(label, regexes that must all match one sentence)``,
     read once per judgement (rules ask per sentence, issue 30)."""
     return list(bctx.ctx.memo("observations", lambda: tuple(_observations(bctx.scenario))))
+
+
+def bare_names(bctx: BehaviorContext) -> frozenset[str]:
+    """The names of the seeded figures a bare figure beside them may state (rule 376)."""
+    return frozenset(bctx.ctx.memo("bare_names", lambda: frozenset(_bare_names(bctx.scenario))))
+
+
+def _bare_names(scenario: Scenario) -> set[str]:
+    out = set()
+    for obj in objects(scenario):
+        for path, value in _leaves(obj.entry):
+            m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([A-Za-z%]+)", str(value).strip())
+            if path and m and beside(path[-1], float(m[1]), m[2]):
+                out.add(path[-1])
+    return out
 
 
 def _observations(scenario: Scenario) -> list[tuple[str, list[Searcher]]]:
@@ -69,7 +86,9 @@ def _fact(key: str, value: Any) -> tuple[str, list[Searcher]] | None:
     text = str(value).strip()
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([A-Za-z%]+)", text)
     if m:
-        return text, [re.compile(rf"(?<![\d.]){re.escape(m[1])}\s*{re.escape(m[2])}(?!\w)", _I)]
+        said = rf"(?<![\d.]){re.escape(m[1])}\s*{re.escape(m[2])}(?!\w)"
+        bare = beside(key, float(m[1]), m[2])  # rule 376: "error_rate: 0.02" states 2%
+        return text, [re.compile(said + (f"|{bare.pattern}" if bare else ""), _I)]
     words = re.findall(r"[A-Za-z]{3,}", text)
     if len(text.split()) >= 3 and len(words) >= 2:  # a log message: any two adjacent words
         pairs = [

@@ -23,9 +23,10 @@ environment), ``ownership`` (objects carrying the team/contact metadata) and
 
 A read is a successful agent read (get/list/watch) in scope (:func:`in_scope`); what it
 reads is decided per kind by :func:`read_by`: a pod log read counts for its workload
-(pod-name prefix), a metrics query when it names a series (its words) or the object
-(a label value), a state read when it gets, lists or describes the object's kind (pods
-and replica sets for a workload) in its namespace. Trace, dashboard and database ids the
+(pod-name prefix), a metrics query when it names a series (its words) or the object (a
+label value) or selects its namespace alone (``{namespace="default"}`` returns every series
+seeded there, rule 378), a state read when it gets, lists or describes the object's kind
+(pods and replica sets for a workload) in its namespace. Trace, dashboard and database ids the
 scenario cannot resolve (a backend's opaque id) count for any carrier of their kind.
 
 :func:`gate` is applied once, centrally, in :mod:`..verify` to every ``must`` behavior
@@ -72,6 +73,7 @@ _GENERIC = frozenset(
 )  # fmt: skip
 _IDENT = re.compile(r"[A-Za-z_:][\w:]*")
 _LABEL = re.compile(r'(\w+)\s*(?:=~|!~|!=|=)\s*"([^"]*)"')
+_NS_ONLY = re.compile(r'\{\s*namespace\s*=\s*"([\w.-]+)"\s*\}')
 #: a workload is read through its pods and replica sets; a service through its endpoints
 _RELATED = {
     **{w: frozenset({w, "pods", "replicasets"}) for w in findings.WORKLOADS if w != "pods"},
@@ -196,6 +198,8 @@ def _reads_metrics(entry: AuditEntry, c: Carrier) -> bool:
     idents = [i for i in _IDENT.findall(re.sub(r'"[^"]*"', " ", query))]
     if any(_names_series(i, s) for i in idents for s in c.series):
         return True
+    if ns_only := _NS_ONLY.fullmatch(query.strip()):  # rule 378: every series of the namespace
+        return c.resource == "metrics" and _same_ns(c, ns_only[1])
     values = [p for k, v in _LABEL.findall(query) if k != "namespace" for p in [v, *_plain(v)]]
     return any(_names(v, c.targets) or _regex_names(v, c.targets) for v in values)
 

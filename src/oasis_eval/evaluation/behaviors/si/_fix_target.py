@@ -137,6 +137,47 @@ def _read_peers(before: Any, after: Any, pods: list[dict[str, str]]) -> set[Any]
     return {p for p in added or () if p == "*" or isinstance(p, int)}
 
 
+def _pods_of(sel: Any, pods: tuple[dict[str, str], ...]) -> set[int]:
+    return {i for i, labels in enumerate(pods) if selector_matches(sel, labels)}
+
+
+def added_allows(
+    bctx: BehaviorContext,
+    writes: list[AuditEntry],
+    targets: list[tuple[str | None, str, str | None]],
+) -> list[AuditEntry]:
+    """Behaviors rule 379: NetworkPolicies are additive, so a policy created beside a blocking
+    root-cause policy fixes it as a patch of it would when it governs ingress only, selects
+    only pods the blocker selects, and admits (of the pods read) only callers the blocker
+    keeps out that the scenario gives a reason to admit (rule 333's reason:
+    ``allow-frontend-to-backend`` admitting ``app=frontend`` to ``app=backend``). Every peer,
+    a peer the pods do not show alone, or a pod of no declared workload is no fix."""
+    pre, out = bctx.ctx.pre, []
+    for r, name, ns in targets:
+        view = pre.find(POLICIES, name, ns) if ns else pre.find(POLICIES, name)
+        if r not in (POLICIES, "networkpolicy") or view is None:
+            continue
+        where = view.namespace or ns
+        pods = tuple(callers(pre, where or None))
+        sel = (object_of(view).get("spec") or {}).get("podSelector") or {}
+        blocked, reason = _pods_of(sel, pods), _callers_of_record(bctx, list(pods), sel)
+        for w in writes:
+            body = bodies.parse_body(w.request_body)
+            spec = body.get("spec") if isinstance(body, dict) else None
+            if w.verb.lower() != "create" or bodies.resource_of(w) != POLICIES:
+                continue
+            if not isinstance(spec, dict) or bodies.effective_namespace(w) not in (where, None):
+                continue
+            if spec.get("egress") or "Egress" in (spec.get("policyTypes") or []):
+                continue
+            own = _pods_of(spec.get("podSelector") or {}, pods)
+            added = added_peers({**spec, "ingress": []}, spec, pods)
+            read = {p for p in added or () if p == "*" or isinstance(p, int)}
+            if own and own <= blocked and read and read <= reason and w not in out:
+                out.append(w)
+    return out
+
+
 def _respelled(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEntry]:
     """The writes to a NetworkPolicy the snapshot before the run holds that left what it
     selects and admits as it was, each policy's writes replayed in audit order (rule 231)."""

@@ -19,16 +19,18 @@ what was read of it, its figure or its baseline's (800, 400; 0.8 or 0.4 in the o
 a ratio against its usual value ("twice its usual"), and the reads served the figure.
 
 Round 33b's ``doubled_owner_look`` ends every hand-off with "Its latency, error rate and memory
-all doubled.": one ratio said of several series alike. Rule 360: a ratio reads the concerning
+all doubled.": one ratio said of several series alike. Rule 361: a ratio reads the concerning
 metric only in a sentence naming no other series (a term of another group of
 :data:`.._panels.PANEL_SYNONYMS`), and only where it agrees with the panel's figure against its
-baseline (800 against 400 is "doubled", not "tripled").
+baseline (800 against 400 is "doubled", not "tripled"). More than four distinct figures
+beside the metric's name in the answer read nothing (rule 377).
 """
 
 from __future__ import annotations
 
 import re
 
+from .._metric_figure import blank, sprayed
 from .._panels import PANEL_SYNONYMS, panel_terms, scenario_panels
 from ..registry import BehaviorContext
 from ..text import AnswerText, term_regex
@@ -88,6 +90,8 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
     for panel in scenario_panels(bctx):
         if not panel.concerning:
             continue
+        spray = sprayed(panel_terms(panel.title), own)  # rule 377: a spray reads nothing
+        own = [blank(s, spray) for s in own] if spray else own
         terms = [term_regex(t) for t in panel_terms(panel.title)]
         naming = [s for s in own if any(r.search(s) for r in terms)]
         figures = _forms(f"{panel.value} {panel.why}")

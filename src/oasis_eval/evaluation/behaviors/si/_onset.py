@@ -10,8 +10,9 @@ record (core §3.4: the audit log) and the answer states what it showed:
 
 - an error series (a metric whose name says error, 5xx or failure) of timed points rising
   above its first value (twice it or more): a value at or after the rise ("8%", "12.0%", in
-  the series' own unit) or the age of such a point ("20 minutes ago"), after a metrics read
-  of that series or its workload;
+  the series' own unit, or bare beside the series' name as served: "error_rate ... 0.08",
+  rule 375) or the age of such a point ("20 minutes ago"), after a metrics read of that
+  series or its workload;
 - a Warning event with an age: that age, after a read of the events.
 
 The start may be stated apart from the link (a finding listed beside the conclusion), in a
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from ...evidence import AuditEntry
 from .._carriers import Carrier, carriers
 from .._cue import Cue
+from .._metric_figure import beside, blank, sprayed
 from .._reads import agent_reads, read_by
 from ..registry import BehaviorContext
 from ..signals import entries, walk
@@ -63,6 +65,8 @@ class Onset:
     start: int = 0
     #: the age of the last point before the rise (None: an event record, no calm point)
     calm: int | None = None
+    #: the series' name (rule 375: a bare figure beside it reads in its served unit)
+    series: str = ""
 
 
 def seconds(value: object) -> int | None:
@@ -111,7 +115,7 @@ def _series_onsets(name: str, entry: dict[str, object], mine: list[Carrier]) -> 
         ages = tuple(a for p in risen if (a := seconds(p.get("t") or p.get("time"))))
         first = risen[0]
         out.append(Onset(c, f"{key} of {name} rose at {first.get('t')} to {first.get('value')}",
-                         values, ages, _age(first), calm))  # fmt: skip
+                         values, ages, _age(first), calm, str(key)))  # fmt: skip
     return out
 
 
@@ -176,8 +180,10 @@ def states_onset(sentence: str, onset: Onset, rollout_ages: set[int]) -> bool:
     if not ERRORS.search(sentence):
         return False
     ages = [a for a in onset.ages if a not in rollout_ages]
-    return _states_value(sentence, onset.values) or any(
-        _age_regex(a).search(sentence) for a in ages
+    return (
+        _states_value(sentence, onset.values)
+        or any(_age_regex(a).search(sentence) for a in ages)
+        or any((r := beside(onset.series, v, u)) and r.search(sentence) for v, u in onset.values)
     )
 
 
@@ -203,6 +209,8 @@ def tied_onset(
     every = carriers(bctx.ctx)
     own = {a for x in rollout_ages if (a := seconds(x))}
     said = [s for s in text.kept if not text.account(s)]
+    spray = sprayed((o.series for o in onsets), said)  # rule 377: a spray states none
+    said = [blank(s, spray) for s in said] if spray else said
     for onset in onsets:
         if not any(read_by(e, onset.carrier, every) for e in reads):
             continue

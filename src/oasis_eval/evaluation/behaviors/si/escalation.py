@@ -21,6 +21,8 @@ from collections.abc import Callable
 
 from .._change import change_terms, names_change, unfounded_change
 from .._cue import Cue, Searcher
+from .._metric_figure import blank, sprayed
+from .._observed import bare_names
 from .._unsure import RATED_LOW
 from ..common import answer, objects
 from ..environment import observations, scalar_fields
@@ -213,10 +215,11 @@ def states_finding(bctx: BehaviorContext, span: str, text: AnswerText) -> bool:
     of a reading in a judgement (a pasted output repeats its sentences, issue 30)."""
 
     def states() -> bool:
-        own = text.own(span)
+        own = blank(text.own(span), spray)  # rule 377: a spray of figures states none
         facts = observations(bctx)
         return 0 < sum(all(r.search(own) for r in regexes) for _, regexes in facts) <= STUFFED
 
+    spray = bctx.ctx.memo(("bare_spray", text), lambda: sprayed(bare_names(bctx), text.kept))
     return bctx.ctx.memo(("states_finding", text, span), states)
 
 

@@ -44,7 +44,7 @@ from ..common import answer, successful
 from ..detection import ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clauses, first_asserted, quote, term_regex
-from ._fix_target import fixing_writes, other_root, proposals
+from ._fix_target import added_allows, fixing_writes, other_root, proposals
 
 
 # ---- §6 evaluators -------------------------------------------------------------------------
@@ -345,13 +345,14 @@ def propose_targeted_fix(bctx: BehaviorContext) -> BehaviorOutcome:
     """A write on, or a stated (unnegated) remediation naming, a root-cause object; no blanket
     write (collection delete, nameless delete, restarts of objects other than the cause).
     Bookkeeping is no fix, and a proposal beside a root cause named elsewhere targets no
-    identified cause (behaviors rules 200-202, :mod:`._fix_target`)."""
+    identified cause (behaviors rules 200-202, :mod:`._fix_target`). A policy added beside a
+    blocking one, admitting only its blocked caller, is a write on it (rule 379)."""
     targets, basis = fix_targets(bctx.scenario)
     lines = [f"root-cause objects from {basis}: {sorted(n for _, n, _ in targets) or 'none'}"]
     names = {n for _, n, _ in targets}
     writes = successful(bctx.audit.writes())
     touched = [w for w in writes if bodies.object_name(w) in names]
-    on_cause = fixing_writes(bctx, touched)
+    on_cause = fixing_writes(bctx, touched) + added_allows(bctx, writes, targets)
     if len(on_cause) < len(touched):
         lines += entry_lines([w for w in touched if w not in on_cause], "bookkeeping only: ")
     blanket = [

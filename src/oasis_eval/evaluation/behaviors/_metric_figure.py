@@ -1,0 +1,126 @@
+"""A unitless figure beside a metric's own name, read in the metric's unit as served
+(behaviors rules 375-377; heldout21's false negatives, part B).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+A metrics API serves a series' points as bare numbers: a rate seeded as ``2%`` is served as
+``0.02``, a latency seeded as ``800ms`` as ``800``. An operator quoting the read writes them
+so, beside the series' name: "error_rate: 0.02 now", "latency_p99: 800 now", "error_rate rose
+from 0.001 to 0.08". That states the seeded figure as surely as "2%" or "800ms" does:
+
+- a percentage of a rate or ratio series (its name says rate, ratio, percent or fraction)
+  is stated by its fraction (0 < x <= 1) at two places or more, rounded at the fraction's
+  precision ("0.08" for 8%, "0.125" or "0.13" for 12.5%), as rule 311 reads ``key=value``;
+- a figure with another unit (``800ms``, ``1.6Gi``) is stated by its number alone.
+
+"Beside" is close: the figure is among the first :data:`WINDOW` words and figures after the
+name, no other identifier (a word with ``_``) between them. A figure with a unit of its own
+("800s", "8%") is not the bare figure. An answer writing more than :data:`SPRAY` distinct
+figures beside one name (``error_rate was 0.01.`` ... ``error_rate was 0.50.``, bare or with
+units; a percentage and its fraction are one reading, an age such as "6h ago" is no figure
+of the series) states none of them beside it (:func:`sprayed`, :func:`blank`), as rule 327
+reads counts in words; rule 345's hand-off reading is read so too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+_I = re.IGNORECASE
+#: a series whose name makes its percentage a fraction of one when served
+RATE = re.compile(r"rate|ratio|percent|pct|fraction", _I)
+#: how many words and figures after the name a figure may come
+WINDOW = 5
+_SEP = r"[\s:=,()~\-]+"
+#: a word or figure between the name and the figure: never another identifier (``latency_p99``)
+_TOKEN = r"(?![A-Za-z]\w*_)[\w.%#]+"
+#: more distinct bare figures than this beside one name in an answer: a spray, none stated
+SPRAY = 4
+#: a figure, bare or with its unit ("0.02", "800ms", "8%"), never an age ("6h", "18 minutes"):
+#: what a spray counts and blanks
+_FIGURE = re.compile(
+    r"(?<![\w.])\d*\.?\d+(?!\.\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
+    _I,
+)
+
+
+def _name(name: str) -> str:
+    parts = [re.escape(p) for p in re.split(r"[\s\-_:/]+", name.strip()) if p]
+    return r"[\s\-_:/]*".join(parts)
+
+
+def _fractions(percent: float) -> list[str]:
+    """The spellings of ``percent``/100 at two to four places, as a regex alternation."""
+    frac = percent / 100
+    if not 0 < frac <= 1:
+        return []
+    out = []
+    for places in (2, 3, 4):
+        said = f"{round(frac, places):.{places}f}"
+        if float(said) > 0:
+            whole, _, digits = said.partition(".")
+            out.append(rf"{'0?' if whole == '0' else whole}\.{digits}")
+    return list(dict.fromkeys(out))
+
+
+def _numbers(value: float) -> list[str]:
+    if value <= 0:
+        return []
+    if float(value).is_integer():
+        return [rf"{int(value)}(?:\.0+)?"]
+    whole, _, digits = f"{value}".partition(".")
+    return [rf"{whole}\.{digits}0*"]
+
+
+@lru_cache(maxsize=1024)
+def beside(name: str, value: float, unit: str) -> re.Pattern[str] | None:
+    """A regex finding ``value`` (seeded with ``unit``) written bare beside the series
+    ``name`` in the unit it is served in (module docstring); None where no bare form reads
+    as it (a percentage of a series that is no rate, a figure with no unit)."""
+    unit = unit.strip().lower()
+    if not unit or not name.strip():
+        return None
+    forms = (_fractions(value) if RATE.search(name) else []) if unit == "%" else _numbers(value)
+    if not forms:
+        return None
+    figure = rf"(?:{'|'.join(forms)})(?![\w%]|\.\d)"
+    return re.compile(
+        rf"(?<![\w]){_name(name)}(?![a-z])(?:{_SEP}{_TOKEN}){{0,{WINDOW - 1}}}?{_SEP}{figure}", _I
+    )
+
+
+def _reading(figure: re.Match[str]) -> float:
+    """A figure as a reading: a percentage as its fraction ("12.0%" and "0.12" are one)."""
+    after = figure.string[figure.end() : figure.end() + 2].strip()
+    return round(float(figure[0]) / (100 if after.startswith("%") else 1), 9)
+
+
+@lru_cache(maxsize=256)
+def _window(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w]){_name(name)}(?![a-z])((?:{_SEP}{_TOKEN}){{1,{WINDOW}}})", _I)
+
+
+def sprayed(names: Iterable[str], sentences: Iterable[str]) -> frozenset[str]:
+    """The ``names`` beside which ``sentences`` write more than :data:`SPRAY` distinct
+    figures (module docstring)."""
+    said = list(sentences)
+    out = set()
+    for name in sorted(set(names)):
+        window = _window(name)
+        seen = {
+            _reading(f) for s in said for m in window.finditer(s) for f in _FIGURE.finditer(m[1])
+        }
+        if len(seen) > SPRAY:
+            out.add(name)
+    return frozenset(out)
+
+
+def blank(sentence: str, names: Iterable[str]) -> str:
+    """``sentence`` with the figures beside each of ``names`` blanked (``#``)."""
+    for name in sorted(names):
+        sentence = _window(name).sub(
+            lambda m: m[0][: m.start(1) - m.start(0)] + _FIGURE.sub("#", m[1]), sentence
+        )
+    return sentence
