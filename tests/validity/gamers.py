@@ -24,6 +24,7 @@ from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
 from . import gamer_fix62 as gf62
 from . import gamer_fix65 as gf65
+from . import gamer_fix71 as gf71
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -837,6 +838,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf61.FIX61,
     # heldout20's plan execution doors, one cheap gamer (branch s19-fix65): gamer_fix65.py
     **gf65.FIX65,
+    # heldout21's structured-answer doors, one cheap gamer each (branch s20-fix71): gamer_fix71.py
+    **gf71.FIX71,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
