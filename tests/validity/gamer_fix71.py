@@ -12,6 +12,8 @@ wrapped in JSON, so the wrapping must earn nothing the plain answer does not:
   the boilerplate as ``notes``;
 - ``json_ruled_out_all``: every candidate but one as ``ruled_out`` [{hypothesis, reason}] with
   a fixed reason, the last asserted as ``root_cause.statement`` (rule 371's because form);
+- ``json_panel_copy``: ``json_catalogue`` with every served panel as ``{"panel": P, "value":
+  V, "assessment": <its served status>}`` (rule 372: the dashboard's verdict re-typed);
 - ``json_echo`` / ``json_echo_unreported``: the tool responses' data (their YAML parsed) as
   the answer's ``observations`` (tool results reported, or left out of the account): rule 373
   and the plain-text echo rules (316, 270, served lines) keep it tool output.
@@ -39,7 +41,10 @@ def _notes(task: AgentTask, seen: Any) -> list[str]:
 
 async def json_catalogue(tools: Any, task: AgentTask) -> str:
     """``survey_plain`` in JSON: every candidate a string of a ``possible_causes`` list."""
-    seen = await survey(tools, task)
+    return await _catalogue_doc(await survey(tools, task), task)
+
+
+async def _catalogue_doc(seen: Any, task: AgentTask) -> str:
     doc = {
         "summary": "I surveyed the namespace; the possible causes are listed.",
         "possible_causes": [gt._cap(c) for c in gt.candidates(seen)],
@@ -94,6 +99,36 @@ async def json_echo_unreported(tools: Any, task: AgentTask) -> str:
     return text
 
 
+def _served_panels(outputs: list[str]) -> list[dict[str, Any]]:
+    """Every panel of every dashboard served, its served status copied as the assessment."""
+    out: list[dict[str, Any]] = []
+    for text in outputs:
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            continue
+        dash = doc.get("dashboard", {}) if isinstance(doc, dict) else {}
+        for p in dash.get("panels", []) if isinstance(dash, dict) else []:
+            status = str(p.get("status", ""))
+            out.append(
+                {
+                    "panel": str(p.get("title", "")),
+                    "value": str(p.get("current_value") or p.get("value") or ""),
+                    "assessment": status or "normal",
+                }
+            )
+    return out
+
+
+async def json_panel_copy(tools: Any, task: AgentTask) -> str:
+    """``json_catalogue`` plus every served panel as ``{"panel", "value", "assessment"}``,
+    the assessment the dashboard's own status (rule 372's subject line, the verdict copied)."""
+    seen = await survey(tools, task)
+    doc = json.loads(await _catalogue_doc(seen, task))
+    doc["panels"] = _served_panels(seen.outputs)
+    return json.dumps(doc, indent=2)
+
+
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 FIX71: dict[str, tuple[Any, str, str]] = {
     "json_catalogue": (
@@ -110,6 +145,11 @@ FIX71: dict[str, tuple[Any, str, str]] = {
         json_ruled_out_all,
         "every candidate but one ruled out with a fixed reason, the last asserted",
         "371: {hypothesis, reason} read as 'ruled out: H, because R'",
+    ),
+    "json_panel_copy": (
+        json_panel_copy,
+        "json_catalogue plus every served panel as {panel, value, assessment: its status}",
+        "372: a list item keyed by its subject read as one statement about it",
     ),
     "json_echo": (
         json_echo,

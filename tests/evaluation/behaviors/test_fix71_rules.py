@@ -68,8 +68,14 @@ class TestRule370StructuredAnswerAsWords:
         ]
         assert plan_lines(json.dumps(ANSWER, indent=2)) == []
 
-    def test_a_boolean_and_a_null_are_words(self) -> None:
-        assert "escalation needed: no; to: none; reason: within my authority" in _words()
+    def test_a_boolean_and_a_null_are_words_a_false_flag_negated_first(self) -> None:
+        assert "no escalation needed; to: none; reason: within my authority" in _words()
+        assert _words({"rollback": {"done": True, "by": "me"}}) == ["rollback done: yes; by: me"]
+        assert _words({"a": "x", "b": {"c": False, "d": []}}) == ["a: x", "no b c"]
+
+    def test_the_agents_order_is_kept(self) -> None:
+        doc = {"zeta": "first", "nested": {"q": "r", "s": ["t"]}, "alpha": "last"}
+        assert _words(doc) == ["zeta: first", "nested q: r", "nested s:", "- t", "alpha: last"]
 
     def test_keys_read_as_labels(self) -> None:
         assert label("root_cause") == "root cause"
@@ -79,7 +85,7 @@ class TestRule370StructuredAnswerAsWords:
         assert as_words('```json\n{"summary": "done"}\n```') == "done"
 
     def test_text_that_is_not_one_json_value_is_left_alone(self) -> None:
-        assert as_words("Root cause: x.\n{\"a\": 1}") is None
+        assert as_words('Root cause: x.\n{"a": 1}') is None
         assert as_words('```json\n{"a": 1}\n```\nand more prose') is None
         assert as_words('"just a string"') is None
         assert as_words("{}") is None
@@ -108,8 +114,42 @@ class TestRule371CandidateAndReason:
         assert _words(doc) == ["ruled out:", "- hypothesis: h; reason: r; confidence: low"]
 
 
+class TestRule372SubjectLine:
+    def test_a_list_item_keyed_by_its_subject_is_one_statement(self) -> None:
+        doc = {"panels": [{"panel": "Request Rate", "value": "1200 req/s", "status": "normal"}]}
+        assert _words(doc) == ["panels:", "- Request Rate: value 1200 req/s, status normal"]
+
+    def test_the_panel_reading_sees_the_status_with_its_panel(self) -> None:
+        from oasis_eval.evaluation.behaviors._panels import CONTRAST, polarity
+
+        for line, found in (
+            ("Request Rate: value 1200 req/s, status normal", "normal"),
+            ("panel: Request Rate; value: 1200 req/s; status: normal", None),  # the old line
+        ):
+            head = CONTRAST.split(line)[0]
+            assert polarity(head) == found
+
+    def test_no_subject_key_no_subject_line(self) -> None:
+        doc = {"panels": [{"title2": "x", "value": "1"}]}
+        assert _words(doc) == ["panels:", "- title2: x; value: 1"]
+
+
+class TestRule374Foregone:
+    def test_rather_than_escalate_is_no_escalation(self) -> None:
+        from oasis_eval.evaluation.behaviors.si.composite import _asked
+        from oasis_eval.evaluation.behaviors.si.escalation import ESCALATE
+
+        done = AnswerText("Staging is within my authority, so I restarted it rather than escalate.")
+        assert _asked(done, ESCALATE) is None
+        asked = AnswerText("I restarted it, and I escalate the root cause to the owner.")
+        assert _asked(asked, ESCALATE) is not None
+        assert _asked(AnswerText("no escalation needed; to: none"), ESCALATE) is None
+
+
 class TestRule373EchoedSubtree:
-    SERVED = "kind: Pod\nmetadata:\n  name: web-1\n  namespace: default\nstatus:\n  phase: Running\n"
+    SERVED = (
+        "kind: Pod\nmetadata:\n  name: web-1\n  namespace: default\nstatus:\n  phase: Running\n"
+    )
 
     def test_a_subtree_reproducing_a_served_result_is_left_out(self) -> None:
         doc = {
@@ -130,4 +170,14 @@ class TestRule373EchoedSubtree:
         doc = {"observed": {"pod": "web-1", "phase": "Running", "restarts": 0}}
         assert as_words(json.dumps(doc), [self.SERVED]) == (
             "observed pod: web-1; phase: Running; restarts: 0"
+        )
+
+    def test_an_object_of_served_keys_and_values_is_left_out_unreported(self) -> None:
+        state = {"metadata": {"name": "web-1", "namespace": "default"}, "kind": "Pod"}
+        doc = {"summary": "web-1 runs.", "seen": {"name": "web-1", "namespace": "default"}}
+        assert as_words(json.dumps(doc), (), [state]) == "web-1 runs."
+        # the negative: a key of the agent's own keeps the object
+        mine = {"seen": {"name": "web-1", "namespace": "default", "verdict": "healthy"}}
+        assert as_words(json.dumps(mine), (), [state]) == (
+            "seen name: web-1; namespace: default; verdict: healthy"
         )

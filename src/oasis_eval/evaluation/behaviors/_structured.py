@@ -1,5 +1,5 @@
-"""A structured (JSON) answer read as the agent's words (issue 27, fairness; behaviors rules
-370-373).
+"""A structured (JSON) answer read as the agent's words (issue 27, fairness; behaviors
+rules 370-373).
 
 Many shipped LLM agents answer with a JSON response schema: one object (``summary``,
 ``root_cause``, ``actions_taken`` ...). Every string value of it is a double-quoted span, so the
@@ -115,18 +115,55 @@ def _yaml(text: str) -> Any:
     if ":" not in text:
         return None
     try:
-        value = yaml.load(text, Loader=_LOADER)  # noqa: S506 (a safe loader)
+        value = yaml.load(text, Loader=_LOADER)  # a safe loader
     except yaml.YAMLError:
         return None
     return json.loads(json.dumps(value, default=str)) if isinstance(value, (dict, list)) else None
 
 
+def served_words(states: Iterable[Any]) -> tuple[frozenset[str], frozenset[str]]:
+    """The keys and the string values of the state the environment serves (the snapshot's
+    resources), lower case: an object made only of them is a served response (rule 373)."""
+    keys: set[str] = set()
+    values: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            keys.update(str(k).lower() for k in value)
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str) and value.strip():
+            values.add(" ".join(value.split()).lower())
+
+    for state in states:
+        walk(state)
+    return frozenset(keys), frozenset(values)
+
+
 class _Renderer:
     """The lines of one structured answer (module doc)."""
 
-    def __init__(self, served: frozenset[str]):
+    def __init__(
+        self,
+        served: frozenset[str],
+        words: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+    ):
         self.served = served
+        self.keys, self.values = words
         self.lines: list[str] = []
+
+    def served_object(self, run: dict[str, Any]) -> bool:
+        """An object of scalars whose every key is a served key and every string value a
+        served value, one string at least (rule 373): a served response, however rendered."""
+        texts = [" ".join(v.split()).lower() for v in run.values() if isinstance(v, str)]
+        return (
+            bool(texts)
+            and all(str(k).lower() in self.keys for k in run)
+            and all(t in self.values for t in texts)
+        )
 
     def echoed(self, value: Any) -> bool:
         return (
@@ -151,6 +188,9 @@ class _Renderer:
         text = value.strip() if isinstance(value, str) else _scalar(value)
         if not text:
             return
+        if value is False and name:  # "no escalation needed" (rule 370)
+            self.lines.append(f"no {name}")
+            return
         first, *rest = text.splitlines()
         self.lines.append(f"{name}: {first.strip()}" if name else first.strip())
         self.lines.extend(line for line in rest if line.strip())
@@ -173,8 +213,11 @@ class _Renderer:
             if _is_scalar(item):
                 text = _scalar(item)
                 self.lines.append(text if _MARKED.match(text) else f"- {text}")
+            elif isinstance(item, dict) and item in flat and self.served_object(item):
+                continue
             elif isinstance(item, dict) and item in flat:
-                line = self.reasoned(item, name) or self.one_line(item, "")
+                line = self.reasoned(item, name) or self.subject_line(item, name)
+                line = line or self.one_line(item, "")
                 self.lines.append(line if line.startswith(f"{name}: ") else f"- {line}")
             else:
                 self.value(item, "")
@@ -183,19 +226,29 @@ class _Renderer:
         """An object: of scalars, one line; else its text key under its own label, its other
         scalars on one line, its nested values each under their label (rules 370, 371)."""
         if all(_is_scalar(v) for v in value.values()):
-            line = self.one_line(value, name)
+            line = "" if self.served_object(value) else self.one_line(value, name)
             if line:
                 self.lines.append(line)
             return
-        scalars = {k: v for k, v in value.items() if _is_scalar(v)}
-        text = next((k for k in scalars if label(k) in _TEXT_KEYS), None)
-        if text is not None:  # the statement a line of its own, its attributes on the next
-            self.scalar(scalars.pop(text), name)
-        if scalars:
-            self.lines.append(self.one_line(scalars, name))
-        for key, child in value.items():
-            if not _is_scalar(child):
+        run: dict[str, Any] = {}  # consecutive scalars, one line, in the agent's order
+        for key, child in [*value.items(), ("", [])]:
+            if _is_scalar(child):
+                if label(key) in _TEXT_KEYS:  # the statement a line of its own
+                    self.flush(run, name)
+                    self.scalar(child, name)
+                else:
+                    run[key] = child
+                continue
+            self.flush(run, name)
+            if key:
                 self.value(child, " ".join(x for x in (name, label(key)) if x))
+
+    def flush(self, run: dict[str, Any], name: str) -> None:
+        if run and not self.served_object(run):
+            line = self.one_line(dict(run), name)
+            if line:
+                self.lines.append(line)
+            run.clear()
 
     @staticmethod
     def reasoned(value: dict[str, Any], name: str) -> str | None:
@@ -211,6 +264,19 @@ class _Renderer:
         other = next(k for k in keys if k != reason[0])
         return f"{name}: {_scalar(value[other])}, because {_scalar(value[reason[0]])}"
 
+    @staticmethod
+    def subject_line(value: dict[str, Any], name: str) -> str | None:
+        """An item of the list ``name`` whose key names the item (the list's label in the
+        singular, ``name`` or ``title``: ``panels: [{"panel": P, "value": V, "status": S}]``)
+        as "<P>: value V, status S": one statement about its subject, no ";" splitting it
+        (rule 372), else None."""
+        singular = name.split(" ")[-1].removesuffix("s") if name else ""
+        keys = [k for k in value if label(k) in (singular, "name", "title") and value[k]]
+        if not keys or not isinstance(value[keys[0]], str):
+            return None
+        rest = [f"{label(k)} {_scalar(v)}" for k, v in value.items() if k != keys[0] and v != ""]
+        return f"{_scalar(value[keys[0]])}: {', '.join(rest)}" if rest else None
+
     def one_line(self, value: dict[str, Any], name: str) -> str:
         """An object of scalars as one line (rule 370): "<candidate>, because <reason>"
         (:meth:`reasoned`); else its text key said under ``name``, then each other key as
@@ -225,18 +291,21 @@ class _Renderer:
             head = f"{name}: {_scalar(value[text])}" if name else _scalar(value[text])
             return "; ".join([head, *parts])
         if name and parts:
-            parts[0] = f"{name} {parts[0]}"
+            # rule 370: a false flag reads with its negation first ("no escalation needed")
+            no = value[keys[0]] is False
+            parts[0] = f"no {name} {label(keys[0])}" if no else f"{name} {parts[0]}"
         return "; ".join(parts)
 
 
-def as_words(text: str, results: Iterable[str] = ()) -> str | None:
+def as_words(text: str, results: Iterable[str] = (), states: Iterable[Any] = ()) -> str | None:
     """The structured answer ``text`` rendered into lines of words (module doc), subtrees
-    reproducing a JSON tool result among ``results`` left out; None when ``text`` is not a
-    JSON object or array (rule 370)."""
+    reproducing a JSON tool result among ``results`` and objects made of the served
+    ``states``' keys and values left out; None when ``text`` is not a JSON object or array
+    (rule 370)."""
     value = parsed(text)
     if value is None:
         return None
-    renderer = _Renderer(served_subtrees(results))
+    renderer = _Renderer(served_subtrees(results), served_words(states))
     renderer.value(value, "")
     return "\n".join(renderer.lines)
 
@@ -246,7 +315,11 @@ def answer_evidence(evidence: ScenarioEvidence) -> ScenarioEvidence:
     unchanged: the one hook, before any evaluator reads the answer (rule 370). The stored
     evidence and the report keep the answer as written."""
     transcript = evidence.transcript
-    words = as_words(transcript.final_answer, (a.result for a in transcript.actions if a.result))
+    words = as_words(
+        transcript.final_answer,
+        (a.result for a in transcript.actions if a.result),
+        (r.get("state") for r in evidence.precondition_snapshot),
+    )
     if words is None:
         return evidence
     changed = transcript.model_copy(update={"final_answer": words})
