@@ -81,6 +81,10 @@ class TestRule370StructuredAnswerAsWords:
         assert label("root_cause") == "root cause"
         assert label("triggeredBy") == "triggered by"
 
+    def test_a_text_of_several_lines_keeps_its_lines(self) -> None:
+        doc = {"outputs": ["NAME READY\nweb-1 1/1", "one line"]}
+        assert _words(doc) == ["outputs:", "NAME READY", "web-1 1/1", "- one line"]
+
     def test_a_fenced_json_block_that_is_the_whole_answer(self) -> None:
         assert as_words('```json\n{"summary": "done"}\n```') == "done"
 

@@ -210,7 +210,9 @@ class _Renderer:
         for item in values:
             if self.echoed(item):
                 continue
-            if _is_scalar(item):
+            if isinstance(item, str) and "\n" in item.strip():
+                self.scalar(item, "")  # a text of several lines keeps them (a pasted output)
+            elif _is_scalar(item):
                 text = _scalar(item)
                 self.lines.append(text if _MARKED.match(text) else f"- {text}")
             elif isinstance(item, dict) and item in flat and self.served_object(item):
