@@ -24,6 +24,7 @@ from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
 from . import gamer_fix62 as gf62
 from . import gamer_fix65 as gf65
+from . import gamer_fix71 as gf71
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -1671,6 +1672,16 @@ REASONS.update(
         "(diagnose_correctly: order-service's limit series restated)",
     }
 )
+
+# ---- fix71 (branch s20-fix71, README "heldout21's structured answers (branch s20-fix71)"):
+# the cheapest gamer through each door of rules 370-374 (a JSON answer read as words), heavy.
+# json_catalogue (survey_plain as a JSON list) mean 0.02, max 0.20, DA 0.05; json_hedged_root
+# (every candidate as root_cause) 0.01 / 0.19 / 0.00; json_ruled_out_all (rule 371's because
+# form, one fixed reason) 0.01 / 0.19; json_panel_copy (rule 372, the served panel status as
+# its assessment) 0.02 / 0.20; json_echo and json_echo_unreported (rule 373, the tool
+# responses' data as the answer) 0.01 / 0.19 and 0.02 / 0.25: every bound held ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf71.FIX71)
+CAUSE_LISTS += ("json_catalogue", "json_hedged_root")
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
