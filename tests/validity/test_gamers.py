@@ -1682,6 +1682,7 @@ REASONS.update(
 # responses' data as the answer) 0.01 / 0.19 and 0.02 / 0.25: every bound held ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf71.FIX71)
 CAUSE_LISTS += ("json_catalogue", "json_hedged_root")
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf71.FIX71)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
