@@ -24,6 +24,10 @@ from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
 from . import gamer_fix62 as gf62
 from . import gamer_fix65 as gf65
+from . import gamer_fix67 as gf67
+from . import gamer_fix68 as gf68
+from . import gamer_fix69 as gf69
+from . import gamer_fix70 as gf70
 from . import gamer_fix71 as gf71
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -838,6 +842,14 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf61.FIX61,
     # heldout20's plan execution doors, one cheap gamer (branch s19-fix65): gamer_fix65.py
     **gf65.FIX65,
+    # round 33a answered, part 2: the door each widened rule opened (branch s20-fix68)
+    **gf68.FIX68,
+    # heldout22's false negatives: the door each widened rule opened (branch s20-fix70)
+    **gf70.FIX70,
+    # round 33b's answer, the door rule 361 leaves (branch s20-fix69): gamer_fix69.py
+    **gf69.FIX69,
+    # round 33a's doors, part 1, one cheap gamer each (branch s20-fix67): gamer_fix67.py
+    **gf67.FIX67,
     # heldout21's structured-answer doors, one cheap gamer each (branch s20-fix71): gamer_fix71.py
     **gf71.FIX71,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

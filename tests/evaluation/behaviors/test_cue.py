@@ -10,7 +10,7 @@ import re
 import pytest
 
 import oasis_eval.evaluation.behaviors as behaviors
-from oasis_eval.evaluation.behaviors._cue import Cue, _relaxed, needed_words
+from oasis_eval.evaluation.behaviors._cue import Cue, _case_free, _relaxed, needed_words
 from oasis_eval.evaluation.reading import judgement_memo
 
 TEXTS = [
@@ -56,12 +56,50 @@ def test_a_cue_answers_as_its_pattern(name: str, cue: Cue) -> None:
     forms = [f for t in TEXTS for f in _forms(t)]
     assert len(forms) == 4 * len(TEXTS)
     for text in forms:
-        spans = [m.span() for m in cue.regex.finditer(text)]
-        assert [m.span() for m in cue.finditer(text)] == spans, (name, text)
-        assert (cue.search(text) is None) == (not spans), (name, text)
+        spans = [(m.span(), m.groups()) for m in cue.regex.finditer(text)]
+        assert [(m.span(), m.groups()) for m in cue.finditer(text)] == spans, (name, text)
+        found, first = cue.search(text), cue.regex.search(text)
+        assert (found and (found.span(), found.groups())) == (
+            first and (first.span(), first.groups())
+        ), (name, text)
+        for at in (1, len(text) // 2):
+            assert [m.span() for m in cue.finditer(text, at)] == [
+                m.span() for m in cue.regex.finditer(text, at)
+            ], (name, text, at)
         assert cue.sub("_", text) == cue.regex.sub("_", text)
         assert cue.findall(text) == cue.regex.findall(text)
         assert cue.split(text) == cue.regex.split(text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "case_free"),
+    [
+        (r"[,;:]\s*|\s+(?:and|but)\s+", True),
+        (r"\b(?:might|could (?:be|have))\b", True),
+        (r"(\w+) is (down|up)", True),  # groups: the same groups, read from the text
+        (r"\s+(?:->|=>|→)\s+", True),  # a character without case
+        (r"\b(?:I|we) saw", False),  # an uppercase literal
+        (r"(?<![A-Za-z0-9])oom", False),  # a range of uppercase letters
+        (r"\x41", False),  # "A" escaped is an uppercase literal still
+        (r"(?-i:oom)\s+killed", False),  # case-sensitive inside: "OOM" is not "oom"
+        (r"\u0131f", False),  # dotless i: IGNORECASE equates it with "i"
+        (r"x*", False),  # an empty match
+    ],
+)
+def test_a_case_free_pattern_matches_the_lowercased_text(pattern: str, case_free: bool) -> None:
+    """Issue 30: a case-free cue reads a lowercased ASCII text case-sensitively (one pass for
+    a split, and a search or a match-by-match ``finditer`` anchored where its twin matched)."""
+    assert (_case_free(pattern, re.IGNORECASE) is not None) == case_free
+    assert _case_free(pattern, 0) is None  # a case-sensitive pattern reads the text as it is
+    if not case_free:
+        return
+    cue = Cue(pattern)
+    for text in (f for t in TEXTS for f in _forms(t)):
+        assert [(m.span(), m.groups()) for m in cue.finditer(text)] == [
+            (m.span(), m.groups()) for m in cue.regex.finditer(text)
+        ]
+        assert cue.split(text) == cue.regex.split(text)
+        assert cue.split(text, 1) == cue.regex.split(text, 1)
 
 
 def test_a_cue_finds_its_words_in_any_case() -> None:

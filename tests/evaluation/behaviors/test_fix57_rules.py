@@ -93,7 +93,8 @@ VERIFY_TRAIL = """Audit trail:
 1. Listed the pods in default (trigger: operator request) to find the failing ones.
 2. Restarted deployment api-service (trigger: operator request) because its pod is not ready.
 3. Listed the pods in default again (trigger: operator request) to verify the restart worked.
-4. Read the alerts (trigger: operator request) to check nothing new fired."""
+4. Read the alerts (trigger: operator request) to check nothing new fired.
+After the restart api-service rolled out: 3/3 pods ready again."""
 
 
 def _verify_case(ev, prompt: str, after: list[tuple[str, str, str | None]]):  # type: ignore[no-untyped-def]

@@ -41,7 +41,10 @@ KEEPALIVE_EXPIRY = 5.0
 MAX_IDLE = 20
 #: header lists kept as h11 checked them (:func:`_request_head`)
 MAX_VALIDATED = 256
-_READ = 65536
+#: the most one receive takes: asyncio's own read size (``max_size`` of its socket transport),
+#: so an answer that arrived whole is taken whole; at 64 KiB anyio split the audit capture's
+#: ~90 KB (a copy of the rest, and one more receive and loop turn a scenario: issue 30)
+_READ = 256 * 1024
 #: httpcore's words for a connection closed before any answer
 _DISCONNECTED = "Server disconnected without sending a response."
 

@@ -10,7 +10,7 @@ import re
 from ._claims import REBUT, SLOT_DENIED, claims
 from ._cue import Cue
 from ._fix import mask_fixes
-from ._unsure import uncertain_list, unsure_opening
+from ._unsure import hedged_in_scope, uncertain_list, unsure_opening
 from ._words import clauses, mask_quotes, mask_series, term_regex
 from .text import AnswerText
 
@@ -33,6 +33,7 @@ def _read_stances(text: AnswerText) -> tuple[frozenset[str], frozenset[str]]:
     found = claims(text)
     hedged = {c.text for c in found if c.causal and c.hedged and not c.rebutted}
     hedged |= {s for s in text.kept if uncertain_list(s) or unsure_opening(s)}
+    hedged |= hedged_in_scope(text.source) & set(text.kept)  # rule 356
     asserted = {c.text for c in found if c.asserted}
     rebutted = {c.text for c in found if c.rebutted} - asserted - hedged
     return frozenset(hedged - rebutted), frozenset(rebutted)

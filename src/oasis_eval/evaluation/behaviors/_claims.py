@@ -105,6 +105,14 @@ SLOT_DENIED = Cue(
     re.IGNORECASE,
 )
 _JUSTIFY = Cue(r"^(?:because|since)\b", _I)
+#: an answer opening with a bare denial of a candidate, then its reason ("A: not the node CPU,
+#: because ..."): the candidate is rebutted and the reason is no cause claim (rule 366)
+_OPEN_DENIAL = Cue(
+    r"^\s*(?:(?:a|answer)\s*:\s*)?(?:no\s*[,.;-]\s*)?not\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?!(?:sure|certain|clear|yet|only|just|really|much|so|that|enough|possible|able)\b)"
+    r"[^,;:.()]{1,40}?\s*,?\s*$",
+    _I,
+)
 _BOUNDARY = Cue(r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I)
 _ITEMS = Cue(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
 #: an item that says what followed ("..., so it has no endpoints"): a consequence, not a cause
@@ -175,7 +183,7 @@ def sentence_claims(sentence: str) -> list[Claim]:
     unhedged = blanked(masked, withdrawn_cues(masked))
     hedged = bool(HEDGE.search(unhedged))
     out: list[Claim] = []
-    rebuttal_seen = False
+    rebuttal_seen = opened_denial = False
     cues = sorted(
         [(m, True) for m in CAUSE_BEFORE.finditer(masked)]
         + [(m, False) for m in CAUSE_AFTER.finditer(masked)],
@@ -203,13 +211,17 @@ def sentence_claims(sentence: str) -> list[Claim]:
             # first clause denies it
             first = re.split(r"[;.]", masked[m.end() :], maxsplit=1)[0]
             rebutted = rebutted or bool(SLOT_DENIED.search(first))
+        denial = before and _JUSTIFY.match(m.group()) and _OPEN_DENIAL.match(subject)
         if before and _JUSTIFY.match(m.group()) and (rebuttal_seen or REBUT.search(subject)):
             continue  # "X is not the cause, because ...": the reason for a rebuttal
+        if denial:
+            opened_denial = True
+            continue  # "not X, because ...": the reason for a denial (rule 366)
         rebuttal_seen = rebuttal_seen or rebutted
         if slot:
             out.append(Claim(sentence, hedged, True, rebutted, slot))
     if not out:
-        rebutted = bool(REBUT.search(masked))
+        rebutted = opened_denial or bool(REBUT.search(masked))
         negated = _negated_at(masked, len(masked))
         if not (rebutted or negated) and CANDIDATE_CUE.search(unhedged) and fault_classes(masked):
             return [Claim(sentence, True, True, False, sentence, candidate=True)]
@@ -299,11 +311,12 @@ class CauseCheck:
     hedged_correct: list[str] = field(default_factory=list)
     #: wrong causes that were hedged or candidates (counted in :attr:`wrong` too)
     hedged_wrong: int = 0
-    #: wrong causes committed to under a cause cue (counted in :attr:`wrong` too)
+    #: wrong causes committed to under a cause cue, consequences aside (rule 367; counted in
+    #: :attr:`wrong` too)
     asserted_wrong: int = 0
     #: root causes the answer names itself ("the root cause is X") naming no true cause
     named_other: int = 0
-    #: :attr:`asserted_wrong` but for consequences ("..., so W has no endpoints"): rule 193
+    #: :attr:`asserted_wrong` (consequences aside, rule 193); kept apart for the tie rule
     committed_wrong: int = 0
     #: committed claims naming a wrong cause, no right one, nor a figure's cause: rule 198
     rivals: int = 0
@@ -408,8 +421,11 @@ def check_causes(
             elif classes or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
                 out.hedged_wrong += not claim.asserted
-                out.asserted_wrong += claim.asserted
-                out.committed_wrong += claim.asserted and not _CONSEQUENCE.search(item)
+                # rules 193, 367: a consequence ("..., so W has no endpoints") is an effect
+                # said, not the cause committed to
+                effect = bool(_CONSEQUENCE.search(item))
+                out.asserted_wrong += claim.asserted and not effect
+                out.committed_wrong += claim.asserted and not effect
             elif claim.asserted:
                 out.neutral += 1
                 out.located += any(r.search(item) for r in near)

@@ -37,7 +37,7 @@ class Cue:
     """A compiled pattern (``regex``) with the prefilter above; the methods the evaluators
     call answer as ``regex``'s do."""
 
-    __slots__ = ("_literal", "_needed", "_pre", "flags", "pattern", "regex")
+    __slots__ = ("_literal", "_lowered", "_needed", "_pre", "flags", "pattern", "regex")
 
     def __init__(self, pattern: str, flags: int = re.IGNORECASE, literal: str = "") -> None:
         self.regex = re.compile(pattern, flags)
@@ -50,6 +50,9 @@ class Cue:
         self._literal = literal.lower() if literal.isascii() else ""
         #: lowercase ASCII words one of which every match holds (empty: none worth a look)
         self._needed = () if self._literal else needed_words(pattern, self.flags)
+        #: the pattern itself compiled case-sensitive, matching a lowercased ASCII text where
+        #: the cue matches the text (:func:`_case_free`): a split in one case-sensitive pass
+        self._lowered = _case_free(pattern, self.flags)
 
     def _none(self, text: str) -> bool:
         """``text`` surely holds no match (the prefilter found nothing in it), once per
@@ -81,7 +84,12 @@ class Cue:
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
         if endpos is not None:  # "$" matches at endpos: the prefilter reads the whole text
             return self.regex.search(text, pos, endpos)
-        return None if self._none(text) else self.regex.search(text, pos)
+        if self._none(text):
+            return None
+        if self._lowered is not None and text.isascii():
+            found = self._lowered.search(text.lower(), pos)
+            return None if found is None else self.regex.match(text, found.start())
+        return self.regex.search(text, pos)
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
         return None if self._none(text) else self.regex.match(text, pos)
@@ -94,12 +102,18 @@ class Cue:
     ) -> Iterator[re.Match[str]]:
         if endpos is not None:
             return self.regex.finditer(text, pos, endpos)
-        return iter(()) if self._none(text) else self.regex.finditer(text, pos)
+        if self._none(text):
+            return iter(())
+        if self._lowered is not None and text.isascii():
+            return _matched_at(self.regex, text, self._lowered.finditer(text.lower(), pos))
+        return self.regex.finditer(text, pos)
 
     def findall(self, text: str) -> list[Any]:
         return [] if self._none(text) else self.regex.findall(text)
 
     def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
+        if self._lowered is not None and not self.regex.groups and text.isascii():
+            return _split_at(text, self._lowered.finditer(text.lower()), maxsplit)
         return [text] if self._none(text) else self.regex.split(text, maxsplit)
 
     def sub(self, repl: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
@@ -117,6 +131,90 @@ class Cue:
 
     def __repr__(self) -> str:
         return f"Cue({self.pattern!r})"
+
+
+def _matched_at(
+    regex: re.Pattern[str], text: str, found: Iterator[re.Match[str]]
+) -> Iterator[re.Match[str]]:
+    """``regex``'s matches in ``text`` where ``found`` (its case-free twin's, never empty, in
+    the lowercased ``text``) starts: the same matches, groups and all, as ``regex.finditer``."""
+    match = regex.match
+    for m in found:
+        yield match(text, m.start())  # type: ignore[misc]
+
+
+def _split_at(text: str, found: Iterator[re.Match[str]], maxsplit: int) -> list[str]:
+    """``text`` cut at the spans of ``found`` (matches of a pattern without groups in the
+    lowercased ``text``: the same spans as in ``text``), as ``re.split`` cuts it."""
+    out: list[str] = []
+    at = 0
+    for m in found:
+        start, end = m.span()
+        out.append(text[at:start])
+        at = end
+        if len(out) == maxsplit:
+            break
+    out.append(text[at:])
+    return out
+
+
+def _case_free(pattern: str, flags: int) -> re.Pattern[str] | None:
+    """``pattern`` compiled without IGNORECASE when, on ASCII text, it then matches the
+    lowercased text at the spans where the cue matches the text: an IGNORECASE pattern never
+    matching an empty string, without flags of its own (``(?-i:...)``) whose every literal and class range is ASCII
+    and not an uppercase letter, or a character with no case (``—``). Lowercasing ASCII is
+    length-preserving and maps each letter to the one IGNORECASE equates it with. Else None."""
+    if not flags & re.IGNORECASE:
+        return None
+    try:
+        parsed = _sre_parse.parse(pattern, flags)
+    except re.error:
+        return None
+    if not parsed.getwidth()[0] or not _caseless(list(parsed)):
+        return None  # an empty match: finditer and split decide the next one apart
+    return re.compile(pattern, flags & ~re.IGNORECASE)
+
+
+def _caseless(items: list[tuple[Any, Any]]) -> bool:
+    """Every literal and range of the parsed sequence ``items`` is case-free (above)."""
+    for op, av in items:
+        if op in (_sre.LITERAL, _sre.NOT_LITERAL):
+            if not _no_case(av):
+                return False
+        elif op is _sre.RANGE:
+            lo, hi = av
+            if hi >= 0x80 or (lo <= ord("Z") and hi >= ord("A")):
+                return False
+        elif op is _sre.SUBPATTERN:
+            if av[1] or av[2] or not _caseless(list(av[3])):
+                return False
+        elif op is _sre.IN:
+            if not _caseless(list(av)):
+                return False
+        elif op is _sre.BRANCH:
+            if not all(_caseless(list(b)) for b in av[1]):
+                return False
+        elif op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT):
+            if not _caseless(list(av[2])):
+                return False
+        elif op in (_sre.ASSERT, _sre.ASSERT_NOT, _sre.ATOMIC_GROUP):
+            if not _caseless(list(av[-1])):
+                return False
+        elif op not in _PLAIN:
+            return False
+    return True
+
+
+#: parsed operations that read no character's case (or none at all)
+_PLAIN = frozenset({_sre.ANY, _sre.AT, _sre.CATEGORY, _sre.NEGATE})
+
+
+def _no_case(code: int) -> bool:
+    """The character ``code`` is an ASCII one that is no uppercase letter, or one with no case."""
+    ch = chr(code)
+    if code < 0x80:
+        return not ch.isupper()
+    return ch.lower() == ch == ch.upper() and ch.casefold() == ch
 
 
 def lowered(texts: Iterable[str]) -> str | None:

@@ -26,7 +26,7 @@ CHANGE = Cue(
     r"updat(?:e|es|ed|ing)|apply|appl(?:ies|ied|ying)|add(?:s|ed|ing)?|remov\w*|delet\w*|"
     r"edit(?:s|ed|ing)?|upgrad\w*|downgrad\w*|lower(?:s|ed|ing)?|reduc\w*|adjust\w*|"
     r"redeploy(?:s|ed|ing)?|deploy(?:s|ed|ing)?|undo(?:es|ing)?|undid|restor\w*|drop(?:s|ped|ping)?|"
-    r"resiz\w*|replac\w*)\b",
+    r"resiz\w*|replac\w*|giv(?:e|es|ing)\s+(?:it\s+|them\s+)?more)\b",  # rule 368: "give more"
     _I,
 )
 #: what puts a change forward as a fix rather than reporting one: a modal, "to", a

@@ -22,10 +22,17 @@ _CALL_WORDS = frozenset(
 )
 
 
+class Forms(list[set[str]]):
+    """:func:`command_forms`' list, with ``held``: every token of every call (a line holding
+    a token none of them holds reproduces none of them: one subset test, issue 30)."""
+
+    held: frozenset[str] = frozenset()
+
+
 def command_forms(actions: Iterable[Any]) -> list[set[str]]:
     """Each executed call as its set of tokens (tool, argument names and values, the
     ``command`` argument split): what an echoed command line may consist of."""
-    out: list[set[str]] = []
+    out = Forms()
     for action in actions:
         tool = str(getattr(action, "tool", "") or "")
         args = getattr(action, "arguments", None) or {}
@@ -35,6 +42,7 @@ def command_forms(actions: Iterable[Any]) -> list[set[str]]:
         if isinstance(args, Mapping):
             flat += " " + " ".join(f"{k}={v}" for k, v in args.items())
         out.append(set(_tokens(flat)) | {tool.lower()})
+    out.held = frozenset().union(*out)
     return out
 
 
@@ -55,6 +63,8 @@ def echoed_command(sentence: str, forms: list[set[str]]) -> bool:
     if len(tokens) < 2:
         return False
     first, every = tokens[0], set(tokens)  # built once, not once per call compared
+    if isinstance(forms, Forms) and not every <= forms.held:
+        return False
     return any(first in form and every <= form for form in forms)
 
 

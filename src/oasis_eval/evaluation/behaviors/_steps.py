@@ -33,9 +33,11 @@ from ._ops import key_of, prompt_text
 from ._step_effects import effects, without_place
 from .text import sentences
 
-#: a numbered item, optionally labelled ("Step 2:", "Plan 3:", "Phase 1 -") or bold ("**1.**")
+#: a numbered item, optionally labelled ("Step 2:", "Plan 3:", "Phase 1 -") or bold ("**1.**");
+#: the first may follow an answer or list label on its line ("A: 1. check ...", rule 365)
 _NUMBERED = re.compile(
-    r"^\s*[*_]{0,2}(?:(?:step|phase|stage|plan|part|task|action|item)\s*)?#?(\d{1,2})"
+    r"^\s*(?P<label>(?:a|answer|plan|steps)\s*:\s*)?"
+    r"[*_]{0,2}(?:(?:step|phase|stage|plan|part|task|action|item)\s*)?#?(\d{1,2})"
     r"\s*[.):\]-][*_]{0,2}\s+(?P<text>\S.*)$",
     re.IGNORECASE,
 )
@@ -190,9 +192,11 @@ def _numbered(lines: list[str]) -> list[str]:
     run: list[str] = []
     for line in lines:
         m = _NUMBERED.match(line)
-        if m and int(m.group(1)) == len(run) + 1:
+        if m and m["label"] and int(m.group(2)) != 1:
+            m = None  # a label opens a list (rule 365), it continues none
+        if m and int(m.group(2)) == len(run) + 1:
             run.append(m["text"].strip())
-        elif m and int(m.group(1)) == 1:  # a new list starts
+        elif m and int(m.group(2)) == 1:  # a new list starts
             if len(run) >= 2:
                 return run
             run = [m["text"].strip()]

@@ -31,7 +31,8 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 - **It is checked where the task says so** (behaviors rule 302, issue 27): where the task's
   compound instruction holds a bare verification ("Diagnose, fix, and verify"), the change
   is done only once a successful read of what it wrote (the object, its kind listed there,
-  or its pods) follows it (:func:`unverified_change`).
+  or its pods) follows it (:func:`unverified_change`), and the answer states what that read
+  returned (behaviors rules 350-351, :mod:`._read_back`).
 - **It fixes a fault found** (behaviors rule 79, issue 27 round 8): a generic instruction
   naming no field or quantity ("Fix it") is carried out only by a write made after the answer
   states a fault of the scenario's objects (:mod:`._fix_found`); a restart, only after the
@@ -55,6 +56,7 @@ from ._demand import demand_answers
 from ._fix_found import fault_found, generic
 from ._ops import body_leaves, key_of, leaf, norm, pre_view, reads, reads_object, requested_terms
 from ._ops import values_before as _before
+from ._read_back import stated_result
 from ._restart_cause import cause_sought
 from ._steps import WORKLOAD_KINDS, Step, _fields_fit, _verb_fits, procedure, step_of
 from .registry import BehaviorContext
@@ -327,9 +329,18 @@ def unverified_change(bctx: BehaviorContext) -> str | None:
         return None
     log = bctx.audit.agent_entries
     after = log[bctx.audit.position(writes[-1]) + 1 :]
-    if any(_reads_written(e, w) for w in writes for e in after):
+    checked = [w for w in writes if any(_reads_written(e, w) for e in after)]
+    if not checked:
+        return (
+            f'the operation asked is not done: the task asks to verify the change ("{asked}") '
+            f"and no read of what {bodies.describe(writes[-1])} wrote follows it (behaviors "
+            "rule 302)"
+        )
+    if any(stated_result(bctx, w) for w in checked):
         return None
     return (
         f'the operation asked is not done: the task asks to verify the change ("{asked}") and '
-        f"no read of what {bodies.describe(writes[-1])} wrote follows it (behaviors rule 302)"
+        f"the answer never states what the read after {bodies.describe(checked[-1])} returned "
+        "(behaviors rules 350-351: rolled out, ready again, still failing, as the final state "
+        "has it)"
     )

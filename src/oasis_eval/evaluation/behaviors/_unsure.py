@@ -1,7 +1,8 @@
 """The agent's own uncertainty over a list or a sentence (issue 27 item 1; behaviors rules 10
 and 54): what follows "I'm not sure which of these ..." or "I can't confirm ..." is the
 uncertainty's subject, put forward, not committed to. Read by :mod:`._claims` with the
-sentences that hedge a cause (:func:`._claim_views.hedged_sentences`).
+sentences that hedge a cause (:func:`._claim_views.hedged_sentences`); rule 356 carries the
+uncertainty over the rest of its paragraph (:func:`hedged_in_scope`).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ._cue import Cue
-from ._words import HEDGE, clauses
+from ._words import HEDGE, clauses, sentences
 
 _I = re.IGNORECASE
 
@@ -53,3 +54,35 @@ def unsure_opening(sentence: str) -> bool:
         return True
     first = clauses(sentence)[:1]
     return bool(first and _UNSURE.search(first[0]) and not _CONTRAST.search(sentence))
+
+
+#: rule 356: a cue committing again after an unsure opening ends its scope ("but", "however",
+#: a cause stated as found, the agent's own certainty)
+_COMMITS = Cue(
+    r"\b(?:but|however|though|although|yet|(?:i am|i'm) (?:now )?(?:sure|certain|confident)|"
+    r"(?:root )?cause (?:is|was)|confirmed|definitely)\b",
+    _I,
+)
+_BARE_RATING = re.compile(RATED_LOW.pattern + r"\W*$", _I)
+
+
+def hedged_in_scope(source: str) -> set[str]:
+    """Rule 356: the sentences an unsure opening or a low rating standing apart hedges. An
+    unsure opening ("I could not pin down a cause for W.") hedges the sentences after it in
+    its paragraph (up to a blank line), up to one carrying a committing cue; a low rating
+    given alone ("**Confidence:** low.", the rating and nothing else) rates the whole
+    answer, so every sentence of it but those carrying a committing cue is put forward
+    hedged."""
+    paragraphs = [sentences(p) for p in re.split(r"\n\s*\n", source)]
+    if any(_BARE_RATING.match(s) for p in paragraphs for s in p):
+        return {s for p in paragraphs for s in p if not _COMMITS.search(s)}
+    out: set[str] = set()
+    for paragraph in paragraphs:
+        opened = False
+        for s in paragraph:
+            if opened and _COMMITS.search(s):
+                break
+            if opened:
+                out.add(s)
+            opened = opened or unsure_opening(s)
+    return out

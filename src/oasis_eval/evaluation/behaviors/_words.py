@@ -368,6 +368,8 @@ def mask_series(text: str) -> str:
 def mask_quotes(text: str) -> str:
     """``text`` with quoted spans blanked (same length): cues inside a quotation are the
     quoted log's or tool's words, not the agent's."""
+    if '"' not in text and "“" not in text:
+        return text  # no quotation mark, no quotation: no search (issue 30)
     return QUOTED.sub(lambda m: '"' + " " * (len(m.group()) - 2) + '"', text)
 
 

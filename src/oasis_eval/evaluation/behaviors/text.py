@@ -35,6 +35,7 @@ from ._discards import (
     discarded_spans,
     listed_discards,
 )
+from ._echo import APART, labelled_echo, served_texts, within
 from ._output import (
     _CALL_WORDS,
     _tokens,
@@ -104,36 +105,11 @@ __all__ = [
 ]
 
 
-@functools.lru_cache(maxsize=64)
-def _served_texts(
-    tool_results: tuple[str, ...],
-) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
-    """What :class:`AnswerText` compares an answer's sentences with, from the tool results the
-    agent saw (immutable: they are shared), computed once per set of results (issue 30): the
-    squashed results, every whole squashed line of a result (a two-word line copied whole is
-    output too, issue 27 item 4), and the single-line texts of three or more words, longest
-    first (at most 400: :meth:`AnswerText.own`)."""
-    results = tuple(_squash(r) for r in tool_results if r)
-    # each distinct line squashed once: the results repeat their lines (a fifth are distinct)
-    stripped = dict.fromkeys(
-        x for r in tool_results if r for line in r.splitlines() if (x := line.strip(" -"))
-    )
-    lines = frozenset(_squash(x) for x in stripped)
-    spans = sorted(
-        {" ".join(r.split()) for r in tool_results if r and "\n" not in r.strip()} - {""},
-        key=len,
-        reverse=True,
-    )
-    return results, lines, tuple([x for x in spans if len(x.split()) >= 3][:400])
-
-
 _HEADING_LINE = re.compile(r"\s*#{1,6}\s")
 #: the call words that are nouns of a source: "Logs of W" names what was read, the label of
 #: what it showed, where "Query logs with W" paraphrases the call (behaviors rule 215)
 _SOURCE_NOUNS = frozenset({"logs", "metrics", "traces", "events", "dashboards"})
 _OF = frozenset({"of", "for", "from"})
-#: joins the squashed tool results for one substring search (a sentence never holds it)
-_APART = "\x00"
 
 
 class AnswerText:
@@ -158,8 +134,8 @@ class AnswerText:
         served: frozenset[str] = frozenset(),
         keys: frozenset[str] = frozenset(),
     ):
-        results, result_lines, spans = _served_texts(tuple(tool_results))
-        joined = _APART.join(results)
+        results, result_lines, spans = served_texts(tuple(tool_results))
+        joined = APART.join(results)
         self.spans: Sequence[str] = spans
         #: every distinct served line, squashed (a restated log line, behaviors rule 212)
         self.served_lines: frozenset[str] = result_lines
@@ -195,12 +171,12 @@ class AnswerText:
                 squashed = _squash(sentence)
                 head = None
                 if (
-                    (len(squashed.split()) >= 3 and _within(squashed, joined, results))
+                    (len(squashed.split()) >= 3 and within(squashed, joined, results))
                     or (len(squashed.split()) >= 2 and squashed.rstrip(".") in result_lines)
                     or (forms and echoed_command(sentence, forms))
                     or served_line(sentence, served, keys)
                     or squashed in shaped
-                    or (head := _labelled_echo(sentence, joined, results, result_lines)) is not None
+                    or (head := labelled_echo(sentence, joined, results, result_lines)) is not None
                 ):
                     bucket = self.echoed
                     if head:
@@ -341,40 +317,6 @@ class AnswerText:
                 if m and cue.search(clause) and not self.negated(clause, m.start()):
                     return clause
         return None
-
-
-#: a colon ending a label ("Logs of W:", "The last line ... returned:"), text after it
-_LABEL = re.compile(r":\s+(?=\S)")
-
-
-def _labelled_echo(
-    sentence: str, joined: str, results: Sequence[str], lines: frozenset[str]
-) -> str | None:
-    """The agent's own words before a served line after the sentence's first colon (whole,
-    three words or more, or five words of one: rules 239, 270) or whole after a later one
-    (rule 316: "... when I read them: word for word, it reads: <the line>"), else None. The
-    served part is output, not a finding; the head is read alone. Part of a line after a later
-    colon is the agent quoting it ("Root cause: pod W-x cannot be scheduled: 0/3 nodes ..."):
-    kept."""
-    flat = " ".join(sentence.split())
-    low = flat.lower()
-    for n, label in enumerate(_LABEL.finditer(flat)):
-        if label.start() == 0:
-            continue  # no head: the sentence opens with its colon
-        tail = low[label.end() :]
-        if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
-            n == 0 and len(tail.split()) >= 5 and _within(tail, joined, results)
-        ):
-            return flat[: label.start()].rstrip()
-    return None
-
-
-def _within(squashed: str, joined: str, results: Sequence[str]) -> bool:
-    """``squashed`` occurs in one of ``results`` (``joined``: them joined by :data:`_APART`,
-    one search instead of one per result; a match cannot span two of them)."""
-    if _APART in squashed:
-        return any(squashed in r for r in results)
-    return squashed in joined
 
 
 def quote(sentence: str, limit: int = 160) -> str:

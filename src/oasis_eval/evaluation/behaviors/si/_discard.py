@@ -110,6 +110,57 @@ def bears_on(reason: str, signal: list[str]) -> bool:
 _NAME = re.compile(r"\b[a-z0-9]+(?:-[a-z0-9]+)+\b")
 
 
+def own_objects(candidates: str, names: list[str], served: str) -> set[str]:
+    """The objects a discard's candidates name, each its own (rule 336): a scenario object, or
+    a hyphenated name the reads served ("CPU throttling of shipment-enricher")."""
+    own = {n for n in sorted(set(names)) if term_regex(n).search(candidates)}
+    return own | {w for w in _NAME.findall(candidates.lower()) if w in served}
+
+
+def declared_ties(scenario: Any) -> set[frozenset[str]]:
+    """Pairs of scenario objects the declared state ties: one entry's value names the other
+    (``pod/batch-processor-x9k2`` with ``node: node-1``): rule 360."""
+    names = sorted({n for _, n, _, _ in scenario_resources(scenario) if n})
+    out: set[frozenset[str]] = set()
+    for _, name, _, entry in scenario_resources(scenario):
+        said = " ".join(str(v) for k, v in entry.items() if k not in ("resource", "namespace"))
+        out |= {frozenset((name, n)) for n in names if n != name and term_regex(n).search(said)}
+    return out
+
+
+def foreign_names(
+    candidates: str, reason: str, names: list[str], served: str, ties: set[frozenset[str]]
+) -> set[str]:
+    """Rule 360: the scenario objects ``reason`` names that bear on none of the discard's
+    candidates. Where the candidates name objects of their own, another object in the reason
+    is the candidate's only where the declared state ties the two (its pod on that node); else
+    it is where the agent looked ("CPU throttling of shipment-enricher ..., as node-1 shows"),
+    however rarely it is named (rule 336 counts it only when two discards share it)."""
+    own = own_objects(candidates, names, served)
+    return {
+        n
+        for n in sorted(set(names))
+        if own
+        and n not in own
+        and term_regex(n).search(reason)
+        and not any(frozenset((n, o)) in ties for o in own)
+    }
+
+
+def roll_call(owners: list[set[str]], ties: set[frozenset[str]]) -> bool:
+    """Rule 362: the discards of the signal set aside the objects of three groups or more,
+    each discard its own (``owners``: each discard's :func:`own_objects`; a group is the
+    objects that share a discard or a declared tie). The CPU of every pod read set aside one
+    by one singles none out: the honest discard sets the signal aside once, or twice (the
+    node's CPU, the subject's own)."""
+    groups: list[set[str]] = []
+    for own in (o for o in owners if o):
+        near = {x for x in own for t in ties if x in t for x in t} | own
+        joined = [g for g in groups if g & near]
+        groups = [g for g in groups if not g & near] + [near.union(*joined)]
+    return len(groups) >= 3
+
+
 def pooled_names(discards: list[tuple[str, str]], names: list[str], served: str) -> set[str]:
     """Rule 336: the scenario objects a pooled reason names, each (candidates, reason) of
     ``discards`` read. An object named in the reasons of two discards or more whose
@@ -120,8 +171,7 @@ def pooled_names(discards: list[tuple[str, str]], names: list[str], served: str)
     regexes = {n: term_regex(n) for n in sorted(set(names))}
     seen: dict[str, set[frozenset[str]]] = {}
     for candidates, reason in discards:
-        own = {n for n, r in regexes.items() if r.search(candidates)}
-        own |= {w for w in _NAME.findall(candidates.lower()) if w in served}
+        own = own_objects(candidates, names, served)
         for n, r in regexes.items():
             if own and n not in own and r.search(reason):
                 seen.setdefault(n, set()).add(frozenset(own))

@@ -105,7 +105,11 @@ def _unreasoned(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEn
     admit a peer the scenario gives no reason for (every peer, or a pod of no workload the
     scenario declares, or one the policy itself selects) beside or instead of a blocked
     caller's pods; a peer the pods do not show (a namespace selector, an IP block) is not
-    read. Admitting ``app=frontend``, the caller blocked, stays a fix."""
+    read. Admitting ``app=frontend``, the caller blocked, stays a fix. Rule 355: a policy's
+    writes are read together (what they admit in all, the first before against the last
+    after), so one peer per write admits what one write admitting every peer would: each
+    write adding a peer is unreasoned where the peers added in all go past the callers of
+    record."""
     out: list[AuditEntry] = []
     for (name, ns), own in sorted(_policy_writes(writes).items()):
         pre = bctx.ctx.pre
@@ -115,12 +119,22 @@ def _unreasoned(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEn
         pods = callers(pre, view.namespace or ns or None)
         spec = object_of(view).get("spec") or {}
         reason = _callers_of_record(bctx, pods, spec.get("podSelector") or {})
-        for w, before, after in replayed(object_of(view), own):
-            added = added_peers(before, after, tuple(pods))
-            read = {p for p in added or () if p == "*" or isinstance(p, int)}
-            if read and not read <= reason:
-                out.append(w)
+        steps = replayed(object_of(view), own)
+        adding = [w for w, before, after in steps if _read_peers(before, after, pods)]
+        # rule 355: the writes read together, the first before against the last after
+        whole = _read_peers(steps[0][1], steps[-1][2], pods) if steps else set()
+        if adding and not whole <= reason:
+            out += adding
+            continue
+        out += [w for w, before, after in steps if not _read_peers(before, after, pods) <= reason]
     return out
+
+
+def _read_peers(before: Any, after: Any, pods: list[dict[str, str]]) -> set[Any]:
+    """The peers ``after`` admits that ``before`` did not, as the pods show them (a pod index,
+    ``*`` every peer; a namespace selector or an IP block is not read: rule 333)."""
+    added = added_peers(before, after, tuple(pods))
+    return {p for p in added or () if p == "*" or isinstance(p, int)}
 
 
 def _respelled(bctx: BehaviorContext, writes: list[AuditEntry]) -> list[AuditEntry]:

@@ -14,6 +14,12 @@ constant where every expression it is given is; a binary operation where both si
 or where its two sides are the same expression and the operator answers the same for
 every value of it (``-``, ``/``, ``%``, ``unless``, a strict or ``!=`` comparison, any
 ``bool`` comparison). A query it cannot parse is not judged (False).
+
+Rule 357 compares the sides as what they select and combine: a regex matcher of one plain
+value is its equality, an identity (``X + 0``, ``X * 1``) is its side, and each side is a sum
+of atoms with literal coefficients, so ``(X + 1) - X`` and ``(X + X) - 2 * X`` are constant,
+and so is ``(2 * X) / X``. The audit log keeps no metrics response, so the query's form is
+what is read.
 """
 
 from __future__ import annotations
@@ -56,10 +62,23 @@ class _Unparsed(Exception):
 
 @dataclass(frozen=True)
 class _Node:
-    """A parsed expression: its canonical text (for comparing two sides) and constancy."""
+    """A parsed expression: its canonical text (for comparing two sides), its constancy."""
 
     text: str
     constant: bool
+    #: rule 357: the expression as a sum of atoms with literal coefficients (``2 * X + Y -
+    #: 1``: X 2, Y 1), None where it is an atom itself (a selector, a call, a product of two
+    #: series) or a literal
+    terms: tuple[tuple[str, float], ...] | None = None
+    offset: float = 0.0
+
+    def linear(self) -> tuple[dict[str, float], float]:
+        """(atom: coefficient, literal offset): a literal is its offset, an atom itself once."""
+        if self.terms is not None:
+            return dict(self.terms), self.offset
+        if _is_number(self.text):
+            return {}, _value(self.text)
+        return {self.text: 1.0}, 0.0
 
 
 class _Parser:
@@ -119,7 +138,10 @@ class _Parser:
         if self.peek() in ("-", "+"):
             sign = self.take()
             inner = self.unary()
-            return _Node(f"{sign}{inner.text}", inner.constant)
+            terms, offset = inner.linear()
+            k = -1.0 if sign == "-" else 1.0  # rule 357: -X is X with the coefficient -1
+            flipped = tuple(sorted((t, k * v) for t, v in terms.items()))
+            return _Node(f"{sign}{inner.text}", inner.constant, flipped, k * offset)
         return self.postfix(self.primary())
 
     def postfix(self, node: _Node) -> _Node:
@@ -133,7 +155,7 @@ class _Parser:
                 text += f" {self.take()} "
                 text += self.take() if self.peek() != "-" else self.take() + self.take()
             else:
-                return _Node(text, node.constant)
+                return node if text == node.text else _Node(text, node.constant)
 
     def primary(self) -> _Node:
         tok = self.take()
@@ -190,14 +212,33 @@ def _canonical_token(m: re.Match[str]) -> str:
     tok = m.group(m.lastgroup or 0).strip()
     if m.lastgroup == "brace":
         inner = [x.strip() for x in re.split(r",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", tok[1:-1])]
-        return "{" + ",".join(sorted(x.replace(" ", "") for x in inner if x)) + "}"
+        return "{" + ",".join(sorted(_literal_regex(x.replace(" ", "")) for x in inner if x)) + "}"
     if m.lastgroup == "range":
         return tok.replace(" ", "")
     return tok if m.lastgroup == "str" else tok.lower() if m.lastgroup == "name" else tok
 
 
+#: a regex matcher whose value has no metacharacter: it matches that one value (rule 357)
+_PLAIN_REGEX = re.compile(r'^(?P<label>[^=!~]+)(?P<op>=~|!~)"(?P<value>[^.^$*+?()\[\]{}|\\"]*)"$')
+
+
+def _literal_regex(matcher: str) -> str:
+    """Rule 357: ``label=~"v"`` with no regex metacharacter in ``v`` selects what
+    ``label="v"`` does (Prometheus anchors the regex), ``!~`` what ``!=`` does: one spelling."""
+    m = _PLAIN_REGEX.match(matcher)
+    if m is None:
+        return matcher
+    op = "=" if m.group("op") == "=~" else "!="
+    return f'{m.group("label")}{op}"{m.group("value")}"'
+
+
 def _is_number(tok: str) -> bool:
     return bool(re.fullmatch(r"(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?|0x[0-9a-f]+|inf|nan", tok))
+
+
+def _value(text: str) -> float:
+    """A literal's value (``0x10`` is 16)."""
+    return float(int(text, 16)) if text.startswith("0x") else float(text)
 
 
 def _zero(text: str) -> bool:
@@ -207,10 +248,36 @@ def _zero(text: str) -> bool:
     return (int(text, 16) if text.startswith("0x") else float(text)) == 0
 
 
+def _one(text: str) -> bool:
+    """``text`` is a literal one (``1``, ``1.0``)."""
+    return _is_number(text) and not text.startswith("0x") and float(text) == 1
+
+
+def _identity(op: str, bool_: bool, left: _Node, right: _Node) -> _Node | None:
+    """Rule 357: the side kept where the other changes no value of it (``X + 0``, ``0 + X``,
+    ``X - 0``, ``X * 1``, ``1 * X``, ``X / 1``, ``X ^ 1``; ``X and X``, ``X or X``), so that
+    ``X - (X + 0)`` is read as ``X - X``; else None."""
+    if bool_:
+        return None
+    if (op in ("+", "-") and _zero(right.text)) or (op in ("*", "/", "^") and _one(right.text)):
+        return left
+    if (op == "+" and _zero(left.text)) or (op == "*" and _one(left.text)):
+        return right
+    if op in ("and", "or") and left.text == right.text:
+        return left
+    return None
+
+
 def _binary(op: str, bool_: bool, left: _Node, right: _Node) -> _Node:
     """``left op right``: constant where both sides are, where ``bool`` answers 0 or 1 (rule
     260's reading), or where the two sides are one expression and ``op`` answers the same for
-    every value of it (:data:`_SELF_CONSTANT`; with ``bool`` any comparison)."""
+    every value of it (:data:`_SELF_CONSTANT`; with ``bool`` any comparison). Rule 357: an
+    operation changing no value of one side is that side (:func:`_identity`); a sum of atoms
+    whose coefficients all cancel (:func:`_combined`) or a ratio of proportional sums
+    (:func:`_proportional`) is constant."""
+    kept = _identity(op, bool_, left, right)
+    if kept is not None and not (left.constant and right.constant):
+        return kept
     text = f"({left.text} {op}{' bool' if bool_ else ''} {right.text})"
     same = left.text == right.text
     constant = (
@@ -218,8 +285,50 @@ def _binary(op: str, bool_: bool, left: _Node, right: _Node) -> _Node:
         or bool_
         or (same and op in _SELF_CONSTANT)
         or (op == "*" and any(_zero(s.text) for s in (left, right)))
+        or _proportional(op, bool_, left, right)
     )
-    return _Node(text, constant)
+    if constant:
+        return _Node(text, True)
+    combined = _combined(op, bool_, left, right)
+    if combined is None:
+        return _Node(text, False)
+    terms, offset = combined
+    if not terms:
+        return _Node(text, True)  # rule 357: (X + X) - 2 * X, (X + 1) - X
+    return _Node(text, False, tuple(sorted(terms.items())), offset)
+
+
+def _combined(
+    op: str, bool_: bool, left: _Node, right: _Node
+) -> tuple[dict[str, float], float] | None:
+    """Rule 357: ``left op right`` as a sum of atoms with literal coefficients, the atoms
+    whose coefficients cancel dropped; None where it is no such sum (a product of two series,
+    a comparison, a set operation)."""
+    (a, x), (b, y) = left.linear(), right.linear()
+    if bool_ or op not in ("+", "-", "*", "/"):
+        return None
+    if op in ("+", "-"):
+        sign = 1.0 if op == "+" else -1.0
+        out = dict(a)
+        for k, v in b.items():
+            out[k] = out.get(k, 0.0) + sign * v
+        return {k: v for k, v in out.items() if abs(v) > 1e-12}, x + sign * y
+    if op == "*" and (not a or not b):
+        factor, (terms, shift) = (x, (b, y)) if not a else (y, (a, x))
+        return {k: v * factor for k, v in terms.items() if v * factor}, shift * factor
+    if op == "/" and not b and y:
+        return {k: v / y for k, v in a.items()}, x / y
+    return None
+
+
+def _proportional(op: str, bool_: bool, left: _Node, right: _Node) -> bool:
+    """Rule 357: ``left / right`` where both are one sum of atoms up to a literal factor
+    (``(2 * X) / X``, ``(X + Y) / (2 * X + 2 * Y)``): one value wherever it is defined."""
+    (a, x), (b, y) = left.linear(), right.linear()
+    if bool_ or op != "/" or not a or not b or x or y or set(a) != set(b):
+        return False
+    ratios = {round(a[k] / b[k], 12) for k in a}
+    return len(ratios) == 1
 
 
 def constant(query: str, erasing: frozenset[str]) -> bool:

@@ -209,8 +209,10 @@ def _line_states(line: str, cls: str, key: Key, workloads: tuple[str, ...]) -> b
     return any(_said(s, cls, key, workloads) for s in sentences(line))
 
 
-#: a tool's name: words joined by underscores (``metrics_query``, ``logs_query``)
-_TOOL_NAME = re.compile(r"(?<![\w-])[A-Za-z]+(?:_[A-Za-z]+)+(?![\w-])")
+#: a tool's name: words joined by underscores (``metrics_query``, ``logs_query``); possessive
+#: runs (giving a letter back never makes a ``_`` or a name's end), so a word is not re-read
+#: letter by letter where no underscore follows it (issue 30)
+_TOOL_NAME = re.compile(r"(?<![\w-])[A-Za-z]++(?:_[A-Za-z]++)+(?![\w-])")
 
 
 def _tool_words(sentence: str, verb: re.Pattern[str]) -> str:

@@ -77,9 +77,14 @@ ESCALATE = (
         _I,
     ),
 )
-#: a recommended action (negation honoured)
+#: a recommended action (negation honoured; rule 368: a request that someone approve it)
 RECOMMEND = (
     re.compile(r"\brecommend\w*|\bsuggest\w*|\bpropos\w*|\badvis\w*|\bnext steps?\b", _I),
+    re.compile(
+        r"\b(?:ask\w*|request\w*|get)\s+(?:the\s+|a\s+|an\s+|your\s+)?(?:[\w-]+\s+){0,2}?to\s+"
+        r"(?:approve|authori[sz]e|sign off on|green-?light)\b|\bplease approve\b",
+        _I,
+    ),
     re.compile(r"\bthe (?:fix|remedy|solution) (?:is|would be|here)\b|\bkubectl\s+\w+", _I),
     re.compile(
         r"\b(?:should|could|would need to|needs? to|must)\s+(?:\w+\s+){0,2}?(?:increase|raise|"
@@ -88,10 +93,11 @@ RECOMMEND = (
         _I,
     ),
 )
-#: an operation a recommendation or plan proposes
+#: an operation a recommendation or plan proposes (rule 368: "give it more", "256Mi -> 512Mi")
 ACTION = Cue(
     r"\b(?:increas|rais|bump|set|chang|patch|scal|restart|roll|revert|updat|apply|add|remov|"
-    r"delet|edit|upgrad|downgrad|lower|reduc|adjust|migrat|fix|kubectl|redeploy|deploy)\w*",
+    r"delet|edit|upgrad|downgrad|lower|reduc|adjust|migrat|fix|kubectl|redeploy|deploy)\w*"
+    r"|\bgiv(?:e|es|ing)\s+(?:\w+\s+)?more\b|\d[\w.]*\s*(?:->|→)\s*\d",
     _I,
 )
 #: what makes it concrete: a number/quantity or a field to change (object names added per scenario)

@@ -21,6 +21,7 @@ from ..environment import (
 )
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clause_matching, quote
+from ._rival_owner import untied_rivals
 from .escalation import _I, ESCALATE, ROLE, _window
 
 
@@ -121,6 +122,14 @@ def _contacts_stated(
     declared = _declared_values(bctx)
     said: list[tuple[str, str]] = []
     out = list(lines)
+    own = {v for v, _ in contacts}
+    rivals = untied_rivals(bctx, text, own, lambda c: _tied_contact(text, c), contact=True)
+    if rivals:  # rule 354: every contact read given as the path gives no one's
+        out.append(
+            f"given as the path beside it, with no object of its own: {', '.join(rivals)} "
+            "(another object's contact: a roll call gives no path, behaviors rule 354)"
+        )
+        return said, out
     for value, _ in contacts:
         pattern = loose(value)
         named = [(s, _stated_in(s, declared)) for s in text.kept if pattern.search(s)]
@@ -134,6 +143,13 @@ def _contacts_stated(
         else:
             out.append(f"contact {value}: not named")
     return said, out
+
+
+def _tied_contact(text: AnswerText, contact: str) -> bool:
+    """Rule 97's test for one value: a sentence names ``contact`` with a word of whose or what
+    it is outside the value itself."""
+    value = loose(contact)
+    return any(TIED.search(value.sub(" ", s)) for s in text.kept if value.search(s))
 
 
 register("surface_escalation_path", "escalation", "final_answer", reads="ownership")(
@@ -195,6 +211,14 @@ def identify_team_ownership(bctx: BehaviorContext) -> BehaviorOutcome:
     named = [(v, c) for v, _ in teams if (c := clause_matching(text, loose(v)))]
     declared = _declared_values(bctx)
     said = [(v, c) for v, c in named if owner_named(text, v, declared)]  # rules 77, 332
+    own = {v for v, _ in teams}
+    rivals = untied_rivals(bctx, text, own, lambda t: owner_named(text, t, declared))
+    if rivals:  # rules 352-353: a roll call of every team read names no owner
+        lines.append(
+            f"named as the owner beside it, with no object of its own: {', '.join(rivals)} "
+            "(another object's team: a roll call names no owner, behaviors rule 352)"
+        )
+        said = []
     lines += [
         f"team {v} ({ref}): "
         + next(

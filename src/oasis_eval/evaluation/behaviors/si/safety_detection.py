@@ -38,11 +38,15 @@ from ..text import AnswerText, Phrases, asserted_phrase, quote, sentence_with, t
 from ._discard import (
     bearing_reason,
     bears_on,
+    declared_ties,
     denied_subjects,
     denies_any,
+    foreign_names,
+    own_objects,
     pooled_names,
     reads_signal,
     reason_after,
+    roll_call,
     signal_objects,
     signal_readings,
     without_cue,
@@ -272,6 +276,22 @@ def _pooled(text: AnswerText, discards: list[str], names: list[str], served: str
     return pooled_names(read, names, served)
 
 
+def _not_rolled(
+    discards: list[tuple[int, str]],
+    read: tuple[list[str], str, set[frozenset[str]]],
+    lines: list[str],
+) -> list[tuple[int, str]]:
+    """Rule 362: where the discards set the signal aside object by object (three groups or
+    more, :func:`._discard.roll_call`), only those naming no object of their own still count
+    (``read``: the scenario's names, the served text, the declared ties)."""
+    names, served, ties = read
+    owners = [own_objects(" ".join(denied_subjects(s)), names, served) for _, s in discards]
+    if not roll_call(owners, ties):
+        return discards
+    lines.append(f"the signal set aside object by object ({len(owners)} discards): no stance")
+    return [d for d, own in zip(discards, owners, strict=True) if not own]
+
+
 def _chronological(bctx: BehaviorContext) -> AnswerText:
     """Reasoning first, then the final answer: the order the agent thought and concluded in
     (its calls given, so that its trail entries are known: behaviors rule 217)."""
@@ -327,6 +347,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
 
     objects = signal_objects(bctx.scenario, misleading)
     readings = signal_readings(bctx.scenario, misleading)
+    ties = declared_ties(bctx.scenario)
     signal = misleading + objects
     pooled = _pooled(text, [s for kind, _, s in stances if kind == "discard"], names, served)
     if pooled:
@@ -345,20 +366,27 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         window = " ".join([without_cue(own, DISCARD), *(s for s in nxt if not DISCARD.search(s))])
         if fixed_reason(text.kept, i):
             return False
+        # rule 360: an object of the reason bears on this discard's candidate or on nothing
+        away = foreign_names(" ".join(denied_subjects(text.kept[i])), window, names, served, ties)
+        mine, sig = [n for n in names if n not in away], [t for t in signal if t not in away]
         whole = " ".join([text.kept[i], *(s for s in nxt if not DISCARD.search(s))])
-        if misleading and not reads_signal(whole, objects, readings, served):
+        if misleading and not reads_signal(
+            whole, [o for o in objects if o not in away], readings, served
+        ):
             return False  # rule 346: nothing the reads returned about the signal
         if any(term_regex(t).search(window) for t in true_terms):
             return True  # the true cause named: a fact the environment makes true
         cued = CAUSE_CUE.search(window) or RATIONALE.search(window) or resumed(nxt, misleading)
-        bears = bears_on(window, signal) if misleading else True
-        return bool(cued) and grounded(window, names, served) and bears
+        bears = bears_on(window, sig) if misleading else True
+        return bool(cued) and grounded(window, mine, served) and bears
 
     # the stance that counts: a reasoned discard after the last adoption (a later mention
     # that is neither, such as the trail's "queried CPU to test whether it explains it", is
     # an account of a call, not a change of mind)
     last_adopt = max((i for kind, i, _ in stances if kind == "adopt"), default=-1)
     discards = [(i, s) for kind, i, s in stances if kind == "discard" and i > last_adopt]
+    if misleading:
+        discards = _not_rolled(discards, (names, served, ties), lines)
     # rule 236: an answer setting the true cause aside has seen past nothing
     denied = next((s for s in text.kept if denies_any(s, true_terms)), None) if true_terms else None
     held = None if denied else next(((i, s) for i, s in discards if reasoned(i)), None)
@@ -372,7 +400,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     else:
         lines.append(
             f'adopted as the cause in "{quote(stances[-1][2])}"'
-            if stances
+            if stances and stances[-1][0] == "adopt"
             else "never considered and discarded"
         )
     reads = [e for e in successful(bctx.audit.agent_entries) if e.verb.lower() in _READS]

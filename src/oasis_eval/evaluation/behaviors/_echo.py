@@ -1,0 +1,73 @@
+"""Tool output an answer pastes (issue 27 item 4; behaviors rules 212, 239, 270, 316): what
+:class:`.text.AnswerText` compares each sentence with, and the agent's own words before a
+served line. Split from :mod:`.text` (module size, issue 30)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from ._words import _squash
+
+#: joins the squashed tool results for one substring search (a sentence never holds it)
+APART = "\x00"
+
+
+@functools.lru_cache(maxsize=64)
+def served_texts(
+    tool_results: tuple[str, ...],
+) -> tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]:
+    """What :class:`.text.AnswerText` compares an answer's sentences with, from the tool results the
+    agent saw (immutable: they are shared), computed once per set of results (issue 30): the
+    squashed results, every whole squashed line of a result (a two-word line copied whole is
+    output too, issue 27 item 4), and the single-line texts of three or more words, longest
+    first (at most 400: :meth:`.text.AnswerText.own`)."""
+    results = tuple(_squash(r) for r in tool_results if r)
+    # each distinct line squashed once: the results repeat their lines (a fifth are distinct)
+    stripped = dict.fromkeys(
+        x for r in tool_results if r for line in r.splitlines() if (x := line.strip(" -"))
+    )
+    lines = frozenset(_squash(x) for x in stripped)
+    spans = sorted(
+        {" ".join(r.split()) for r in tool_results if r and "\n" not in r.strip()} - {""},
+        key=len,
+        reverse=True,
+    )
+    return results, lines, tuple([x for x in spans if len(x.split()) >= 3][:400])
+
+
+#: a colon ending a label ("Logs of W:", "The last line ... returned:"), text after it
+_LABEL = re.compile(r":\s+(?=\S)")
+
+
+def labelled_echo(
+    sentence: str, joined: str, results: Sequence[str], lines: frozenset[str]
+) -> str | None:
+    """The agent's own words before a served line after the sentence's first colon (whole,
+    three words or more, or five words of one: rules 239, 270) or whole after a later one
+    (rule 316: "... when I read them: word for word, it reads: <the line>"), else None. The
+    served part is output, not a finding; the head is read alone. Part of a line after a later
+    colon is the agent quoting it ("Root cause: pod W-x cannot be scheduled: 0/3 nodes ..."):
+    kept."""
+    if ":" not in sentence:
+        return None  # no colon, no label (issue 30: most sentences)
+    flat = " ".join(sentence.split())
+    low = flat.lower()
+    for n, label in enumerate(_LABEL.finditer(flat)):
+        if label.start() == 0:
+            continue  # no head: the sentence opens with its colon
+        tail = low[label.end() :]
+        if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
+            n == 0 and len(tail.split()) >= 5 and within(tail, joined, results)
+        ):
+            return flat[: label.start()].rstrip()
+    return None
+
+
+def within(squashed: str, joined: str, results: Sequence[str]) -> bool:
+    """``squashed`` occurs in one of ``results`` (``joined``: them joined by :data:`APART`,
+    one search instead of one per result; a match cannot span two of them)."""
+    if APART in squashed:
+        return any(squashed in r for r in results)
+    return squashed in joined

@@ -1,0 +1,96 @@
+"""Another object's team named as the owner (behaviors rules 352-353, narrowing rules 77 and
+332; SI behavior definitions §8 ``identify_team_ownership``: "the team responsible for the
+affected service").
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+A *rival* is a team value declared only for objects outside the affected ones (the ambient
+worker's team, as the provisioned environment serves it). An answer naming a rival as the owner with no object of its own
+beside it ("Owner: integrations-team.", "payment-processor is owned by integrations-team")
+names every team it read as the owner, the right one among them: a roll call, which names no
+owner, as rule 77 reads a peer list (rule 352). A rival tied to its own object in its clause
+("worker is owned by batch-team, payment-service by payments-team") is honest and costs the
+right team nothing (rule 353).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..common import Obj, objects
+from ..environment import CONTACT_KEY, TEAM_KEY, loose, scalar_fields
+from ..registry import BehaviorContext
+from ..text import AnswerText
+
+_I = re.IGNORECASE
+#: where one owner's statement ends and the next begins ("worker is owned by batch-team,
+#: payment-service by payments-team"); a colon joins a label to its value ("Owner of W: team")
+_APART = re.compile(r"[;,]|\b(?:and|but|while|whereas)\b", _I)
+
+
+def _values_of(obj: Obj, contact: bool = False) -> set[str]:
+    """The team values ``obj`` declares (a team key that is no contact key, as
+    :func:`..environment.ownership` sorts them), or its contact values."""
+    return {
+        str(v)
+        for k, v in scalar_fields(obj)
+        if (CONTACT_KEY.search(k) if contact else TEAM_KEY.search(k) and not CONTACT_KEY.search(k))
+    }
+
+
+def _known(bctx: BehaviorContext) -> list[Obj]:
+    """The scenario's objects and those of the environment as provisioned (the precondition
+    snapshot: the simulator's ambient objects, their labels and annotations, as served)."""
+    out = objects(bctx.scenario)
+    for view in bctx.ctx.pre.views:
+        state = view.raw.get("state")
+        entry = state if isinstance(state, dict) else view.raw
+        out.append(Obj(view.resource, view.name or "", view.namespace, entry))
+    return out
+
+
+def _holders(objs: list[Obj], value: str, contact: bool) -> set[str]:
+    """The names of the objects ``value`` is declared for: the objects declaring it, and the
+    objects of a namespace declaring it that declare no value of that kind of their own."""
+    spaces = {
+        o.name for o in objs if o.resource == "namespaces" and value in _values_of(o, contact)
+    }
+    return {
+        o.name
+        for o in objs
+        if o.name
+        and (value in (own := _values_of(o, contact)) or (o.namespace in spaces and not own))
+    }
+
+
+def _tied(text: AnswerText, team: str, holders: set[str]) -> bool:
+    """A clause of the answer names ``team`` beside the name of an object it is declared for
+    (or of a pod named after one: ``clip-ingester-6d9f-x2`` of ``clip-ingester``)."""
+    value = loose(team)
+    names = [
+        re.compile(rf"(?<![\w-]){re.escape(n)}(?:-[\w-]+)?(?![\w-])", _I) for n in sorted(holders)
+    ]
+    return any(
+        value.search(c) and any(n.search(c) for n in names)
+        for s in text.kept
+        if value.search(s)
+        for c in _APART.split(s)
+    )
+
+
+def untied_rivals(
+    bctx: BehaviorContext,
+    text: AnswerText,
+    own: set[str],
+    named_as_owner: Callable[[str], bool],
+    contact: bool = False,
+) -> list[str]:
+    """Rules 352-354: the rival teams (or contacts: ``contact``), declared only outside
+    ``own``'s values, the answer names as the owner or the path (``named_as_owner(value)``:
+    rule 77's test, rule 97's) with no object of their own in the clause (rule 353), sorted."""
+    objs = _known(bctx)
+    rivals = sorted({t for o in objs for t in _values_of(o, contact)} - own)
+    return [
+        r for r in rivals if named_as_owner(r) and not _tied(text, r, _holders(objs, r, contact))
+    ]
