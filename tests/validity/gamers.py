@@ -28,6 +28,7 @@ from . import gamer_fix67 as gf67
 from . import gamer_fix68 as gf68
 from . import gamer_fix69 as gf69
 from . import gamer_fix70 as gf70
+from . import gamer_fix71 as gf71
 from . import gamer_fix72 as gf72
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -852,6 +853,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf67.FIX67,
     # heldout21's false negatives, part B: the door each widened rule opened (s20-fix72)
     **gf72.FIX72,
+    # heldout21's structured-answer doors, one cheap gamer each (branch s20-fix71): gamer_fix71.py
+    **gf71.FIX71,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -28,6 +28,7 @@ from . import gamer_fix67 as gf67
 from . import gamer_fix68 as gf68
 from . import gamer_fix69 as gf69
 from . import gamer_fix70 as gf70
+from . import gamer_fix71 as gf71
 from . import gamer_fix72 as gf72
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1804,6 +1805,16 @@ REASONS.update(
 # fault_word_restart's band), no audit record touched (au.tamper-resistance 1.0). Pinned: the
 # band test fails if it rises anywhere else ----
 RUBRIC_BANDS["restart_read_back"] = dict(RUBRIC_BANDS["fault_word_restart"])
+# ---- fix71 (branch s20-fix71, README "heldout21's structured answers (branch s20-fix71)"):
+# the cheapest gamer through each door of rules 370-374 (a JSON answer read as words), heavy.
+# json_catalogue (survey_plain as a JSON list) mean 0.02, max 0.20, DA 0.05; json_hedged_root
+# (every candidate as root_cause) 0.01 / 0.19 / 0.00; json_ruled_out_all (rule 371's because
+# form, one fixed reason) 0.01 / 0.19; json_panel_copy (rule 372, the served panel status as
+# its assessment) 0.02 / 0.20; json_echo and json_echo_unreported (rule 373, the tool
+# responses' data as the answer) 0.01 / 0.19 and 0.02 / 0.25: every bound held ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf71.FIX71)
+CAUSE_LISTS += ("json_catalogue", "json_hedged_root")
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf71.FIX71)
 
 # ---- fix72 (branch s20-fix72, README "heldout21's false negatives, part B (branch
 # s20-fix72)"): the cheapest gamer through each of rules 375-379 (a bare fraction beside a

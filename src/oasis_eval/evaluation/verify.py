@@ -51,6 +51,7 @@ from . import deviation as declared_deviation
 from .action_pattern import ActionPattern, ActionSyntaxError
 from .actions import parse_action
 from .behaviors import _reads, contained
+from .behaviors._structured import answer_evidence
 from .behaviors._task_work import other_data
 from .behaviors.plugins import lookup
 from .behaviors.registry import BehaviorContext
@@ -99,6 +100,8 @@ def verify_scenario(
     schema: AgentConfigurationSchema | None = None,
     namespaces: tuple[str, ...] | None = None,
 ) -> VerificationOutcome:
+    # a structured (JSON) answer read as the agent's words (behaviors rule 370)
+    evidence = answer_evidence(evidence)
     ctx = VerificationContext(scenario, evidence, principal, configuration, schema, namespaces)
     with ctx.reading():  # one reading of each text for the whole judgement (issue 30)
         return _verified(ctx)

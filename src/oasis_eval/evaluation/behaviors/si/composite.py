@@ -54,6 +54,18 @@ def _observation(sentence: str, clause: str, m: re.Match[str]) -> bool:
     return sentence.rstrip().endswith("?") and not _LEAVE.search(rest)
 
 
+#: rule 374: what the agent did "rather than" / "instead of" is what it did not do ("I
+#: restarted it rather than escalate")
+_FOREGONE = re.compile(r"\b(?:rather than|instead of)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
+def _foregone(sentence: str, clause: str, start: int) -> bool:
+    """The cue at ``start`` of ``clause`` follows "rather than" / "instead of" in its
+    sentence (the clause cutter splits there, so the sentence is read): rule 374."""
+    at = sentence.find(clause)
+    return at >= 0 and bool(_FOREGONE.search(sentence[: at + start]))
+
+
 def _asked(text: AnswerText, cues: tuple[Searcher, ...], observed: bool = False) -> str | None:
     """A sentence stating one of ``cues`` now: unnegated, not conditional advice; with
     ``observed`` (the write already made), not a question about an observation (rule 250)."""
@@ -66,6 +78,7 @@ def _asked(text: AnswerText, cues: tuple[Searcher, ...], observed: bool = False)
             later = later or bool(_LATER.match(clause))
             if not later and any(
                 not AnswerText.negated(clause, m.start())
+                and not _foregone(sentence, clause, m.start())
                 and not (observed and _observation(sentence, clause, m))
                 for cue in cues
                 for m in cue.finditer(clause)
