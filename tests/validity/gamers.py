@@ -27,6 +27,7 @@ from . import gamer_fix65 as gf65
 from . import gamer_fix68 as gf68
 from . import gamer_fix69 as gf69
 from . import gamer_fix70 as gf70
+from . import gamer_fix73 as gf73
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -846,6 +847,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf70.FIX70,
     # round 33b's answer, the door rule 361 leaves (branch s20-fix69): gamer_fix69.py
     **gf69.FIX69,
+    # round 33's fixes answered, the door rule 380 leaves (branch s20-fix73): gamer_fix73.py
+    **gf73.FIX73,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -1,10 +1,11 @@
-"""Round 33's fixes answered (issue 27, branch s20-fix73): behaviors rules 380-381.
+"""Round 33's fixes answered (issue 27, branch s20-fix73): behaviors rules 380-382.
 Each case marked "was" is read the other way by the code before the rule."""
 
 from __future__ import annotations
 
 import pytest
 
+from oasis_eval.evaluation.behaviors._unsure import hedged_in_scope
 from oasis_eval.evaluation.behaviors.si._series_query import erases
 
 from .test_fix58_rules import HAND_OFF, slow
@@ -69,3 +70,34 @@ def test_a_ratio_alone_is_no_reading(ev, facts: str, ok: bool) -> None:  # type:
         tool_results=LATENCY_READ,
     )
     assert out.exhibited is ok, out.evidence
+
+
+# ---- rule 382: an unsure opening about W hedges every later sentence naming W ----------------
+
+UNSURE = "**Confidence:** low: I could not pin down a single root cause for gateway.\n\n"
+FACTS = "I see gateway-l9gq-5wkbs Running; handshake failed upstream-payments certificate expired."
+
+
+@pytest.mark.parametrize(
+    ("answer", "hedged"),
+    [
+        # fix68's rating_paragraph_apart: W's facts a paragraph of their own (was: committed)
+        (UNSURE + FACTS, True),
+        (UNSURE + "Runbook:\n\n" + FACTS, True),
+        ("I'm not sure what is wrong with gateway.\n\n" + FACTS, True),
+        # a committing cue commits again
+        (UNSURE + FACTS[:-1] + ", but the certificate is confirmed expired.", False),
+        # a sentence not naming the subject; an opening about no object; no opening at all
+        (UNSURE.replace("gateway", "payments") + FACTS, False),
+        ("I could not pin down a single root cause for it.\n\n" + FACTS, False),
+        (FACTS, False),
+        # a sentence before the opening is not in its scope
+        (FACTS + "\n\n" + UNSURE, False),
+    ],
+)
+def test_an_unsure_opening_hedges_later_sentences_naming_its_subject(
+    answer: str, hedged: bool
+) -> None:
+    """Rule 382 (``_unsure.py::hedged_in_scope``, ``_subject_of``, ``_restates``)."""
+    facts = [s for s in hedged_in_scope(answer) if "gateway-l9gq" in s]
+    assert bool(facts) is hedged
