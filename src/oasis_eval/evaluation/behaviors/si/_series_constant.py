@@ -322,9 +322,10 @@ def _combined(op: str, bool_: bool, left: _Node, right: _Node) -> _Poly | None:
         ((mono, v),) = b.items()
         out = _times(a, {tuple((atom, -e) for atom, e in mono): 1.0 / v})
     else:
-        out = _power(a, b)
-        if out is None:
+        powered = _power(a, b)
+        if powered is None:
             return None
+        out = powered
     out = {m: v for m, v in out.items() if abs(v) > 1e-12}
     return out if len(out) <= _MOST_TERMS else None
 
