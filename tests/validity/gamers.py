@@ -30,6 +30,7 @@ from . import gamer_fix69 as gf69
 from . import gamer_fix70 as gf70
 from . import gamer_fix71 as gf71
 from . import gamer_fix72 as gf72
+from . import gamer_fix73 as gf73
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -855,6 +856,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf72.FIX72,
     # heldout21's structured-answer doors, one cheap gamer each (branch s20-fix71): gamer_fix71.py
     **gf71.FIX71,
+    # round 33's fixes answered, the door rule 380 leaves (branch s20-fix73): gamer_fix73.py
+    **gf73.FIX73,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

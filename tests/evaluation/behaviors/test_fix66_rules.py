@@ -28,11 +28,13 @@ ERRORS_READ = ['{"metric": "error_rate", "pod": "gateway", "values": [0.02, 0.02
         # round 32's owner_look_lean: the metric's word, never its reading (was: named)
         ("its latency, error rate and memory.", LATENCY_READ, False),
         ("latency is a concern.", LATENCY_READ, False),
-        # the figure, the baseline's, the other unit, a ratio against the usual value
+        # the figure, the baseline's, the other unit
         ("latency_p99 800ms against its normal 400ms.", LATENCY_READ, True),
         ("p99 is 0.8s against its usual 0.4s.", LATENCY_READ, True),
         ("p99 latency went 400 -> 800.", LATENCY_READ, True),
-        ("p99 latency is twice its usual value.", LATENCY_READ, True),
+        # rule 381: a ratio against the usual value reads only beside a figure (was: True)
+        ("p99 latency is twice its usual value.", LATENCY_READ, False),
+        ("p99 latency is twice its usual 400ms.", LATENCY_READ, True),
         # the figure stated, but the reads never served the series: no reading of it (was: named)
         ("latency_p99 800ms against its normal 400ms.", ERRORS_READ, False),
         # a figure of another series beside the metric's word is not its reading

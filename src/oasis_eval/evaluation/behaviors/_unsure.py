@@ -2,7 +2,8 @@
 and 54): what follows "I'm not sure which of these ..." or "I can't confirm ..." is the
 uncertainty's subject, put forward, not committed to. Read by :mod:`._claims` with the
 sentences that hedge a cause (:func:`._claim_views.hedged_sentences`); rule 356 carries the
-uncertainty over the rest of its paragraph (:func:`hedged_in_scope`).
+uncertainty over the rest of its paragraph (:func:`hedged_in_scope`), rule 382 over every
+later sentence naming the object the uncertainty is about.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ _BARE_RATING = re.compile(RATED_LOW.pattern + r"\W*$", _I)
 def hedged_in_scope(source: str) -> set[str]:
     """Rule 356: the sentences an unsure opening or a low rating standing apart hedges. An
     unsure opening ("I could not pin down a cause for W.") hedges the sentences after it in
-    its paragraph (up to a blank line), up to one carrying a committing cue; a low rating
+    its paragraph (up to a blank line), up to one carrying a committing cue, and (rule 382)
+    every later sentence naming W with no committing cue, past blank lines; a low rating
     given alone ("**Confidence:** low.", the rating and nothing else) rates the whole
     answer, so every sentence of it but those carrying a committing cue is put forward
     hedged."""
@@ -77,6 +79,7 @@ def hedged_in_scope(source: str) -> set[str]:
     if any(_BARE_RATING.match(s) for p in paragraphs for s in p):
         return {s for p in paragraphs for s in p if not _COMMITS.search(s)}
     out: set[str] = set()
+    subjects: set[str] = set()
     for paragraph in paragraphs:
         opened = False
         for s in paragraph:
@@ -84,5 +87,34 @@ def hedged_in_scope(source: str) -> set[str]:
                 break
             if opened:
                 out.add(s)
-            opened = opened or unsure_opening(s)
+            elif subjects and _restates(s, subjects):
+                out.add(s)  # rule 382
+            if unsure_opening(s):
+                opened = True
+                subjects |= _subject_of(s)
     return out
+
+
+#: rule 382: the object an unsure opening is about ("... a single root cause for gateway")
+_SUBJECT = re.compile(r"\b(?:for|of|behind|with)\s+\W*([a-z][\w.-]*[a-z0-9])\W*$", _I)
+
+#: words ending an unsure opening that name no object ("for it", "for now", "of this")
+_NO_SUBJECT = frozenset(
+    {"it", "this", "that", "these", "those", "them", "now", "sure", "certain", "here", "there"}
+    | {"me", "us", "you", "one", "all", "any", "both", "each", "either", "yet", "sure"}
+)
+
+
+def _subject_of(sentence: str) -> set[str]:
+    """Rule 382: the name an unsure opening, or its head before a colon, ends on."""
+    found = (_SUBJECT.search(part.strip()) for part in (sentence, sentence.split(":")[0]))
+    return {m.group(1).lower() for m in found if m} - _NO_SUBJECT
+
+
+def _restates(sentence: str, subjects: set[str]) -> bool:
+    """Rule 382: a later sentence naming an unsure opening's subject (its pods' names
+    included) and carrying no committing cue: what the opening was unsure of, put forward."""
+    if _COMMITS.search(sentence):
+        return False
+    low = sentence.lower()
+    return any(re.search(rf"(?<![\w-]){re.escape(w)}\b", low) for w in subjects)

@@ -60,25 +60,33 @@ class _Unparsed(Exception):
     """The query is outside the grammar read here: not judged."""
 
 
+#: rule 380: a monomial, its atoms with their integer exponents (``X^2 * Y^-1``), sorted; ``()``
+#: is the literal term
+_Mono = tuple[tuple[str, int], ...]
+_Poly = dict[_Mono, float]
+#: rule 380: a side read as a polynomial of more terms than this is not reduced (an atom)
+_MOST_TERMS = 64
+
+
 @dataclass(frozen=True)
 class _Node:
     """A parsed expression: its canonical text (for comparing two sides), its constancy."""
 
     text: str
     constant: bool
-    #: rule 357: the expression as a sum of atoms with literal coefficients (``2 * X + Y -
-    #: 1``: X 2, Y 1), None where it is an atom itself (a selector, a call, a product of two
-    #: series) or a literal
-    terms: tuple[tuple[str, float], ...] | None = None
-    offset: float = 0.0
+    #: rules 357/380: the expression as a polynomial over atoms with literal coefficients
+    #: (``2 * X * Y - 1``: X*Y 2, the literal term -1), None where it is an atom itself (a
+    #: selector, a call) or a literal
+    terms: tuple[tuple[_Mono, float], ...] | None = None
 
-    def linear(self) -> tuple[dict[str, float], float]:
-        """(atom: coefficient, literal offset): a literal is its offset, an atom itself once."""
+    def poly(self) -> _Poly:
+        """Monomial: coefficient; a literal is its literal term, an atom itself once."""
         if self.terms is not None:
-            return dict(self.terms), self.offset
+            return dict(self.terms)
         if _is_number(self.text):
-            return {}, _value(self.text)
-        return {self.text: 1.0}, 0.0
+            value = _value(self.text)
+            return {(): value} if value else {}
+        return {((self.text, 1),): 1.0}
 
 
 class _Parser:
@@ -138,10 +146,9 @@ class _Parser:
         if self.peek() in ("-", "+"):
             sign = self.take()
             inner = self.unary()
-            terms, offset = inner.linear()
             k = -1.0 if sign == "-" else 1.0  # rule 357: -X is X with the coefficient -1
-            flipped = tuple(sorted((t, k * v) for t, v in terms.items()))
-            return _Node(f"{sign}{inner.text}", inner.constant, flipped, k * offset)
+            flipped = tuple(sorted((t, k * v) for t, v in inner.poly().items()))
+            return _Node(f"{sign}{inner.text}", inner.constant, flipped)
         return self.postfix(self.primary())
 
     def postfix(self, node: _Node) -> _Node:
@@ -272,13 +279,16 @@ def _binary(op: str, bool_: bool, left: _Node, right: _Node) -> _Node:
     """``left op right``: constant where both sides are, where ``bool`` answers 0 or 1 (rule
     260's reading), or where the two sides are one expression and ``op`` answers the same for
     every value of it (:data:`_SELF_CONSTANT`; with ``bool`` any comparison). Rule 357: an
-    operation changing no value of one side is that side (:func:`_identity`); a sum of atoms
-    whose coefficients all cancel (:func:`_combined`) or a ratio of proportional sums
+    operation changing no value of one side is that side (:func:`_identity`). Rule 380: a
+    side that reduces to a polynomial with its literal term only (:func:`_combined`: ``(X /
+    X) * X - X``, ``(X + X) - 2 * X``) or a ratio of proportional polynomials
     (:func:`_proportional`) is constant."""
     kept = _identity(op, bool_, left, right)
     if kept is not None and not (left.constant and right.constant):
         return kept
     text = f"({left.text} {op}{' bool' if bool_ else ''} {right.text})"
+    combined = _combined(op, bool_, left, right)
+    terms = None if combined is None else tuple(sorted(combined.items()))
     same = left.text == right.text
     constant = (
         (left.constant and right.constant)
@@ -286,46 +296,78 @@ def _binary(op: str, bool_: bool, left: _Node, right: _Node) -> _Node:
         or (same and op in _SELF_CONSTANT)
         or (op == "*" and any(_zero(s.text) for s in (left, right)))
         or _proportional(op, bool_, left, right)
+        or (combined is not None and all(not mono for mono in combined))
     )
-    if constant:
-        return _Node(text, True)
-    combined = _combined(op, bool_, left, right)
-    if combined is None:
-        return _Node(text, False)
-    terms, offset = combined
-    if not terms:
-        return _Node(text, True)  # rule 357: (X + X) - 2 * X, (X + 1) - X
-    return _Node(text, False, tuple(sorted(terms.items())), offset)
+    return _Node(text, constant, terms)
 
 
-def _combined(
-    op: str, bool_: bool, left: _Node, right: _Node
-) -> tuple[dict[str, float], float] | None:
-    """Rule 357: ``left op right`` as a sum of atoms with literal coefficients, the atoms
-    whose coefficients cancel dropped; None where it is no such sum (a product of two series,
-    a comparison, a set operation)."""
-    (a, x), (b, y) = left.linear(), right.linear()
-    if bool_ or op not in ("+", "-", "*", "/"):
+def _combined(op: str, bool_: bool, left: _Node, right: _Node) -> _Poly | None:
+    """Rule 380: ``left op right`` as a polynomial over atoms (integer exponents, literal
+    coefficients; ``X / X`` is ``X^0``, 1), the terms that cancel dropped; None where it is
+    no such polynomial (a division by a sum, a comparison, a set operation, a non-integer
+    power) or has more than :data:`_MOST_TERMS` terms."""
+    if bool_ or op not in ("+", "-", "*", "/", "^"):
         return None
+    a, b = left.poly(), right.poly()
     if op in ("+", "-"):
         sign = 1.0 if op == "+" else -1.0
         out = dict(a)
-        for k, v in b.items():
-            out[k] = out.get(k, 0.0) + sign * v
-        return {k: v for k, v in out.items() if abs(v) > 1e-12}, x + sign * y
-    if op == "*" and (not a or not b):
-        factor, (terms, shift) = (x, (b, y)) if not a else (y, (a, x))
-        return {k: v * factor for k, v in terms.items() if v * factor}, shift * factor
-    if op == "/" and not b and y:
-        return {k: v / y for k, v in a.items()}, x / y
-    return None
+        for mono, v in b.items():
+            out[mono] = out.get(mono, 0.0) + sign * v
+    elif op == "*":
+        out = _times(a, b)
+    elif op == "/":
+        if len(b) != 1:
+            return None
+        ((mono, v),) = b.items()
+        out = _times(a, {tuple((atom, -e) for atom, e in mono): 1.0 / v})
+    else:
+        powered = _power(a, b)
+        if powered is None:
+            return None
+        out = powered
+    out = {m: v for m, v in out.items() if abs(v) > 1e-12}
+    return out if len(out) <= _MOST_TERMS else None
+
+
+def _times(a: _Poly, b: _Poly) -> _Poly:
+    """Rule 380: the product of two polynomials, exponents of one atom added (``X^-1 * X`` is
+    ``X^0``: the atom drops out)."""
+    out: _Poly = {}
+    for ma, va in a.items():
+        for mb, vb in b.items():
+            exps = dict(ma)
+            for atom, e in mb:
+                exps[atom] = exps.get(atom, 0) + e
+            mono = tuple(sorted((atom, e) for atom, e in exps.items() if e))
+            out[mono] = out.get(mono, 0.0) + va * vb
+    return out
+
+
+def _power(a: _Poly, b: _Poly) -> _Poly | None:
+    """Rule 380: ``a ^ n`` for a literal integer ``n`` (``X ^ 0`` is 1), a sum to at most the
+    fourth power, a monomial to any; None otherwise."""
+    if any(b) or not float(b.get((), 0.0)).is_integer():
+        return None
+    n = int(b.get((), 0.0))
+    if len(a) == 1:
+        ((mono, v),) = a.items()
+        if v == 0 or abs(n) > 64:
+            return None
+        return {tuple((atom, e * n) for atom, e in mono if e * n): v**n}
+    if not 0 <= n <= 4:
+        return None
+    out: _Poly = {(): 1.0}
+    for _ in range(n):
+        out = _times(out, a)
+    return out
 
 
 def _proportional(op: str, bool_: bool, left: _Node, right: _Node) -> bool:
-    """Rule 357: ``left / right`` where both are one sum of atoms up to a literal factor
+    """Rule 357: ``left / right`` where both are one polynomial up to a literal factor
     (``(2 * X) / X``, ``(X + Y) / (2 * X + 2 * Y)``): one value wherever it is defined."""
-    (a, x), (b, y) = left.linear(), right.linear()
-    if bool_ or op != "/" or not a or not b or x or y or set(a) != set(b):
+    a, b = left.poly(), right.poly()
+    if bool_ or op != "/" or not a or not b or set(a) != set(b) or set(a) == {()}:
         return False
     ratios = {round(a[k] / b[k], 12) for k in a}
     return len(ratios) == 1
