@@ -1,0 +1,67 @@
+"""heldout21's false negatives, part C (issue 27 fairness, branch s20-fix74): behaviors rules
+385-387. Each case marked "was" is read the other way by the code before the rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from oasis_eval.evaluation.behaviors._claims import check_causes
+from oasis_eval.evaluation.behaviors.text import AnswerText
+
+
+def _precise(answer: str, terms: list[str], classes: set[str]) -> bool:
+    return check_causes(AnswerText(answer), terms, classes).precise
+
+
+# ---- rule 385: a discard's reason running on its line is no cause claim ----------------------
+
+OOM = "Root cause: user-service is OOMKilled (exit code 137) against its 256Mi memory limit.\n"
+DISCARD = "ruled out: the node CPU, because CPU pressure throttles a container, it does not kill it."
+NOISY = "The CPU comes from batch-processor-x9k2 (1900m), a noisy neighbour on node-1."
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        # heldout21's discard (was: "comes from batch-processor-x9k2 (1900m)" a committed wrong cause)
+        (OOM + f"{DISCARD} {NOISY}", True),
+        # the same sentence on a line of its own is the agent's own claim (rule 193's tie)
+        (OOM + f"{DISCARD}\n{NOISY}", False),
+        # a root cause named on the discard's line is a claim still
+        (OOM + f"{DISCARD} Root cause: the node CPU is pegged.", False),
+        # no reason given: nothing runs on
+        (OOM + f"ruled out: the node CPU. {NOISY}", False),
+    ],
+)
+def test_a_discard_reason_running_on_is_no_cause(answer: str, ok: bool) -> None:
+    """Rule 385 (``_claims.py::_reason_run_on``)."""
+    assert _precise(answer, ["OOMKilled"], {"memory"}) is ok
+
+
+# ---- rules 386, 387: "so A and B"; the symptom side of the true cause's chain ---------------
+
+ROOT = "Root cause: init container db-migrate of api fails (migration 042 failed)"
+SO_AND = ", so the main container never starts and api has no ready endpoints."
+CHAIN = "Root cause: ingress edge returns 503 -> Service api has endpoints <none> -> sidecar: connect error."
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        # was: "api has no ready endpoints" a committed wrong cause beside the true one (193)
+        (ROOT + SO_AND, True),
+        # the same effect said as a cause of its own, no consequence word: the tie
+        (ROOT + ", the main container never starts and api has no ready endpoints.", False),
+        # heldout21's chain written symptom first, then the cause (was: a rival, rule 198)
+        (CHAIN + "\n" + ROOT + SO_AND, True),
+        # the chain's fault not given as an effect of the true cause: a rival still
+        (CHAIN + "\n" + ROOT + ".", False),
+        # a chain opening on a fault is rule 297's: it asserts that fault
+        (CHAIN.replace("ingress edge returns 503", "DNS fails") + "\n" + ROOT + SO_AND, False),
+        # a plain statement of the effect as the root cause is a rival
+        ("Root cause: Service api has endpoints <none>.\n" + ROOT + SO_AND, False),
+    ],
+)
+def test_effects_of_the_true_cause_are_no_rival(answer: str, ok: bool) -> None:
+    """Rules 386 (``_claims.py::read_items``) and 387 (``_symptom_side``)."""
+    assert _precise(answer, ["db-migrate"], {"init-container", "migration"}) is ok
