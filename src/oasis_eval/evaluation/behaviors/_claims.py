@@ -248,10 +248,10 @@ _REASONED = Cue(r"\b(?:because|since)\b", _I)
 
 
 def _line_pairs(answer: AnswerText) -> frozenset[tuple[str, str]]:
-    """Each sentence with the one after it on the same line of the answer as written."""
-    return frozenset(
-        pair for line in answer.source.splitlines() for pair in pairwise(sentences(line))
-    )
+    """Each sentence with the one after it on the same line of the answer as written (a view
+    of an answer, :mod:`._claim_views`, has no lines: none)."""
+    source: str = getattr(answer, "source", "")
+    return frozenset(pair for line in source.splitlines() for pair in pairwise(sentences(line)))
 
 
 def _reason_run_on(answer: AnswerText, before: str, sentence: str) -> bool:
