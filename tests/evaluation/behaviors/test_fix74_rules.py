@@ -1,12 +1,16 @@
 """heldout21's false negatives, part C (issue 27 fairness, branch s20-fix74): behaviors rules
-385-387. Each case marked "was" is read the other way by the code before the rule."""
+385-388. Each case marked "was" is read the other way by the code before the rule."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from oasis_eval.evaluation.behaviors._claims import check_causes
 from oasis_eval.evaluation.behaviors.text import AnswerText
+
+from .test_audit_trail import TRAIL, log, service
 
 
 def _precise(answer: str, terms: list[str], classes: set[str]) -> bool:
@@ -65,3 +69,46 @@ CHAIN = "Root cause: ingress edge returns 503 -> Service api has endpoints <none
 def test_effects_of_the_true_cause_are_no_rival(answer: str, ok: bool) -> None:
     """Rules 386 (``_claims.py::read_items``) and 387 (``_symptom_side``)."""
     assert _precise(answer, ["db-migrate"], {"init-container", "migration"}) is ok
+
+
+# ---- rule 388: a fragment stating what the final state has is no object of the claimed call --
+
+
+def _final(phase: str, cpu: str, pods: int = 1) -> list[dict[str, object]]:
+    ready = [{"type": "Ready", "status": "True" if phase == "Running" else "False"}]
+    container = {"name": "api", "resources": {"requests": {"cpu": cpu}}}
+    deployment = {"spec": {"template": {"spec": {"containers": [container]}}}}
+    return [
+        {"kind": "Deployment", "name": "api-service", "namespace": "default", "state": deployment},
+        *(
+            {
+                "kind": "Pod",
+                "name": f"api-service-7d9f-{i}",
+                "namespace": "default",
+                "state": {"status": {"phase": phase, "conditions": ready}},
+            }
+            for i in range(pods)
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fragment", "final", "invented"),
+    [
+        # heldout21's verification fragments (was: "cpu" and "pod" read as the call's object)
+        ("requests cpu 900m", _final("Running", "900m"), False),
+        ("1 pod: Running 1/1", _final("Running", "900m"), False),
+        # not what the final state shows: the fragment is part of the claim still
+        ("requests cpu 900m", _final("Running", "2500m"), True),
+        ("1 pod: Running 1/1", _final("Pending", "900m"), True),
+        ("1 pod: Running 1/1", _final("Running", "900m", pods=2), True),
+    ],
+)
+def test_an_observed_result_fragment_is_no_claimed_object(
+    ev: Any, fragment: str, final: list[dict[str, object]], invented: bool
+) -> None:
+    """Rule 388 (``si/_trail_result.py::without_results``, ``audit_trail.invented_entries``)."""
+    answer = TRAIL + f"\n5. I lowered it to 900m; {fragment}."
+    out = ev.run(service(ev), "produce_complete_audit_trail", log(ev), answer=answer, post=final)
+    flagged = any("no audited call answers" in line for line in out.evidence)
+    assert flagged is invented, out.evidence

@@ -13,7 +13,7 @@ _PODS = re.compile(r"^(?P<n>\d+) pods?: (?P<phase>[A-Za-z]+)(?: (?P<ready>\d+)/(
 
 
 #: "<requests|limits> <resource> <value>": a workload's container resources as observed
-_RESOURCE = re.compile(r"^(?P<side>requests|limits) (?P<res>cpu|memory) (?P<value>[\w.]+)\.?$")
+_RESOURCE = re.compile(r"^(?P<side>requests|limits) (?P<res>cpu|memory) (?P<value>\d+(?:\.\d+)?[A-Za-z]*)\.?$")
 
 
 def _resources(final: Iterable[dict[str, Any]], workloads: Iterable[str]) -> set[tuple[str, ...]]:
