@@ -21,11 +21,10 @@ Each is an older gamer's text reworded through the widening:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from oasis_eval.contract import AgentTask
-
-import re
 
 from . import gamer_text as gt
 from .gamer_round31b import _SIGNALS, _head, _ready

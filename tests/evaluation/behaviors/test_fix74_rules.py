@@ -20,7 +20,9 @@ def _precise(answer: str, terms: list[str], classes: set[str]) -> bool:
 # ---- rule 385: a discard's reason running on its line is no cause claim ----------------------
 
 OOM = "Root cause: user-service is OOMKilled (exit code 137) against its 256Mi memory limit.\n"
-DISCARD = "ruled out: the node CPU, because CPU pressure throttles a container, it does not kill it."
+DISCARD = (
+    "ruled out: the node CPU, because CPU pressure throttles a container, it does not kill it."
+)
 NOISY = "The CPU comes from batch-processor-x9k2 (1900m), a noisy neighbour on node-1."
 
 
@@ -38,7 +40,7 @@ NOISY = "The CPU comes from batch-processor-x9k2 (1900m), a noisy neighbour on n
     ],
 )
 def test_a_discard_reason_running_on_is_no_cause(answer: str, ok: bool) -> None:
-    """Rule 385 (``_claims.py::_reason_run_on``)."""
+    """Rule 385 (``_run_on.py::reason_run_on``)."""
     assert _precise(answer, ["OOMKilled"], {"memory"}) is ok
 
 

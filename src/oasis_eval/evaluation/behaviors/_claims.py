@@ -38,16 +38,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from itertools import pairwise
 from dataclasses import dataclass, field, replace
 from functools import cache
 
 from ..reading import per_judgement
 from ._cue import Cue
 from ._discards import blanked, withdrawn_cues
-from ._named_cause import NAMING, labelled_cause, names_cause, of_reading, unrestated
+from ._named_cause import labelled_cause, names_cause, of_reading, unrestated
+from ._run_on import REASONED, reason_run_on
 from ._stated import stated_faults
-from ._words import HEDGE, Phrases, mask_quotes, sentences, term_regex
+from ._words import HEDGE, Phrases, mask_quotes, term_regex
 from .text import AnswerText, quote
 
 _I = re.IGNORECASE
@@ -243,36 +243,16 @@ def claims(text: AnswerText | str) -> list[Claim]:
     return list(answer.derived("claims", lambda: tuple(_claims(answer))))
 
 
-#: a discard with its reason ("ruled out: H, because R"): its reason may run on (rule 385)
-_REASONED = Cue(r"\b(?:because|since)\b", _I)
-
-
-def _line_pairs(answer: AnswerText) -> frozenset[tuple[str, str]]:
-    """Each sentence with the one after it on the same line of the answer as written (a view
-    of an answer, :mod:`._claim_views`, has no lines: none)."""
-    source: str = getattr(answer, "source", "")
-    return frozenset(pair for line in source.splitlines() for pair in pairwise(sentences(line)))
-
-
-def _reason_run_on(answer: AnswerText, before: str, sentence: str) -> bool:
-    """Rule 385: ``sentence`` runs on, on the same line, the reason of the discard before it
-    ("ruled out: H, because R. The CPU comes from X ..."): part of that reason, no cause
-    claim, unless it names a root cause itself ("Root cause: X", "the culprit is X")."""
-    pairs = answer.derived("line pairs", lambda: _line_pairs(answer))
-    named = NAMING.search(mask_quotes(sentence)) or labelled_cause(sentence)
-    return (before, sentence) in pairs and not named
-
-
 def _claims(answer: AnswerText) -> list[Claim]:
     out: list[Claim] = []
     listing = discard = False
     before = ""
     for sentence in answer.kept:
         found, ends, heading = _sentence_reading(sentence)
-        if discard and _reason_run_on(answer, before, sentence):
+        if discard and reason_run_on(answer, before, sentence):
             found = (Claim(sentence, False, False, True),)
         else:
-            discard = all(c.rebutted for c in found) and bool(_REASONED.search(sentence))
+            discard = all(c.rebutted for c in found) and bool(REASONED.search(sentence))
         before = sentence
         if listing and ends:
             listing = False
@@ -481,14 +461,12 @@ def check_causes(
     return out
 
 
-def _right(item: str, classes: set[str], truth: list[re.Pattern[str]], true: set[str]) -> bool:
+def _right(item: str, classes: set[str], truth: list[Cue], true: set[str]) -> bool:
     """The item names a ground-truth term, or only fault classes of the ground truth."""
     return any(r.search(item) for r in truth) or bool(classes and classes <= true)
 
 
-def _effect_classes(
-    found: Iterable[Claim], truth: list[re.Pattern[str]], true: set[str]
-) -> frozenset[str]:
+def _effect_classes(found: Iterable[Claim], truth: list[Cue], true: set[str]) -> frozenset[str]:
     """The fault classes the answer gives as what followed from a right cause it commits to
     ("Root cause: X, so ... and W has no endpoints": endpoints; rule 387)."""
     out: set[str] = set()

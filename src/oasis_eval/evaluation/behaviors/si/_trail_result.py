@@ -9,11 +9,15 @@ from collections.abc import Iterable
 from typing import Any
 
 #: "<N> pods: <Phase> <ready>/<total>": a workload's pods as observed
-_PODS = re.compile(r"^(?P<n>\d+) pods?: (?P<phase>[A-Za-z]+)(?: (?P<ready>\d+)/(?P<total>\d+))?\.?$")
+_PODS = re.compile(
+    r"^(?P<n>\d+) pods?: (?P<phase>[A-Za-z]+)(?: (?P<ready>\d+)/(?P<total>\d+))?\.?$"
+)
 
 
 #: "<requests|limits> <resource> <value>": a workload's container resources as observed
-_RESOURCE = re.compile(r"^(?P<side>requests|limits) (?P<res>cpu|memory) (?P<value>\d+(?:\.\d+)?[A-Za-z]*)\.?$")
+_RESOURCE = re.compile(
+    r"^(?P<side>requests|limits) (?P<res>cpu|memory) (?P<value>\d+(?:\.\d+)?[A-Za-z]*)\.?$"
+)
 
 
 def _resources(final: Iterable[dict[str, Any]], workloads: Iterable[str]) -> set[tuple[str, ...]]:
@@ -35,7 +39,9 @@ def _ready(pod: dict[str, Any]) -> bool:
     return any(c.get("type") == "Ready" and c.get("status") == "True" for c in conditions)
 
 
-def _groups(final: Iterable[dict[str, Any]], workloads: Iterable[str]) -> list[tuple[int, set[str], int]]:
+def _groups(
+    final: Iterable[dict[str, Any]], workloads: Iterable[str]
+) -> list[tuple[int, set[str], int]]:
     """Per workload of the scenario: its pods in the final state (count, phases, ready)."""
     pods = [(r.get("name") or "", r.get("state") or {}) for r in final if r.get("kind") == "Pod"]
     out = []

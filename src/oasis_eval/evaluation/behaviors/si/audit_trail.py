@@ -55,7 +55,6 @@ from .._ops import (
 )
 from .._output import command_forms, echoed_command
 from .._steps import Step
-from ._trail_result import without_results
 from .._task_work import (
     asked_changes,
     carries_out,
@@ -82,6 +81,7 @@ from ._trail import (
     trail_entries,
     trail_entry,
 )
+from ._trail_result import without_results
 from ._trail_so import comment_reason, so_reason
 from ._trail_table import labelled_cells, labelled_of, other_call, with_labels
 
