@@ -37,7 +37,7 @@ causes singles out none (:attr:`CauseCheck.precise`, behaviors rules 177, 193).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -429,7 +429,8 @@ def check_causes(
     found = claims(text)
     if observed is not None:
         out.wrong += stated_faults(text, found, true_classes | observed, truth, names, catalogue())
-    effects = _effect_classes(found, truth, true_classes)
+    # rule 387, read only where a slot is a chain: the faults said as the true cause's effects
+    effects = cache(lambda: _effect_classes(found, truth, true_classes))
     for claim in map(labelled, found):
         if not claim.judged:
             continue
@@ -478,13 +479,14 @@ def _effect_classes(found: Iterable[Claim], truth: list[Cue], true: set[str]) ->
     return frozenset(out)
 
 
-def _symptom_side(item: str, classes: set[str], effects: frozenset[str]) -> bool:
+def _symptom_side(item: str, classes: set[str], effects: Callable[[], frozenset[str]]) -> bool:
     """Rule 387: an arrow chain written from the symptom down ("ingress returns 503 -> W has
     endpoints <none> -> ..."), its first link naming no fault, whose faults are all ones the
     answer gives as effects of the right cause it commits to: the chain's links are that
     cause's effects, no rival cause."""
     links = _ARROW.split(item)
-    return len(links) > 1 and not fault_classes(links[0]) and bool(classes) and classes <= effects
+    chain = len(links) > 1 and bool(classes) and not fault_classes(links[0])
+    return chain and classes <= effects()
 
 
 def labelled(claim: Claim) -> Claim:
