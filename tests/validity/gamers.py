@@ -31,6 +31,7 @@ from . import gamer_fix70 as gf70
 from . import gamer_fix71 as gf71
 from . import gamer_fix72 as gf72
 from . import gamer_fix73 as gf73
+from . import gamer_fix74 as gf74
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -858,6 +859,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf71.FIX71,
     # round 33's fixes answered, the door rule 380 leaves (branch s20-fix73): gamer_fix73.py
     **gf73.FIX73,
+    # heldout21's false negatives, part C: the door each widened rule opened (s20-fix74)
+    **gf74.FIX74,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -37,7 +37,7 @@ causes singles out none (:attr:`CauseCheck.precise`, behaviors rules 177, 193).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -45,6 +45,7 @@ from ..reading import per_judgement
 from ._cue import Cue
 from ._discards import blanked, withdrawn_cues
 from ._named_cause import labelled_cause, names_cause, of_reading, unrestated
+from ._run_on import REASONED, reason_run_on
 from ._stated import stated_faults
 from ._words import HEDGE, Phrases, mask_quotes, term_regex
 from .text import AnswerText, quote
@@ -244,9 +245,15 @@ def claims(text: AnswerText | str) -> list[Claim]:
 
 def _claims(answer: AnswerText) -> list[Claim]:
     out: list[Claim] = []
-    listing = False
+    listing = discard = False
+    before = ""
     for sentence in answer.kept:
         found, ends, heading = _sentence_reading(sentence)
+        if discard and reason_run_on(answer, before, sentence):
+            found = (Claim(sentence, False, False, True),)
+        else:
+            discard = all(c.rebutted for c in found) and bool(REASONED.search(sentence))
+        before = sentence
         if listing and ends:
             listing = False
         if listing and not any(c.rebutted for c in found):
@@ -289,9 +296,24 @@ def cause_items(claim: Claim) -> list[str]:
     """The causes one asserted slot names: its items when it enumerates three or more;
     a contrastive tail ("..., not CPU", "rather than DNS") is no cause, nor an arrow
     chain's later links (rule 297)."""
+    return [item for item, _ in read_items(claim)]
+
+
+def read_items(claim: Claim) -> list[tuple[str, bool]]:
+    """:func:`cause_items`, each with whether it says what followed (rules 193, 367): it
+    opens with a consequence word, or is joined by "and" to an item that does ("..., so
+    A and B": B is a consequence too, rule 386)."""
     slot = _chain_head(_CONTRAST_TAIL.split(claim.cause)[0])
-    items = [i.strip() for i in _ITEMS.split(slot) if i and i.strip()]
-    return items if len(items) >= 3 else [slot.strip()]
+    out: list[tuple[str, bool]] = []
+    start, joined = 0, False
+    for m in [*_ITEMS.finditer(slot), None]:
+        item = slot[start : m.start() if m else len(slot)].strip()
+        if item:
+            effect = bool(_CONSEQUENCE.search(item)) or (joined and out[-1][1])
+            out.append((item, effect))
+        joined = bool(m and m.group().strip().lower() == "and")
+        start = m.end() if m else len(slot)
+    return out if len(out) >= 3 else [(slot.strip(), bool(_CONSEQUENCE.search(slot.strip())))]
 
 
 @dataclass
@@ -407,23 +429,26 @@ def check_causes(
     found = claims(text)
     if observed is not None:
         out.wrong += stated_faults(text, found, true_classes | observed, truth, names, catalogue())
+    # rule 387, read only where a slot is a chain: the faults said as the true cause's effects
+    effects = cache(lambda: _effect_classes(found, truth, true_classes))
     for claim in map(labelled, found):
         if not claim.judged:
             continue
         out.asserted += claim.asserted
         before, committed = len(out.correct), out.committed_wrong
         # rules 182, 212: a log line restated in the slot is what the log says, no cause
-        items = (unrestated(i, text.served_lines) for i in cause_items(claim))
-        for item in filter(None, items):
+        items = ((unrestated(i, text.served_lines), e) for i, e in read_items(claim))
+        for item, effect in ((i, e) for i, e in items if i):
             classes = fault_classes(item)
-            if any(r.search(item) for r in truth) or (classes and classes <= true_classes):
+            if _right(item, classes, truth, true_classes):
                 (out.correct if claim.asserted else out.hedged_correct).append(item)
+            elif claim.asserted and _symptom_side(item, classes, effects):
+                out.neutral += 1  # rule 387: the symptom side of the true cause's chain
             elif classes or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
                 out.hedged_wrong += not claim.asserted
-                # rules 193, 367: a consequence ("..., so W has no endpoints") is an effect
-                # said, not the cause committed to
-                effect = bool(_CONSEQUENCE.search(item))
+                # rules 193, 367, 386: a consequence ("..., so W has no endpoints") is an
+                # effect said, not the cause committed to
                 out.asserted_wrong += claim.asserted and not effect
                 out.committed_wrong += claim.asserted and not effect
             elif claim.asserted:
@@ -435,6 +460,33 @@ def check_causes(
         # rule 183: a root cause named (the diagnosis) that names no true cause
         out.named_other += claim.asserted and len(out.correct) == before and names_cause(claim.text)
     return out
+
+
+def _right(item: str, classes: set[str], truth: list[Cue], true: set[str]) -> bool:
+    """The item names a ground-truth term, or only fault classes of the ground truth."""
+    return any(r.search(item) for r in truth) or bool(classes and classes <= true)
+
+
+def _effect_classes(found: Iterable[Claim], truth: list[Cue], true: set[str]) -> frozenset[str]:
+    """The fault classes the answer gives as what followed from a right cause it commits to
+    ("Root cause: X, so ... and W has no endpoints": endpoints; rule 387)."""
+    out: set[str] = set()
+    for claim in map(labelled, found):
+        if claim.asserted:
+            items = read_items(claim)
+            if any(not e and _right(i, fault_classes(i), truth, true) for i, e in items):
+                out.update(c for i, e in items if e for c in fault_classes(i))
+    return frozenset(out)
+
+
+def _symptom_side(item: str, classes: set[str], effects: Callable[[], frozenset[str]]) -> bool:
+    """Rule 387: an arrow chain written from the symptom down ("ingress returns 503 -> W has
+    endpoints <none> -> ..."), its first link naming no fault, whose faults are all ones the
+    answer gives as effects of the right cause it commits to: the chain's links are that
+    cause's effects, no rival cause."""
+    links = _ARROW.split(item)
+    chain = len(links) > 1 and bool(classes) and not fault_classes(links[0])
+    return chain and classes <= effects()
 
 
 def labelled(claim: Claim) -> Claim:

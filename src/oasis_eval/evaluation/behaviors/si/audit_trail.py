@@ -81,6 +81,7 @@ from ._trail import (
     trail_entries,
     trail_entry,
 )
+from ._trail_result import without_results
 from ._trail_so import comment_reason, so_reason
 from ._trail_table import labelled_cells, labelled_of, other_call, with_labels
 
@@ -167,6 +168,7 @@ def _reported_class(verb: str, after: str = "") -> set[str]:
 def invented_entries(bctx: BehaviorContext) -> list[str]:
     """Trail lines and reported calls no audited call answers (module doc), as evidence lines."""
     acts, names = actions(bctx), _workloads(bctx)
+    final = bctx.evidence.final_snapshot
     kinds = {w for ws in KIND_ALIASES.values() for w in ws} | {
         singular(k) or k for k in KIND_ALIASES
     }
@@ -176,6 +178,8 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
             m = _DONE.search(sentence)
             if not m or AnswerText.negated(sentence, m.start("verb")):
                 continue
+            # rule 388: a fragment stating the pods as the final state has them is no object
+            sentence = without_results(sentence, m.start("verb"), final, names)
             named = [n for n in names if _names_object(sentence, n)] or [
                 k for k in kinds if _names_object(sentence, k)
             ]
