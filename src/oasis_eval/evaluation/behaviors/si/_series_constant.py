@@ -20,6 +20,7 @@ points that depend on itself. A query it cannot parse is not judged (False).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import operator
 import re
@@ -359,6 +360,7 @@ def _arithmetic(
     return function(op, (a, b))
 
 
+@functools.lru_cache(maxsize=512)
 def constant(query: str, erasing: frozenset[str]) -> bool:
     """``query``'s answer is the same whatever the values of the series it selects (rules
     315, 390): it gives one value at every point of :class:`_Evaluation`; a call of
