@@ -108,6 +108,6 @@ _REGEX = f'{_MEM}{{namespace=~"default"}}'
     ],
 )
 def test_one_series_respelled_is_one_expression(query: str, constant: bool) -> None:
-    """Rule 357 (``si/_series_constant.py``: ``_literal_regex``, ``_identity``,
-    ``_shift_scale``)."""
+    """Rule 357 (``si/_series_constant.py``: ``_literal_regex``; the algebra by rule 390
+    ``_Evaluation``)."""
     assert erases(query) is constant

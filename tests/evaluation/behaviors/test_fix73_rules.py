@@ -40,7 +40,7 @@ from .test_round31a_rules import _MEM, _POD, _SEL
 def test_a_polynomial_of_series_reduced_to_a_literal_is_constant(
     query: str, constant: bool
 ) -> None:
-    """Rule 380 (``si/_series_constant.py::_combined``, ``_times``, ``_power``)."""
+    """Rule 380 (read by rule 390's identity test: ``si/_series_constant.py::_Evaluation``)."""
     assert erases(query) is constant
 
 

@@ -1,31 +1,32 @@
-"""Whether a PromQL query's answer is constant by construction (behaviors rule 315,
-widening rule 260; issue 27 round 31a).
+"""Whether a PromQL query's answer is constant by construction (behaviors rules 315, 357 and
+390, widening rule 260; issue 27 rounds 31a to 33).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
 
-Rule 260 listed the functions and forms answering no value of a series (``count_over_time``,
-``* 0``, ``bool``). A query can be constant without any of them: ``X - X`` answers 0 for
-every series, ``X / X`` 1, ``X != X`` nothing, whatever X's values are. The answer does not
-vary with the series, so it shows no course of them ("rising" read off it is no reading).
-This module parses the query (the operators, aggregations and calls of PromQL's grammar,
-prometheus.io/docs/prometheus/latest/querying/operators) into a small tree and decides
-constancy bottom-up: a literal is constant; a selector is not; a call or aggregation is
-constant where every expression it is given is; a binary operation where both sides are,
-or where its two sides are the same expression and the operator answers the same for
-every value of it (``-``, ``/``, ``%``, ``unless``, a strict or ``!=`` comparison, any
-``bool`` comparison). A query it cannot parse is not judged (False).
-
-Rule 357 compares the sides as what they select and combine: a regex matcher of one plain
-value is its equality, an identity (``X + 0``, ``X * 1``) is its side, and each side is a sum
-of atoms with literal coefficients, so ``(X + 1) - X`` and ``(X + X) - 2 * X`` are constant,
-and so is ``(2 * X) / X``. The audit log keeps no metrics response, so the query's form is
-what is read.
+A query whose answer is the same whatever the values of the series it selects (``X - X``,
+``X / X``, ``((X + 1) * X) / (X + 1) - X``) shows no course of them ("rising" read off it is no
+reading). The audit log keeps no metrics response, so the query's form is what is read. The
+query is parsed (PromQL's operators by precedence, calls, aggregations, ranges, subqueries,
+``offset``, matching modifiers: prometheus.io/docs/prometheus/latest/querying/operators) and
+its constancy decided by a polynomial identity test (rule 390, Schwartz-Zippel): the parsed
+expression is evaluated exactly (:class:`fractions.Fraction`) at several points, each series
+atom (a selector by its matchers, rule 357's regex spelling included) given a value at each,
+and the answer is constant when every point gives the same value. A call, an aggregation, a
+range or ``offset`` is an uninterpreted function: its value is drawn from its name and its
+arguments' values, so it is constant where what it is given is. The points are drawn from the
+sha256 of the query's own normalised text: replay is byte-identical, and a query cannot embed
+points that depend on itself. A query it cannot parse is not judged (False).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import operator
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<str>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`)"
@@ -49,51 +50,52 @@ _AGGREGATIONS = frozenset(
     {"sum", "avg", "min", "max", "stddev", "stdvar", "count", "group", "count_values"}
     | {"quantile", "topk", "bottomk", "limitk", "limit_ratio"}
 )
-#: same expression on both sides: one answer whatever the series' values (``X - X`` is 0,
-#: ``X / X`` 1, ``X % X`` 0; ``X unless X``, ``X != X``, ``X > X``, ``X < X`` nothing)
-_SELF_CONSTANT = frozenset({"-", "/", "%", "unless", "!=", ">", "<"})
-#: calls whose answer is no value of any series (time itself, a literal vector)
-_SOURCELESS = frozenset({"time", "vector", "pi", "minute", "hour", "day_of_week"})
+_COMPARE: dict[str, Callable[[Fraction, int], bool]] = {
+    "==": operator.eq,
+    "!=": operator.ne,
+    ">=": operator.ge,
+    "<=": operator.le,
+    ">": operator.gt,
+    "<": operator.lt,
+}
+#: rule 390: points evaluated, redraws allowed for a division by zero, the span a series'
+#: value is drawn from, the largest literal power expanded, the largest value kept (bits)
+_POINTS = 4
+_REDRAWS = 16
+_SPAN = 1 << 31
+_MOST_POWER = 64
+_MOST_BITS = 1 << 17
 
 
 class _Unparsed(Exception):
-    """The query is outside the grammar read here: not judged."""
+    """The query is outside the grammar read here, or too large to evaluate: not judged."""
 
 
-#: rule 380: a monomial, its atoms with their integer exponents (``X^2 * Y^-1``), sorted; ``()``
-#: is the literal term
-_Mono = tuple[tuple[str, int], ...]
-_Poly = dict[_Mono, float]
-#: rule 380: a side read as a polynomial of more terms than this is not reduced (an atom)
-_MOST_TERMS = 64
+class _DividedByZero(Exception):
+    """A division by zero at one point (rule 390: that point is drawn again)."""
+
+    def __init__(self, point: int):
+        super().__init__(point)
+        self.point = point
 
 
 @dataclass(frozen=True)
-class _Node:
-    """A parsed expression: its canonical text (for comparing two sides), its constancy."""
+class _Expr:
+    """A parsed expression. ``kind``: ``num`` or ``str`` (a literal, ``text`` its spelling),
+    ``atom`` (a selector, ``text`` its name and sorted matchers), ``call`` (a function or an
+    aggregation, ``text`` its name and grouping), ``post`` (a range, subquery, ``offset`` or
+    ``@`` after ``args[0]``, ``text`` the suffix), ``neg``, ``bin`` (``text`` the operator)."""
 
+    kind: str
     text: str
-    constant: bool
-    #: rules 357/380: the expression as a polynomial over atoms with literal coefficients
-    #: (``2 * X * Y - 1``: X*Y 2, the literal term -1), None where it is an atom itself (a
-    #: selector, a call) or a literal
-    terms: tuple[tuple[_Mono, float], ...] | None = None
-
-    def poly(self) -> _Poly:
-        """Monomial: coefficient; a literal is its literal term, an atom itself once."""
-        if self.terms is not None:
-            return dict(self.terms)
-        if _is_number(self.text):
-            value = _value(self.text)
-            return {(): value} if value else {}
-        return {((self.text, 1),): 1.0}
+    args: tuple[_Expr, ...] = ()
+    bool_: bool = False
 
 
 class _Parser:
     """Precedence climbing over :data:`_TOKEN`'s tokens."""
 
-    def __init__(self, query: str, erasing: frozenset[str]):
-        self.erasing = erasing
+    def __init__(self, query: str):
         self.toks: list[str] = []
         pos = 0
         while pos < len(query):
@@ -116,7 +118,7 @@ class _Parser:
         self.i += 1
         return tok
 
-    def expr(self, level: int = 0) -> _Node:
+    def expr(self, level: int = 0) -> _Expr:
         if level == len(_LEVELS):
             return self.unary()
         left = self.expr(level + 1)
@@ -127,7 +129,7 @@ class _Parser:
                 self.take()
             self.modifiers()
             right = self.expr(level + 1 if op != "^" else level)  # ``^`` is right-assoc.
-            left = _binary(op, bool_, left, right)
+            left = _Expr("bin", op or "", (left, right), bool_)
         return left
 
     def modifiers(self) -> None:
@@ -137,57 +139,59 @@ class _Parser:
             if self.peek() == "(":
                 self.grouping()
 
-    def grouping(self) -> None:
+    def grouping(self) -> str:
         self.take("(")
-        while self.take() != ")":
-            pass
+        labels: list[str] = []
+        while (tok := self.take()) != ")":
+            labels.append(tok)
+        return "(" + "".join(labels) + ")"
 
-    def unary(self) -> _Node:
+    def unary(self) -> _Expr:
         if self.peek() in ("-", "+"):
             sign = self.take()
             inner = self.unary()
-            k = -1.0 if sign == "-" else 1.0  # rule 357: -X is X with the coefficient -1
-            flipped = tuple(sorted((t, k * v) for t, v in inner.poly().items()))
-            return _Node(f"{sign}{inner.text}", inner.constant, flipped)
+            return _Expr("neg", "-", (inner,)) if sign == "-" else inner
         return self.postfix(self.primary())
 
-    def postfix(self, node: _Node) -> _Node:
+    def postfix(self, node: _Expr) -> _Expr:
         """A range or subquery ``[..]``, ``offset d``, ``@ t`` after an expression."""
-        text = node.text
         while True:
             tok = self.peek()
             if tok is not None and tok.startswith("["):
-                text += self.take()
+                node = _Expr("post", self.take(), (node,))
             elif tok in ("offset", "@"):
-                text += f" {self.take()} "
+                text = f"{self.take()} "
                 text += self.take() if self.peek() != "-" else self.take() + self.take()
+                node = _Expr("post", text, (node,))
             else:
-                return node if text == node.text else _Node(text, node.constant)
+                return node
 
-    def primary(self) -> _Node:
+    def primary(self) -> _Expr:
         tok = self.take()
         if tok == "(":
             inner = self.expr()
             self.take(")")
             return inner  # parentheses change no answer
-        if tok[0] in "\"'`" or _is_number(tok):
-            return _Node(tok, True)
+        if tok[0] in "\"'`":
+            return _Expr("str", tok)
+        if _is_number(tok):
+            return _Expr("num", tok)
         if tok.startswith("{"):
-            return _Node(tok, False)  # a selector by its matchers alone
+            return _Expr("atom", tok)  # a selector by its matchers alone
         if not re.match(r"[a-zA-Z_:]", tok):
             raise _Unparsed(tok)
         name = tok.lower()
         if name in _AGGREGATIONS and self.peek() in ("by", "without", "("):
             return self.aggregation(name)
         if self.peek() == "(":
-            return self.call(name)
+            return _Expr("call", name, tuple(self.arguments()))
         if self.peek() is not None and self.peek().startswith("{"):  # type: ignore[union-attr]
-            return _Node(tok + self.take(), False)
-        return _Node(tok, False)
+            return _Expr("atom", tok + self.take())
+        return _Expr("atom", tok)
 
-    def arguments(self) -> list[_Node]:
+    def arguments(self) -> list[_Expr]:
         self.take("(")
-        args: list[_Node] = []
+        args: list[_Expr] = []
         while self.peek() != ")":
             args.append(self.expr())
             if self.peek() == ",":
@@ -195,23 +199,14 @@ class _Parser:
         self.take(")")
         return args
 
-    def call(self, name: str) -> _Node:
-        args = self.arguments()
-        text = f"{name}({','.join(a.text for a in args)})"
-        constant = name in self.erasing or name in _SOURCELESS or all(a.constant for a in args)
-        return _Node(text, constant)
-
-    def aggregation(self, name: str) -> _Node:
+    def aggregation(self, name: str) -> _Expr:
         grouping = ""
         if self.peek() in ("by", "without"):
-            grouping = self.take()
-            self.grouping()
+            grouping = self.take() + self.grouping()
         args = self.arguments()
         if self.peek() in ("by", "without"):
-            grouping = self.take()
-            self.grouping()
-        text = f"{name} {grouping}({','.join(a.text for a in args)})"
-        return _Node(text, name in self.erasing or all(a.constant for a in args[-1:]))
+            grouping = self.take() + self.grouping()
+        return _Expr("call", f"{name} {grouping}", tuple(args))
 
 
 def _canonical_token(m: re.Match[str]) -> str:
@@ -243,146 +238,151 @@ def _is_number(tok: str) -> bool:
     return bool(re.fullmatch(r"(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?|0x[0-9a-f]+|inf|nan", tok))
 
 
-def _value(text: str) -> float:
-    """A literal's value (``0x10`` is 16)."""
-    return float(int(text, 16)) if text.startswith("0x") else float(text)
+#: a value at one point: a rational, or None for an empty answer (``X != X``)
+_Value = Fraction | None
 
 
-def _zero(text: str) -> bool:
-    """``text`` is a literal zero (``0``, ``0.0``, ``0x0``)."""
-    if not _is_number(text):
-        return False
-    return (int(text, 16) if text.startswith("0x") else float(text)) == 0
+class _Evaluation:
+    """Rule 390: ``expr`` evaluated at :data:`_POINTS` points drawn from ``seed``; a series
+    atom's value differs between points, an uninterpreted function's value is drawn from its
+    arguments' values (the same arguments, the same value, at any point)."""
 
+    def __init__(self, seed: str, erasing: frozenset[str]):
+        self.seed = seed
+        self.erasing = erasing
+        self.draws = [0] * _POINTS
 
-def _one(text: str) -> bool:
-    """``text`` is a literal one (``1``, ``1.0``)."""
-    return _is_number(text) and not text.startswith("0x") and float(text) == 1
+    def draw(self, *parts: object) -> Fraction:
+        text = "\x1f".join([self.seed, *(str(p) for p in parts)])
+        digest = hashlib.sha256(text.encode()).digest()
+        return Fraction(int.from_bytes(digest[:8], "big") % _SPAN + 2)
 
+    def function(self, name: str, args: Sequence[_Value]) -> _Value:
+        """An uninterpreted function of ``args`` (a call, a range, ``offset``)."""
+        return self.draw("fn", name, *("-" if a is None else a for a in args))
 
-def _identity(op: str, bool_: bool, left: _Node, right: _Node) -> _Node | None:
-    """Rule 357: the side kept where the other changes no value of it (``X + 0``, ``0 + X``,
-    ``X - 0``, ``X * 1``, ``1 * X``, ``X / 1``, ``X ^ 1``; ``X and X``, ``X or X``), so that
-    ``X - (X + 0)`` is read as ``X - X``; else None."""
-    if bool_:
-        return None
-    if (op in ("+", "-") and _zero(right.text)) or (op in ("*", "/", "^") and _one(right.text)):
-        return left
-    if (op == "+" and _zero(left.text)) or (op == "*" and _one(left.text)):
-        return right
-    if op in ("and", "or") and left.text == right.text:
-        return left
-    return None
+    def run(self, expr: _Expr) -> list[_Value]:
+        return [self.value(expr, i) for i in range(_POINTS)]
 
+    def value(self, expr: _Expr, i: int) -> _Value:
+        if expr.kind == "num":
+            return _literal(expr.text) if expr.text not in ("inf", "nan") else self.draw(expr.text)
+        if expr.kind == "str":
+            return self.draw("str", expr.text)
+        if expr.kind == "atom":
+            return self.draw("atom", expr.text, i, self.draws[i])
+        args = [self.value(a, i) for a in expr.args]
+        if expr.kind == "call" and expr.text.split(" ")[0] in self.erasing:
+            return self.draw("erased", expr.text)  # rule 260: no value of any series
+        if expr.kind in ("call", "post"):
+            if expr.kind == "post" and args[0] is None:
+                return None
+            return self.function(expr.text, args)
+        if expr.kind == "neg":
+            return None if args[0] is None else -args[0]
+        return self.binary(expr, i, args[0], args[1])
 
-def _binary(op: str, bool_: bool, left: _Node, right: _Node) -> _Node:
-    """``left op right``: constant where both sides are, where ``bool`` answers 0 or 1 (rule
-    260's reading), or where the two sides are one expression and ``op`` answers the same for
-    every value of it (:data:`_SELF_CONSTANT`; with ``bool`` any comparison). Rule 357: an
-    operation changing no value of one side is that side (:func:`_identity`). Rule 380: a
-    side that reduces to a polynomial with its literal term only (:func:`_combined`: ``(X /
-    X) * X - X``, ``(X + X) - 2 * X``) or a ratio of proportional polynomials
-    (:func:`_proportional`) is constant."""
-    kept = _identity(op, bool_, left, right)
-    if kept is not None and not (left.constant and right.constant):
+    def binary(self, expr: _Expr, i: int, a: _Value, b: _Value) -> _Value:
+        op = expr.text
+        if op in ("or", "and", "unless"):
+            return _set_operation(op, a, b, self.function)
+        if a is None or b is None:
+            return None
+        if expr.bool_:
+            return self.draw("bool", op)  # rule 260: a comparison answers 0 or 1
+        if op in _COMPARE:
+            return self.compare(expr, a, b)
+        try:
+            out = _arithmetic(op, a, b, self.function)
+        except ZeroDivisionError:
+            raise _DividedByZero(i) from None
+        if (
+            out is not None
+            and max(out.numerator.bit_length(), out.denominator.bit_length()) > _MOST_BITS
+        ):
+            raise _Unparsed("too large")  # rule 390: not judged (a known limit)
+        return out
+
+    def compare(self, expr: _Expr, a: Fraction, b: Fraction) -> _Value:
+        """A filtering comparison answers the compared side's values; where ``a - b`` is the
+        same at every point (``X > X``, ``X >= X + 1``), whether it keeps them is decided
+        (rule 315: ``X != X`` answers nothing)."""
+        left, right = expr.args
+        kept = b if left.kind == "num" else a
+        pairs = [(self.value(left, j), self.value(right, j)) for j in range(_POINTS)]
+        diffs = {x - y for x, y in pairs if x is not None and y is not None}
+        if len(diffs) == 1:
+            return kept if _COMPARE[expr.text](diffs.pop(), 0) else None
         return kept
-    text = f"({left.text} {op}{' bool' if bool_ else ''} {right.text})"
-    combined = _combined(op, bool_, left, right)
-    terms = None if combined is None else tuple(sorted(combined.items()))
-    same = left.text == right.text
-    constant = (
-        (left.constant and right.constant)
-        or bool_
-        or (same and op in _SELF_CONSTANT)
-        or (op == "*" and any(_zero(s.text) for s in (left, right)))
-        or _proportional(op, bool_, left, right)
-        or (combined is not None and all(not mono for mono in combined))
-    )
-    return _Node(text, constant, terms)
 
 
-def _combined(op: str, bool_: bool, left: _Node, right: _Node) -> _Poly | None:
-    """Rule 380: ``left op right`` as a polynomial over atoms (integer exponents, literal
-    coefficients; ``X / X`` is ``X^0``, 1), the terms that cancel dropped; None where it is
-    no such polynomial (a division by a sum, a comparison, a set operation, a non-integer
-    power) or has more than :data:`_MOST_TERMS` terms."""
-    if bool_ or op not in ("+", "-", "*", "/", "^"):
-        return None
-    a, b = left.poly(), right.poly()
-    if op in ("+", "-"):
-        sign = 1.0 if op == "+" else -1.0
-        out = dict(a)
-        for mono, v in b.items():
-            out[mono] = out.get(mono, 0.0) + sign * v
-    elif op == "*":
-        out = _times(a, b)
-    elif op == "/":
-        if len(b) != 1:
-            return None
-        ((mono, v),) = b.items()
-        out = _times(a, {tuple((atom, -e) for atom, e in mono): 1.0 / v})
-    else:
-        powered = _power(a, b)
-        if powered is None:
-            return None
-        out = powered
-    out = {m: v for m, v in out.items() if abs(v) > 1e-12}
-    return out if len(out) <= _MOST_TERMS else None
+def _literal(text: str) -> Fraction:
+    """A literal's exact value (``0x10`` is 16, ``1e3`` 1000)."""
+    return Fraction(int(text, 16)) if text.startswith("0x") else Fraction(text)
 
 
-def _times(a: _Poly, b: _Poly) -> _Poly:
-    """Rule 380: the product of two polynomials, exponents of one atom added (``X^-1 * X`` is
-    ``X^0``: the atom drops out)."""
-    out: _Poly = {}
-    for ma, va in a.items():
-        for mb, vb in b.items():
-            exps = dict(ma)
-            for atom, e in mb:
-                exps[atom] = exps.get(atom, 0) + e
-            mono = tuple(sorted((atom, e) for atom, e in exps.items() if e))
-            out[mono] = out.get(mono, 0.0) + va * vb
-    return out
+def _set_operation(
+    op: str, a: _Value, b: _Value, function: Callable[[str, Sequence[_Value]], _Value]
+) -> _Value:
+    """``and`` keeps the left side where the right has a series, ``unless`` where it has none
+    (``X unless X`` answers nothing), ``or`` answers both sides (one where they are one)."""
+    if op == "and":
+        return None if b is None else a
+    if op == "unless":
+        return None if a == b else a
+    if a is None or a == b:
+        return b
+    return a if b is None else function("or", (a, b))
 
 
-def _power(a: _Poly, b: _Poly) -> _Poly | None:
-    """Rule 380: ``a ^ n`` for a literal integer ``n`` (``X ^ 0`` is 1), a sum to at most the
-    fourth power, a monomial to any; None otherwise."""
-    if any(b) or not float(b.get((), 0.0)).is_integer():
-        return None
-    n = int(b.get((), 0.0))
-    if len(a) == 1:
-        ((mono, v),) = a.items()
-        if v == 0 or abs(n) > 64:
-            return None
-        return {tuple((atom, e * n) for atom, e in mono if e * n): v**n}
-    if not 0 <= n <= 4:
-        return None
-    out: _Poly = {(): 1.0}
-    for _ in range(n):
-        out = _times(out, a)
-    return out
+def _arithmetic(
+    op: str, a: Fraction, b: Fraction, function: Callable[[str, Sequence[_Value]], _Value]
+) -> _Value:
+    """``a op b`` exactly; a power by no literal integer up to :data:`_MOST_POWER` and
+    ``atan2`` are uninterpreted functions."""
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op == "/":
+        return a / b
+    if op == "%":  # PromQL's fmod: the sign of the dividend
+        q = a / b
+        return a - b * (
+            q.numerator // q.denominator if q >= 0 else -(-q.numerator // q.denominator)
+        )
+    if op == "^" and b.denominator == 1 and abs(b) <= _MOST_POWER:
+        if max(a.numerator.bit_length(), a.denominator.bit_length()) * abs(b) > _MOST_BITS:
+            raise _Unparsed("too large")
+        return a ** int(b)
+    return function(op, (a, b))
 
 
-def _proportional(op: str, bool_: bool, left: _Node, right: _Node) -> bool:
-    """Rule 357: ``left / right`` where both are one polynomial up to a literal factor
-    (``(2 * X) / X``, ``(X + Y) / (2 * X + 2 * Y)``): one value wherever it is defined."""
-    a, b = left.poly(), right.poly()
-    if bool_ or op != "/" or not a or not b or set(a) != set(b) or set(a) == {()}:
-        return False
-    ratios = {round(a[k] / b[k], 12) for k in a}
-    return len(ratios) == 1
-
-
+@functools.lru_cache(maxsize=512)
 def constant(query: str, erasing: frozenset[str]) -> bool:
-    """``query``'s answer is the same whatever the values of the series it selects (rule
-    315): ``X - X``, ``X / X``, ``abs(X - X) + 1``, ``sum(X) != sum(X)``; a call of
-    ``erasing`` (rule 260's functions) answers no value either. False for a query this
-    grammar does not read (not judged)."""
+    """``query``'s answer is the same whatever the values of the series it selects (rules
+    315, 390): it gives one value at every point of :class:`_Evaluation`; a call of
+    ``erasing`` (rule 260's functions) answers no value either. A division by zero at a point
+    draws that point again (at most :data:`_REDRAWS` times; a divisor zero at every draw
+    answers no value). False for a query this grammar does not read (not judged)."""
     try:
-        parser = _Parser(query, erasing)
-        node = parser.expr()
+        parser = _Parser(query)
+        expr = parser.expr()
         if parser.peek() is not None:
             return False
     except (_Unparsed, ValueError, IndexError):
         return False
-    return node.constant
+    seed = hashlib.sha256(" ".join(parser.toks).encode()).hexdigest()
+    evaluation = _Evaluation(seed, erasing)
+    for _ in range(_REDRAWS):
+        try:
+            values = evaluation.run(expr)
+        except _DividedByZero as zero:
+            evaluation.draws[zero.point] += 1
+            continue
+        except (_Unparsed, ValueError, OverflowError):
+            return False
+        return len(set(values)) == 1
+    return True
