@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from ...spec.yaml_io import safe_load
+
 if TYPE_CHECKING:
     from ..evidence import ScenarioEvidence
 
@@ -42,7 +44,6 @@ _TEXT_KEYS = ("statement", "text", "description", "summary", "detail", "message"
 _REASON_KEYS = frozenset({"reason", "because", "rationale", "why"})
 #: a subtree must have at least this many scalars to count as a reproduced tool result
 _ECHO_LEAVES = 3
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 Scalar = str | int | float | bool | None
@@ -115,7 +116,7 @@ def _yaml(text: str) -> Any:
     if ":" not in text:
         return None
     try:
-        value = yaml.load(text, Loader=_LOADER)  # a safe loader
+        value = safe_load(text)  # the bounded loader: a tool result may be an alias bomb
     except yaml.YAMLError:
         return None
     return json.loads(json.dumps(value, default=str)) if isinstance(value, (dict, list)) else None
