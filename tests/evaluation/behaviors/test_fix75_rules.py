@@ -74,7 +74,11 @@ def test_the_points_are_drawn_from_the_query_itself() -> None:
     assert len(set(one.run(atom))) == _series_constant._POINTS
 
 
-def test_a_value_too_large_is_not_judged() -> None:
-    """Rule 390's known limit: a power of a power of a power is not evaluated (not judged)."""
+def test_a_value_too_large_reads_no_course() -> None:
+    """Rule 392 (was: rule 390's known limit, not judged, read as a course): a power of a
+    power of a power grows past what is evaluated, and no query a person writes does: it reads
+    no course. A plain power still reads one."""
     query = f"(({_SEL} ^ 64) ^ 64) ^ 64 - (({_SEL} ^ 64) ^ 64) ^ 64"
-    assert constant(query, ERASING) is False
+    assert constant(query, ERASING) is True
+    assert constant(f"(({_SEL} ^ 64) ^ 64) ^ 64", ERASING) is True
+    assert constant(f"{_SEL} ^ 2", ERASING) is False

@@ -71,6 +71,11 @@ class _Unparsed(Exception):
     """The query is outside the grammar read here, or too large to evaluate: not judged."""
 
 
+class _TooLarge(Exception):
+    """A value past :data:`_MOST_BITS` at a drawn point: no query a person writes grows so
+    (powers of powers); it reads no course (rule 392)."""
+
+
 class _DividedByZero(Exception):
     """A division by zero at one point (rule 390: that point is drawn again)."""
 
@@ -300,7 +305,7 @@ class _Evaluation:
             out is not None
             and max(out.numerator.bit_length(), out.denominator.bit_length()) > _MOST_BITS
         ):
-            raise _Unparsed("too large")  # rule 390: not judged (a known limit)
+            raise _TooLarge  # rule 392: reads no course
         return out
 
     def compare(self, expr: _Expr, a: Fraction, b: Fraction) -> _Value:
@@ -355,7 +360,7 @@ def _arithmetic(
         )
     if op == "^" and b.denominator == 1 and abs(b) <= _MOST_POWER:
         if max(a.numerator.bit_length(), a.denominator.bit_length()) * abs(b) > _MOST_BITS:
-            raise _Unparsed("too large")
+            raise _TooLarge
         return a ** int(b)
     return function(op, (a, b))
 
@@ -366,7 +371,8 @@ def constant(query: str, erasing: frozenset[str]) -> bool:
     315, 390): it gives one value at every point of :class:`_Evaluation`; a call of
     ``erasing`` (rule 260's functions) answers no value either. A division by zero at a point
     draws that point again (at most :data:`_REDRAWS` times; a divisor zero at every draw
-    answers no value). False for a query this grammar does not read (not judged)."""
+    answers no value; a value past :data:`_MOST_BITS`, rule 392, reads no course). False for
+    a query this grammar does not read (not judged)."""
     try:
         parser = _Parser(query)
         expr = parser.expr()
@@ -382,6 +388,8 @@ def constant(query: str, erasing: frozenset[str]) -> bool:
         except _DividedByZero as zero:
             evaluation.draws[zero.point] += 1
             continue
+        except _TooLarge:
+            return True  # rule 392
         except (_Unparsed, ValueError, OverflowError):
             return False
         return len(set(values)) == 1
