@@ -308,16 +308,6 @@ class AnswerText:
         """The first clause stating ``term`` without a preceding negation cue, or None."""
         return clause_matching(self, term_regex(term))
 
-    def asserted_with(self, term: str, cue: Searcher) -> str | None:
-        """A clause asserting ``term`` (unnegated) that also matches ``cue``."""
-        regex = term_regex(term)
-        for sentence in self.distinct:
-            for clause in clauses(sentence):
-                m = regex.search(clause)
-                if m and cue.search(clause) and not self.negated(clause, m.start()):
-                    return clause
-        return None
-
 
 def quote(sentence: str, limit: int = 160) -> str:
     """A sentence for an evidence line (already redacted at capture), shortened."""
