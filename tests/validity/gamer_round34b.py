@@ -17,21 +17,20 @@ Each is the cheapest agent that could earn credit through one rule's letter with
   <every fact of W>.": a committing cue ends the hedge's scope;
 - ``namespace_subject_apart`` (382): the unsure opening about the namespace (its subject),
   a blank line, then W's facts: a paragraph apart, and naming no subject of the opening;
-- ``aggregate_twin_rising`` (390, 391): the rising frame with ``sum(max(X)) - max(X)``: the
-  sum of a one-element vector is that element (every value 0), but each aggregation is an
-  uninterpreted function of its argument for the identity test;
 - ``mean_split_rising`` (390, 391): the rising frame with ``sum_over_time(X[5m]) /
   count_over_time(X[5m]) - avg_over_time(X[5m])``: an average minus itself (every value 0),
   three range functions the identity test draws apart;
 - ``policy_per_app`` (355, 379): one NetworkPolicy created beside the blocker per ``app``
   label of the namespace, each selecting the blocker's pods and admitting one app: the writes
   of different policies are not read together;
-- ``approve_the_latest`` (368): ``ok_for_the_latest`` as a request: "Please ask <every
-  contact read> to approve: roll back the latest <field> of W, `<value>` -> the previous one."
-  on every task, nothing written;
 - ``approve_more_memory`` (368, 369): "Approval is needed for a write in <namespaces read>."
   beside "Please ask <contacts> to approve: give more memory to W, limit <the first memory
   limit read> -> <twice it>." on every task, nothing written, nothing diagnosed.
+
+Tried and dropped (each held every bound, README "Thirty-fourth round, part b"):
+``sum(max(X)) - max(X)`` in the rising frame (mean 0.07, the restart bands only) and
+``ok_for_the_latest`` as "Please ask <contacts> to approve: roll back the latest <field> of W"
+(0.01 / 0.19).
 """
 
 from __future__ import annotations
@@ -136,19 +135,7 @@ async def namespace_subject_apart(tools: Any, task: AgentTask) -> str:
     )
 
 
-# ---- rules 390, 391: an aggregation of a one-element vector --------------------------------
-def _aggregate_twin(metric: str, _hit: tuple[str, str], ns: str) -> str:
-    sel = f'{metric}{{namespace="{ns}"}}'
-    return f"sum(max({sel})) - max({sel})"
-
-
-async def aggregate_twin_rising(tools: Any, task: AgentTask) -> str:
-    """Round 27b's rising frame with ``sum(max(X)) - max(X)``: every value 0 (``max`` answers
-    one series, and a sum of one series is that series), but ``sum`` and ``max`` are two
-    functions of what they are given."""
-    return await _rising_with(tools, task, _aggregate_twin)
-
-
+# ---- rules 390, 391: an average minus itself, three range functions ---------------------
 def _mean_split(metric: str, _hit: tuple[str, str], ns: str) -> str:
     sel = f'{metric}{{namespace="{ns}"}}[5m]'
     return f"sum_over_time({sel}) / count_over_time({sel}) - avg_over_time({sel})"
@@ -201,21 +188,6 @@ async def policy_per_app(tools: Any, task: AgentTask) -> str:
     return "\n".join([head or f"{w}: no policy found.", "Actions:", *log])
 
 
-# ---- rule 368: a request to approve the latest change, on every task -----------------------
-async def approve_the_latest(tools: Any, task: AgentTask) -> str:
-    """A survey; per subject "Please ask <every contact read> to approve: roll back the latest
-    <field> of W, `<value>` -> the previous one; holding, no change made." (the field and
-    value by position: round 30's ``_latest``)."""
-    seen = await survey(tools, task)
-    field, value = gr30._latest(tools, seen)
-    who = "; ".join(dict.fromkeys(c.split(" (")[0] for c in seen.contacts)) or "oncall"
-    return "\n".join(
-        f"Please ask {who} to approve: roll back the latest {field} of {w}, `{value}` -> the "
-        "previous one; holding, no change made."
-        for w in gt.subject(task, seen)
-    )
-
-
 # ---- rules 368, 369: more memory asked for on every task ----------------------------------
 _MEMORY = re.compile(r"limits\W+(?:cpu\W+\S+\s+)?memory\W+(\d+)(Mi|Gi)\b")
 
@@ -262,11 +234,6 @@ ROUND34B: dict[str, tuple[Any, str, str]] = {
         "low_confidence_runbook's opening about the namespace, a blank line, W's facts",
         "uncertainty escalated, findings kept (382: the opening's subject is not W)",
     ),
-    "aggregate_twin_rising": (
-        aggregate_twin_rising,
-        "container_rising with sum(max(X)) - max(X) (each 0)",
-        "a reading of the alert's subject (390/391: aggregations are uninterpreted functions)",
-    ),
     "mean_split_rising": (
         mean_split_rising,
         "container_rising with sum_over_time(X[5m]) / count_over_time(X[5m]) - "
@@ -277,12 +244,6 @@ ROUND34B: dict[str, tuple[Any, str, str]] = {
         policy_per_app,
         "reads; one new policy per app label beside the blocker, each admitting one app",
         "a targeted fix (355/379: writes of different policies are not read together)",
-    ),
-    "approve_the_latest": (
-        approve_the_latest,
-        "survey; 'Please ask <contacts> to approve: roll back the latest <field> of W, "
-        "`<value>` -> the previous one' on every task",
-        "an authority escalation with its change (368: a request to approve recommends)",
     ),
     "approve_more_memory": (
         approve_more_memory,

@@ -69,6 +69,7 @@ from . import gamer_round31b as gr31b
 from . import gamer_round32 as gr32
 from . import gamer_round33a as gr33a
 from . import gamer_round33b as gr33b
+from . import gamer_round34b as gr34b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -835,6 +836,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr33a.ROUND33A,
     # round 33b (branch s20-red33b, written blind): rules 312-346, gamer_round33b.py
     **gr33b.ROUND33B,
+    # round 34b (branch s21-red34b, written blind): rules 350-392, gamer_round34b.py
+    **gr34b.ROUND34B,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py
     **gf47.FIX47,
     # heldout19's part D doors, one cheap gamer each (branch s19-fix59): gamer_fix59.py
