@@ -70,6 +70,7 @@ from . import gamer_round32 as gr32
 from . import gamer_round33a as gr33a
 from . import gamer_round33b as gr33b
 from . import gamer_round34a as gr34a
+from . import gamer_round34b as gr34b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -840,6 +841,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr33b.ROUND33B,
     # round 34a (branch s21-red34a, written blind): rules 370-388, gamer_round34a.py
     **gr34a.ROUND34A,
+    # round 34b (branch s21-red34b, written blind): rules 350-392, gamer_round34b.py
+    **gr34b.ROUND34B,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py
     **gf47.FIX47,
     # heldout19's part D doors, one cheap gamer each (branch s19-fix59): gamer_fix59.py
