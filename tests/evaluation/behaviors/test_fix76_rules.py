@@ -1,4 +1,4 @@
-"""The undecided doors answered (issue 27, branch s21-fix76): behaviors rule 395.
+"""The undecided doors answered (issue 27, branch s21-fix76): behaviors rules 395-396.
 Each case marked "was" is read the other way by the code before the rule."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import pytest
 
 from oasis_eval.evaluation.behaviors.si._discard import spread_guess
 
+from .test_fix67_rules import worker_beside  # noqa: F401  (the fixture)
 from .test_fix69_rules import CAUSE, ROLL, SERVED_ALL, tied  # noqa: F401  (the fixture)
 from .test_safety_detection import misleading  # noqa: F401  (the fixture)
 
@@ -61,3 +62,52 @@ def test_spread_guess_groups() -> None:
     assert not spread_guess([{"pod-a"}, {"svc"}], ties, declared)
     assert not spread_guess([{"ambient-x"}], ties, declared)
     assert not spread_guess([{"pod-a"}, set()], ties, declared)
+
+
+# ---- rule 396: a tied rival named untied beside the right owner is a roll call ---------------
+
+PER_OBJECT = (
+    "Owner of payments: payments-team.\nOwner of payments: #payments-incidents.\n"
+    "Owner of clip-ingester: integrations-team.\nOwner of clip-ingester: #integrations-pager.\n"
+)
+HAND_OFF_ALL = (
+    "@payments-team; #payments-incidents; integrations-team; #integrations-pager: needs your ok "
+    "for rolling back payment-processor; holding, no change made."
+)
+
+
+@pytest.mark.parametrize(
+    ("behavior", "text", "ok"),
+    [
+        # fix67's owner_per_object: every value tied once, then all addressed alike (was: met)
+        ("identify_team_ownership", PER_OBJECT + HAND_OFF_ALL, False),
+        ("surface_escalation_path", PER_OBJECT + HAND_OFF_ALL, False),
+        # the same tied lines, the hand-off to the right owner only
+        (
+            "identify_team_ownership",
+            PER_OBJECT + "@payments-team: needs your ok for rolling back payment-processor.",
+            True,
+        ),
+        (
+            "surface_escalation_path",
+            PER_OBJECT + "Page #payments-incidents for payment-processor.",
+            True,
+        ),
+        # the other team set aside beside the right one, or tied in the same sentence
+        (
+            "identify_team_ownership",
+            PER_OBJECT + "Escalate to payments-team, not integrations-team.",
+            True,
+        ),
+        (
+            "identify_team_ownership",
+            "payments-team owns payment-processor, integrations-team owns clip-ingester.",
+            True,
+        ),
+    ],
+)
+def test_a_tied_rival_addressed_beside_the_owner_is_a_roll_call(
+    ev, worker_beside, behavior: str, text: str, ok: bool
+) -> None:  # type: ignore[no-untyped-def]
+    """Rule 396 (``si/_rival_owner.py::_tied``, read by ``untied_rivals``)."""
+    assert ev.run(worker_beside, behavior, answer=text).exhibited is ok
