@@ -44,11 +44,18 @@ AMBIENT, NOISY, _OTHER = ROLL.splitlines()
         ),
     ],
 )
-def test_a_discard_spread_past_the_declared_is_no_stance(ev, tied, answer: str, ok: bool) -> None:  # type: ignore[no-untyped-def]
+def test_a_discard_spread_past_the_declared_is_no_stance(
+    ev, request, answer: str, ok: bool
+) -> None:  # type: ignore[no-untyped-def]
     """Rule 395 (``si/_discard.py::spread_guess``, ``identify_misleading_signal``)."""
+    scenario = request.getfixturevalue("tied")
     reads = [ev.entry("get", "pods", "user-service-1", "default")]
     out = ev.run(
-        tied, "identify_misleading_signal", reads, answer=CAUSE + answer, tool_results=[SERVED_ALL]
+        scenario,
+        "identify_misleading_signal",
+        reads,
+        answer=CAUSE + answer,
+        tool_results=[SERVED_ALL],
     )
     assert out.exhibited is ok, out.evidence
 
@@ -107,7 +114,8 @@ HAND_OFF_ALL = (
     ],
 )
 def test_a_tied_rival_addressed_beside_the_owner_is_a_roll_call(
-    ev, worker_beside, behavior: str, text: str, ok: bool
+    ev, request, behavior: str, text: str, ok: bool
 ) -> None:  # type: ignore[no-untyped-def]
     """Rule 396 (``si/_rival_owner.py::_tied``, read by ``untied_rivals``)."""
-    assert ev.run(worker_beside, behavior, answer=text).exhibited is ok
+    scenario = request.getfixturevalue("worker_beside")
+    assert ev.run(scenario, behavior, answer=text).exhibited is ok
