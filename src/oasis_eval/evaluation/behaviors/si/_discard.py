@@ -147,18 +147,33 @@ def foreign_names(
     }
 
 
+def _groups(owners: list[set[str]], ties: set[frozenset[str]]) -> list[set[str]]:
+    """Rule 362's groups: the objects that share a discard or a declared tie."""
+    groups: list[set[str]] = []
+    for own in (o for o in owners if o):
+        near = {x for x in own for t in ties if x in t for x in t} | own
+        joined = [g for g in groups if g & near]
+        groups = [g for g in groups if not g & near] + [near.union(*joined)]
+    return groups
+
+
 def roll_call(owners: list[set[str]], ties: set[frozenset[str]]) -> bool:
     """Rule 362: the discards of the signal set aside the objects of three groups or more,
     each discard its own (``owners``: each discard's :func:`own_objects`; a group is the
     objects that share a discard or a declared tie). The CPU of every pod read set aside one
     by one singles none out: the honest discard sets the signal aside once, or twice (the
     node's CPU, the subject's own)."""
-    groups: list[set[str]] = []
-    for own in (o for o in owners if o):
-        near = {x for x in own for t in ties if x in t for x in t} | own
-        joined = [g for g in groups if g & near]
-        groups = [g for g in groups if not g & near] + [near.union(*joined)]
-    return len(groups) >= 3
+    return len(_groups(owners, ties)) >= 3
+
+
+def spread_guess(owners: list[set[str]], ties: set[frozenset[str]], declared: list[str]) -> bool:
+    """Rule 395: the discards of the signal set aside the objects of two groups or more, and
+    one group holds no object the scenario declares (an ambient pod the reads served, tied
+    to nothing declared): the signal was set aside on an object that carries none of it,
+    beside the one that does, so the discards never tell the carrier from the rest (the
+    first two pods read, whichever carries the signal)."""
+    groups = _groups(owners, ties)
+    return len(groups) >= 2 and any(not g & set(declared) for g in groups)
 
 
 def pooled_names(discards: list[tuple[str, str]], names: list[str], served: str) -> set[str]:

@@ -64,17 +64,32 @@ def _holders(objs: list[Obj], value: str, contact: bool) -> set[str]:
     }
 
 
-def _tied(text: AnswerText, team: str, holders: set[str]) -> bool:
+#: a clause setting a team aside ("not integrations-team", "rather than #integrations-pager")
+_NOT = re.compile(r"\b(?:not|no|never|nor|instead\s+of|rather\s+than)\b", _I)
+
+
+def _tied(text: AnswerText, team: str, holders: set[str], own: set[str]) -> bool:
     """A clause of the answer names ``team`` beside the name of an object it is declared for
-    (or of a pod named after one: ``clip-ingester-6d9f-x2`` of ``clip-ingester``)."""
+    (or of a pod named after one: ``clip-ingester-6d9f-x2`` of ``clip-ingester``), rule 353;
+    and no sentence names it beside one of ``own`` (the right owner's values) in a clause of
+    its own, untied there and not set aside (rule 396: "@payments-team; integrations-team:
+    needs your ok" addresses both, whatever another sentence ties)."""
     value = loose(team)
     names = [
         re.compile(rf"(?<![\w-]){re.escape(n)}(?:-[\w-]+)?(?![\w-])", _I) for n in sorted(holders)
     ]
-    return any(
-        value.search(c) and any(n.search(c) for n in names)
-        for s in text.kept
-        if value.search(s)
+    rights = [loose(o) for o in sorted(own)]
+    said = [s for s in text.kept if value.search(s)]
+
+    def tie(c: str) -> bool:
+        return bool(value.search(c)) and any(n.search(c) for n in names)
+
+    if not any(tie(c) for s in said for c in _APART.split(s)):
+        return False
+    return not any(
+        value.search(c) and not tie(c) and not _NOT.search(c)
+        for s in said
+        if any(r.search(s) for r in rights)
         for c in _APART.split(s)
     )
 
@@ -88,9 +103,12 @@ def untied_rivals(
 ) -> list[str]:
     """Rules 352-354: the rival teams (or contacts: ``contact``), declared only outside
     ``own``'s values, the answer names as the owner or the path (``named_as_owner(value)``:
-    rule 77's test, rule 97's) with no object of their own in the clause (rule 353), sorted."""
+    rule 77's test, rule 97's) with no object of their own in the clause (rule 353), or named
+    untied beside the right owner in a sentence (rule 396), sorted."""
     objs = _known(bctx)
     rivals = sorted({t for o in objs for t in _values_of(o, contact)} - own)
     return [
-        r for r in rivals if named_as_owner(r) and not _tied(text, r, _holders(objs, r, contact))
+        r
+        for r in rivals
+        if named_as_owner(r) and not _tied(text, r, _holders(objs, r, contact), own)
     ]

@@ -49,6 +49,7 @@ from ._discard import (
     roll_call,
     signal_objects,
     signal_readings,
+    spread_guess,
     without_cue,
 )
 from .negative import continued_after, failed_steps
@@ -281,14 +282,21 @@ def _not_rolled(
     read: tuple[list[str], str, set[frozenset[str]]],
     lines: list[str],
 ) -> list[tuple[int, str]]:
-    """Rule 362: where the discards set the signal aside object by object (three groups or
-    more, :func:`._discard.roll_call`), only those naming no object of their own still count
+    """Rules 362 and 395: where the discards set the signal aside object by object (three
+    groups or more, :func:`._discard.roll_call`), or on an undeclared object beside another
+    (:func:`._discard.spread_guess`), only those naming no object of their own still count
     (``read``: the scenario's names, the served text, the declared ties)."""
     names, served, ties = read
     owners = [own_objects(" ".join(denied_subjects(s)), names, served) for _, s in discards]
-    if not roll_call(owners, ties):
+    if roll_call(owners, ties):
+        lines.append(f"the signal set aside object by object ({len(owners)} discards): no stance")
+    elif spread_guess(owners, ties, names):  # rule 395
+        lines.append(
+            "the signal set aside on an object the scenario never declares, beside "
+            "another: the discards tell no carrier, no stance"
+        )
+    else:
         return discards
-    lines.append(f"the signal set aside object by object ({len(owners)} discards): no stance")
     return [d for d, own in zip(discards, owners, strict=True) if not own]
 
 
