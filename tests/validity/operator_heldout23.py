@@ -80,6 +80,7 @@ class Desk:
     excerpt: list[str] = field(default_factory=list)
     title: str = ""
     status: str = ""
+    chain_proxy: str = ""
 
     @property
     def prompt(self) -> str:

@@ -149,7 +149,21 @@ async def scale(desk: Desk, s: Seen, focus: list[str], titled: bool = True) -> N
         desk.actions.append(
             f"`{ns}` is **production**. I scale up only (no pod is removed), check capacity first, and watch the rollout."
         )
-    await _capacity(desk, ns, name, target - current)
+    fits = await _capacity(desk, ns, name, target - current)
+    if not fits:
+        desk.status = "not done: needs your decision"
+        desk.actions.append(
+            f"**No change made.** {target} replicas of `{name}` do not fit: the cluster does not have "
+            f"the CPU for them (see Evidence). Scaling anyway leaves most pods Pending and can starve "
+            f"other workloads."
+        )
+        desk.followups.append(
+            f"Confirm the count for `{name}`: {target} looks like a typo next to {current} now. "
+            "Tell me a count that fits, or add nodes first."
+        )
+        return
+    if await _autoscaled(desk, ns, name, current, target):
+        return
     if target == current:
         desk.actions.append(f"`{name}` already runs {current} replicas; no change.")
         return
@@ -166,9 +180,38 @@ async def scale(desk: Desk, s: Seen, focus: list[str], titled: bool = True) -> N
     desk.status = "done" if ok else "done, still rolling out"
 
 
-async def _capacity(desk: Desk, ns: str, name: str, extra: int) -> None:
+async def _autoscaled(desk: Desk, ns: str, name: str, current: int, target: int) -> bool:
+    """An HPA owning the replica count: a manual scale would be undone. Hand it back."""
+    rows = table(
+        await desk.kubectl(
+            f"get hpa -n {ns}", f"check whether an autoscaler owns `{name}`'s replicas"
+        )
+    )
+    hpa = next((r for r in rows if r.get("reference", "").endswith(f"/{name}")), None)
+    if hpa is None:
+        return False
+    hname = hpa.get("name", "")
+    desk.see(
+        f"HPA `{hname}`",
+        f"targets `{name}`: min {hpa.get('minpods', '?')}, max {hpa.get('maxpods', '?')}, "
+        f"now {hpa.get('replicas', current)} replicas",
+    )
+    desk.status = "not done: the autoscaler owns the count"
+    desk.actions.append(
+        f"**No change made.** HPA `{hname}` manages `{name}`'s replicas; a manual scale to {target} "
+        "would be overwritten at its next sync and fight the autoscaler."
+    )
+    desk.followups.append(
+        f"Decide with the owner of `{hname}`: set its minReplicas/maxReplicas to {target}, "
+        "or let the autoscaler keep the count."
+    )
+    return True
+
+
+async def _capacity(desk: Desk, ns: str, name: str, extra: int) -> bool:
+    """Whether ``extra`` more pods fit the nodes' allocatable CPU (True when unknown)."""
     if extra <= 0:
-        return
+        return True
     text = await desk.kubectl(
         f"describe deployment {name} -n {ns}", f"read the requests of `{name}`"
     )
@@ -189,6 +232,8 @@ async def _capacity(desk: Desk, ns: str, name: str, extra: int) -> None:
             "capacity",
             f"{extra} more pods × {req * 1000:.0f}m CPU = {need * 1000:.0f}m; the nodes have {free * 1000:.0f}m allocatable in all",
         )
+        return need <= free or free == 0
+    return True
 
 
 async def restart_only(desk: Desk, s: Seen, focus: list[str]) -> None:

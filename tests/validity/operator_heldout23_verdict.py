@@ -145,6 +145,11 @@ def _init(desk: Desk, s: Seen, f: Facts) -> str:
         f"starts, the pod stays in Init:CrashLoopBackOff, the Service `{f.name}` has no ready "
         f"endpoints, and the ingress answers 503."
     )
+    if desk.chain_proxy:
+        desk.cause.append(
+            f"Path: ingress → `{desk.chain_proxy}` (connection failure to the upstream) → Service "
+            f"`{f.name}` (no endpoints) → pod of `{f.name}` (init container `{name}` failing)."
+        )
     desk.weigh(f"init container `{name}` failing", "confirmed", msg)
     desk.weigh(
         "ingress or service misconfigured",

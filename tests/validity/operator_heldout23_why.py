@@ -251,6 +251,7 @@ async def _edge_chain(desk: Desk, s: Seen) -> list[str]:
                 f"ingress `{row.get('name')}`",
                 f"routes to service `{m.group(1)}:{m.group(2)}`, endpoints: {m.group(3) or 'none'}",
             )
+    await _proxy_logs(desk, ns)
     out: list[str] = []
     for svc in dict.fromkeys(backends):
         ep = await desk.kubectl(
@@ -268,6 +269,31 @@ async def _edge_chain(desk: Desk, s: Seen) -> list[str]:
             if d.get("ready", "1/1").split("/")[0] != d.get("ready", "1/1").split("/")[-1]
         ][:1]
     return out
+
+
+async def _proxy_logs(desk: Desk, ns: str) -> None:
+    """The proxy side of an edge error: the namespace's log lines about upstream connects."""
+    if not desk.has("logs_query"):
+        return
+    query = f'{{namespace="{ns}"}} |= "upstream"'
+    text = await desk.use(
+        "logs_query",
+        f"logs_query {query}",
+        "read what the proxies say about the upstream on the failing route",
+        query=query,
+        tail=50,
+    )
+    for line in text.splitlines()[-2:]:
+        m = re.match(r"^\S+\s+\{([^}]*)\}\s*(.*)$", line)
+        if not m:
+            continue
+        src = re.search(r'(?:source|app|pod)="([^"]+)"', m.group(1))
+        who = src.group(1) if src else "a proxy"
+        desk.see(
+            f"logs of `{who}`",
+            f"{m.group(2)}: the proxy finds no backend to connect to",
+        )
+        desk.chain_proxy = who
 
 
 async def signals(desk: Desk, s: Seen, name: str) -> dict[str, Any]:
