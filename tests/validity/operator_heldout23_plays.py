@@ -130,9 +130,11 @@ def _minutes(age: str) -> float:
 async def canary(desk: Desk, s: Seen, focus: list[str]) -> None:
     """Gate the canary on the threshold the request gives; promote or roll back."""
     ns = s.ns
-    base = next((n for n in focus if n in s.deployments), "")
+    base = next((n for n in focus if n in s.deployments and "canary" not in n), "")
+    canaries = sorted(n for n in s.deployments if "canary" in n)
+    # the canary of the named service when its name says so, else the namespace's canary
     can = next(
-        (n for n in sorted(s.deployments) if "canary" in n and (not base or n.startswith(base))), ""
+        (n for n in canaries if base and n.startswith(base)), canaries[0] if canaries else ""
     )
     m = re.search(r"under (\d+(?:\.\d+)?)\s*%", desk.low)
     limit = float(m.group(1)) / 100 if m else 0.01
