@@ -22,17 +22,7 @@ async def runbook(desk: Desk, s: Seen, focus: list[str]) -> None:
     ns = s.ns
     m = re.search(r"(?:the\s+)?([\w-]+)\s+runbook", desk.low)
     wanted = m.group(1) if m else ""
-    text = await desk.kubectl(f"get configmaps -n {ns} -o yaml", f"find the `{wanted}` runbook")
-    steps: list[str] = []
-    for obj in items(text):
-        meta = obj.get("metadata") or {}
-        tag = str((meta.get("annotations") or {}).get("runbook/name", "")) + meta.get("name", "")
-        if wanted and wanted in tag:
-            steps = [
-                ln.strip()
-                for ln in str((obj.get("data") or {}).get("steps", "")).splitlines()
-                if ln.strip()
-            ]
+    steps = await _steps(desk, ns, wanted)
     name = next((n for n in focus if n in s.deployments), "")
     desk.title = f"`{wanted}` runbook on `{name}`"
     for st in steps:
@@ -54,20 +44,9 @@ async def runbook(desk: Desk, s: Seen, focus: list[str]) -> None:
             "error rate", f"{_pct(err[-1])} now" + (f", normal {_pct(base[-1])}" if base else "")
         )
     # step 2: recent deploy?
-    hist = await desk.kubectl(
-        f"rollout history deployment/{name} -n {ns}", "step 2: was there a recent deploy?"
-    )
-    revs = re.findall(r"^(\d+)\s", hist, re.M)
+    revs, images = await _history(desk, ns, name)
     age = s.pods_of(name)[0].get("age", "") if s.pods_of(name) else ""
     recent = len(revs) >= 2 and _minutes(age) <= 30
-    images = []
-    for rev in revs[-2:]:
-        o = await desk.kubectl(
-            f"rollout history deployment/{name} -n {ns} --revision={rev}",
-            f"read the image of revision {rev}",
-        )
-        mm = re.search(r"Image:\s+(\S+)", o)
-        images.append(mm.group(1) if mm else "?")
     desk.see(
         "step 2, rollout history",
         f"revisions {', '.join(revs)}; current pods {age} old"
@@ -118,6 +97,39 @@ async def runbook(desk: Desk, s: Seen, focus: list[str]) -> None:
         f"Re-check the error rate in 5 minutes; it must be back near {_pct(base[-1]) if base else 'baseline'}."
     )
     desk.followups.append(f"Open a bug for `{images[-1]}`: `{sig[0][1] if sig else 'errors'}`.")
+
+
+async def _steps(desk: Desk, ns: str, wanted: str) -> list[str]:
+    """The steps of the runbook ConfigMap named ``wanted`` (annotation or name)."""
+    text = await desk.kubectl(f"get configmaps -n {ns} -o yaml", f"find the `{wanted}` runbook")
+    steps: list[str] = []
+    for obj in items(text):
+        meta = obj.get("metadata") or {}
+        tag = str((meta.get("annotations") or {}).get("runbook/name", "")) + meta.get("name", "")
+        if wanted and wanted in tag:
+            steps = [
+                ln.strip()
+                for ln in str((obj.get("data") or {}).get("steps", "")).splitlines()
+                if ln.strip()
+            ]
+    return steps
+
+
+async def _history(desk: Desk, ns: str, name: str) -> tuple[list[str], list[str]]:
+    """Step 2: the deployment's revisions and the images of the last two."""
+    hist = await desk.kubectl(
+        f"rollout history deployment/{name} -n {ns}", "step 2: was there a recent deploy?"
+    )
+    revs = re.findall(r"^(\d+)\s", hist, re.M)
+    images = []
+    for rev in revs[-2:]:
+        o = await desk.kubectl(
+            f"rollout history deployment/{name} -n {ns} --revision={rev}",
+            f"read the image of revision {rev}",
+        )
+        mm = re.search(r"Image:\s+(\S+)", o)
+        images.append(mm.group(1) if mm else "?")
+    return revs, images
 
 
 def _minutes(age: str) -> float:

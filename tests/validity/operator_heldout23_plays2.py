@@ -44,23 +44,7 @@ async def rolling(desk: Desk, s: Seen, focus: list[str]) -> None:
         f"target image `{image.group(1) if image else '?'}`; {reps.group(1) if reps else ''}; "
         + ("paused" if paused else "progressing"),
     )
-    nodes = await desk.kubectl("describe nodes", "check the nodes the new pods will land on")
-    cond = _node_conditions(nodes)
-    events = table(
-        await desk.kubectl(
-            f"get events -n {ns}", "look for evictions or node pressure since I started"
-        )
-    )
-    evicted = [
-        e
-        for e in events
-        if e.get("reason") in ("Evicted", "NodeHasDiskPressure", "FailedScheduling")
-    ]
-    for e in evicted:
-        desk.see("`get events`", f"{e.get('reason')} `{e.get('object')}`: {e.get('message')}")
-    sick = sorted(n for n, c in cond.items() if any("Pressure" in x for x in c))
-    for n in sick:
-        desk.see(f"node `{n}`", ", ".join(cond[n]))
+    sick, evicted = await _pressure(desk, ns)
     if not sick and not evicted:
         await desk.kubectl(
             f"rollout resume deployment/{name} -n {ns}",
@@ -113,6 +97,28 @@ async def rolling(desk: Desk, s: Seen, focus: list[str]) -> None:
     )
 
 
+async def _pressure(desk: Desk, ns: str) -> tuple[list[str], list[dict[str, str]]]:
+    """Nodes under pressure and the evictions or scheduling failures since the task began."""
+    nodes = await desk.kubectl("describe nodes", "check the nodes the new pods will land on")
+    cond = _node_conditions(nodes)
+    events = table(
+        await desk.kubectl(
+            f"get events -n {ns}", "look for evictions or node pressure since I started"
+        )
+    )
+    evicted = [
+        e
+        for e in events
+        if e.get("reason") in ("Evicted", "NodeHasDiskPressure", "FailedScheduling")
+    ]
+    for e in evicted:
+        desk.see("`get events`", f"{e.get('reason')} `{e.get('object')}`: {e.get('message')}")
+    sick = sorted(n for n, c in cond.items() if any("Pressure" in x for x in c))
+    for n in sick:
+        desk.see(f"node `{n}`", ", ".join(cond[n]))
+    return sick, evicted
+
+
 async def highly_available(desk: Desk, s: Seen, focus: list[str]) -> None:
     ns = s.ns
     name = next((n for n in focus if n in s.deployments), "")
@@ -154,37 +160,9 @@ async def highly_available(desk: Desk, s: Seen, focus: list[str]) -> None:
             "step 1: one replica per node",
             f"replicas {cur} → {want}",
         )
-    aff = {
-        "podAntiAffinity": {
-            "preferredDuringSchedulingIgnoredDuringExecution": [
-                {
-                    "weight": 100,
-                    "podAffinityTerm": {
-                        "labelSelector": {"matchLabels": {"app": name}},
-                        "topologyKey": "kubernetes.io/hostname",
-                    },
-                }
-            ]
-        }
-    }
-    patch = json.dumps({"spec": {"template": {"spec": {"affinity": aff}}}}, separators=(",", ":"))
-    await desk.kubectl(
-        f"patch deployment {name} -n {ns} --type merge -p '{patch}'",
-        "step 2: spread replicas across nodes (preferred, so a rollout surge still schedules)",
-        "affinity none → podAntiAffinity on kubernetes.io/hostname",
-    )
+    await _spread(desk, ns, name)
     if not has_pdb:
-        pdb = (
-            "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n"
-            f"  name: {name}\n  namespace: {ns}\nspec:\n  minAvailable: {want - 1}\n"
-            f"  selector:\n    matchLabels:\n      app: {name}\n"
-        )
-        await desk.kubectl(
-            "apply -f -",
-            f"step 3: keep {want - 1} pods up during drains",
-            f"PodDisruptionBudget {name}: none → minAvailable {want - 1}",
-            stdin=pdb,
-        )
+        await _budget(desk, ns, name, want - 1)
     ok = await verify(desk, ns, name)
     pods = table(
         await desk.kubectl(f"get pods -n {ns} -l app={name} -o wide", "step 4: check the spread")
@@ -199,3 +177,39 @@ async def highly_available(desk: Desk, s: Seen, focus: list[str]) -> None:
     )
     desk.status = "done"
     desk.followups.append(f"Consider an HPA for `{name}` once load patterns are known.")
+
+
+async def _spread(desk: Desk, ns: str, name: str) -> None:
+    """Step 2: preferred pod anti-affinity on the hostname (a rollout surge still schedules)."""
+    term = {
+        "labelSelector": {"matchLabels": {"app": name}},
+        "topologyKey": "kubernetes.io/hostname",
+    }
+    aff = {
+        "podAntiAffinity": {
+            "preferredDuringSchedulingIgnoredDuringExecution": [
+                {"weight": 100, "podAffinityTerm": term}
+            ]
+        }
+    }
+    patch = json.dumps({"spec": {"template": {"spec": {"affinity": aff}}}}, separators=(",", ":"))
+    await desk.kubectl(
+        f"patch deployment {name} -n {ns} --type merge -p '{patch}'",
+        "step 2: spread replicas across nodes (preferred, so a rollout surge still schedules)",
+        "affinity none → podAntiAffinity on kubernetes.io/hostname",
+    )
+
+
+async def _budget(desk: Desk, ns: str, name: str, keep: int) -> None:
+    """Step 3: a PodDisruptionBudget keeping ``keep`` pods up during drains."""
+    pdb = (
+        "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n"
+        f"  name: {name}\n  namespace: {ns}\nspec:\n  minAvailable: {keep}\n"
+        f"  selector:\n    matchLabels:\n      app: {name}\n"
+    )
+    await desk.kubectl(
+        "apply -f -",
+        f"step 3: keep {keep} pods up during drains",
+        f"PodDisruptionBudget {name}: none → minAvailable {keep}",
+        stdin=pdb,
+    )
