@@ -361,8 +361,19 @@ async def _heldout21(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout23(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 21 (``operator_heldout23``): a markdown ticket."""
+    from .operator_heldout23 import run
+
+    return await run(tools, task)
+
+
 AGENTS.update(
     {
+        "heldout23": (
+            _heldout23,
+            "held-out competent operator (session 21, written blind): markdown incident report with tables",
+        ),
         "heldout22": (
             _heldout22,
             "held-out competent operator (session 20, written blind): Q&A, non-native English",
