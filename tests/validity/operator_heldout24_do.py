@@ -275,7 +275,18 @@ async def fix_case(desk: Desk, case: Case) -> None:
     if not desk.may_write:
         await _hand_off(desk, case)
         return
-    if case.kind == "pending":
+    if case.kind == "conncap":
+        cm, key, value = case.fix.split(":")
+        new = str(int(value) * 10)
+        patch = json.dumps({"data": {key: new}}, sort_keys=True)
+        await desk.k(
+            f"patch configmap {cm} -n {desk.ns} --type merge -p '{patch}'",
+            f"{key}={value} too low, conns over it get dropped; raise it so they fit",
+            f"{key}: {value} -> {new}",
+        )
+        await restart(desk, name, why=f"{name} reads {cm} at start, needs restart to pick up {key}")
+        desk.say(f"raised {key} {value} -> {new} in {cm} + rolled {name} to load it")
+    elif case.kind == "pending":
         await _fit_requests(desk, case)
     elif case.kind == "oom":
         lim = limit_of(case, "memory")
@@ -423,9 +434,7 @@ async def _hand_off(desk: Desk, case: Case) -> None:
         if case.kind == "oom"
         else f"kubectl rollout restart deploy/{case.name} -n {desk.ns}"
     )
-    if case.kind == "pending":
-        await _fit_requests(desk, case)
-    elif case.kind == "oom":
+    if case.kind == "oom":
         lim = limit_of(case, "memory")
         if lim:
             rec = f"kubectl set resources deploy/{case.name} -n {desk.ns} --limits=memory={int(lim * 2 / 1048576)}Mi"

@@ -39,6 +39,7 @@ class Case:
     sure: bool = True
     facts: list[str] = field(default_factory=list)
     fix: str = ""
+    rose: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 async def read_case(desk: Desk, name: str) -> Case:
@@ -103,7 +104,25 @@ async def read_case(desk: Desk, name: str) -> Case:
             metric = labels.get("__name__", "")
             if metric and values:
                 case.series.setdefault(metric, values)
+        case.rose = rise_ages(out)
     return case
+
+
+def rise_ages(text: str) -> dict[str, tuple[float, float]]:
+    """Per series, how many minutes before its last sample it first went past 3x its starting
+    value, and the value it jumped to."""
+    doc = load_json(text)
+    result = (doc.get("data") or {}).get("result", []) if isinstance(doc, dict) else []
+    out: dict[str, tuple[float, float]] = {}
+    for r in result if isinstance(result, list) else []:
+        name = str((r.get("metric") or {}).get("__name__", ""))
+        pts = [(float(t), float(v)) for t, v in r.get("values") or [] if v not in ("NaN",)]
+        if not name or len(pts) < 3 or pts[0][1] <= 0:
+            continue
+        first = next(((t, v) for t, v in pts if v > 3 * pts[0][1]), None)
+        if first is not None:
+            out[name] = ((pts[-1][0] - first[0]) / 60, first[1])
+    return out
 
 
 def _num(x: float) -> str:
@@ -116,7 +135,9 @@ def metric_facts(case: Case) -> list[str]:
     """Each series as 'metric: start -> end (trend)'."""
     out = []
     for metric, values in sorted(case.series.items()):
-        out.append(f"{metric}: {_num(values[0])} -> {_num(values[-1])} ({trend(values)})")
+        jump = case.rose.get(metric)
+        when = f", jumped to {_num(jump[1])} ~{jump[0]:.0f}m ago" if jump is not None else ""
+        out.append(f"{metric}: {_num(values[0])} -> {_num(values[-1])} ({trend(values)}{when})")
     return out
 
 
@@ -182,11 +203,21 @@ def diagnose(desk: Desk, case: Case) -> None:
         line = next(m for _, m, _ in case.signals if "pool" in m.lower())
         case.kind = "pool"
         case.cause = f"db connection pool exhausted: `{line}`"
+        slow = [
+            f"{k} {_num(v[0])} -> {_num(v[-1])}"
+            for k, v in case.series.items()
+            if "latency" in k and "normal" not in k and trend(v) == "rising"
+        ]
+        if slow:
+            case.cause += f" + metrics: {slow[0]} + traces: time spent waiting in the db span -> all 3 point at the pool"
     else:
         key = re.search(r"\b([A-Z][A-Z0-9_]{3,})\b", sig)
         if key and re.search(r"missing|not set|required|not found|undefined|empty", low):
             case.kind = "config"
             case.cause = f"missing cfg key `{key.group(1)}`: `{top}`"
+            src = _env_source(case, key.group(1))
+            if src:
+                case.cause += f" -> env {key.group(1)} comes from {src}, which doesnt have that key"
         elif top:
             case.kind = "log"
             case.cause = f"logs keep saying `{top}`"
@@ -266,3 +297,15 @@ def _growth(case: Case) -> None:
             left = f", limit {mib(lim)} -> at this rate hits it in ~{hours:.1f}h -> OOMKill"
         case.cause = f"mem climbs steadily {mib(mem[0])} -> {mib(mem[-1])} in 6h, never drops (leak-ish){left}"
         case.sure = True
+
+
+def _env_source(case: Case, key: str) -> str:
+    """Where the container's env var comes from, as describe shows it (configmap or secret)."""
+    for p in case.pods:
+        for c in p.containers:
+            v = c.env.get(key, "")
+            m = re.search(r"key '([^']+)' of (config map|secret) '([^']+)'", v)
+            if m:
+                kind = "ConfigMap" if "config" in m.group(2) else "Secret"
+                return f"{kind} {m.group(3)} (key {m.group(1)})"
+    return ""

