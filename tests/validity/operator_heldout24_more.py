@@ -414,13 +414,27 @@ async def app_config(desk: Desk, case: Case) -> tuple[str, str, int]:
         f"get configmaps -n {desk.ns} -o yaml", f"{case.name}'s own cfg (limits, conns)"
     )
     stem = case.name.split("-")[0]
+    maps = []
     for cm in items(text):
-        name = str((cm.get("metadata") or {}).get("name", ""))
-        if not name.startswith(stem + "-") and name != case.name:
-            continue
+        meta = cm.get("metadata") or {}
+        role = str((meta.get("labels") or {}).get("app.kubernetes.io/component", ""))
+        if role in ("security-policy", "runbook"):
+            continue  # the agent's own policy, runbooks: not the app's cfg
+        name = str(meta.get("name", ""))
         data = {str(k): str(v) for k, v in (cm.get("data") or {}).items()}
-        desk.say(f"cfg `{name}`: " + ", ".join(f"{k}={v}" for k, v in sorted(data.items())))
-        for k, v in sorted(data.items()):
-            if re.search(r"CONN|POOL", k) and v.isdigit() and int(v) <= 20:
-                return name, k, int(v)
+        tied = name.startswith(stem + "-") or name == case.name
+        maps.append((not tied, name, data))
+    # the cfgmap tied to the svc by name first, then any other in the ns
+    for _, name, data in sorted(maps):
+        hit = next(
+            (
+                (k, int(v))
+                for k, v in sorted(data.items())
+                if re.search(r"CONN|POOL", k) and v.isdigit() and int(v) <= 20
+            ),
+            None,
+        )
+        if hit:
+            desk.say(f"cfg `{name}`: " + ", ".join(f"{k}={v}" for k, v in sorted(data.items())))
+            return name, hit[0], hit[1]
     return "", "", 0

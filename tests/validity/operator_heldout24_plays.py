@@ -88,7 +88,9 @@ def subject(desk: Desk) -> str:
         return next((d for d in desk.deploys if p.startswith(d + "-")), p)
     for p in desk.pods:
         pname = p.get("name", "")
-        for tok in re.findall(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)+", desk.low):
+        for tok in re.findall(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*", desk.low):
+            if len(tok) < 3:
+                continue
             if pname.startswith(tok + "-"):
                 return tok
     words = set(re.findall(r"[a-z]+", desk.low))

@@ -48,7 +48,8 @@ async def capacity_scale(desk: Desk) -> None:
 
 async def canary(desk: Desk) -> None:
     base = next((d for d in desk.named() if d in desk.deploys), "")
-    can = next((d for d in desk.deploys if "canary" in d and (not base or d.startswith(base))), "")
+    cands = [d for d in desk.deploys if "canary" in d and d != base]
+    can = next((d for d in cands if base and d.startswith(base)), cands[0] if cands else "")
     thr = float((re.search(r"under\s+(\d+(?:\.\d+)?)\s*%", desk.low) or [None, "2"])[1])
     rates: dict[str, float] = {}
     for d in (can, base):
