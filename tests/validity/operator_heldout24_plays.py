@@ -86,12 +86,10 @@ def subject(desk: Desk) -> str:
     if pod_named:
         p = pod_named[0]
         return next((d for d in desk.deploys if p.startswith(d + "-")), p)
-    for p in desk.pods:
+    for p in desk.pods:  # a bare pod: a prompt word + one generated suffix ("fjord-x7k9")
         pname = p.get("name", "")
         for tok in re.findall(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*", desk.low):
-            if len(tok) < 3:
-                continue
-            if pname.startswith(tok + "-"):
+            if len(tok) >= 3 and re.fullmatch(rf"{re.escape(tok)}-[a-z0-9]+", pname):
                 return tok
     words = set(re.findall(r"[a-z]+", desk.low))
     hits = [d for d in desk.deploys if set(d.split("-")) & words]
