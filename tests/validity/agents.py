@@ -354,6 +354,13 @@ async def _heldout22(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout24(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 21 (``operator_heldout24``): terse chat, typos."""
+    from .operator_heldout24 import run
+
+    return await run(tools, task)
+
+
 async def _heldout21(tools: Tools, task: AgentTask) -> str:
     """The held-out competent operator of session 20 (``operator_heldout21``): structured JSON."""
     from .operator_heldout21 import run
@@ -373,6 +380,10 @@ AGENTS.update(
         "heldout23": (
             _heldout23,
             "held-out competent operator (session 21, written blind): markdown incident report with tables",
+        ),
+        "heldout24": (
+            _heldout24,
+            "held-out competent operator (session 21, written blind): terse chat with typos",
         ),
         "heldout22": (
             _heldout22,
