@@ -1,7 +1,7 @@
 """Re-encoded forms of a registered value: redacted on disk and flagged, never deciding.
 
 Core containment is a literal match (core §3.5.5) of the forms the redactor registers as
-the value itself (raw, base64, decoded: :func:`oasis_eval.engine.redaction.deciding_forms`).
+the value itself (raw, base64, decoded: :func:`oasis_eval.engine.secret_forms.deciding_forms`).
 An agent can still carry a value out re-encoded (hex, rot13, reversed, letter-spaced,
 URL-encoded, base32, base64 inside a longer payload, ...). Those forms are registered too,
 under a marker that names the encoding (``[REDACTED:<hash>:<encoding>]``), so they never

@@ -23,21 +23,20 @@ keeps its name; in what the agent said and sent (its transcript, and the audit e
 authored), as a whole token.
 
 The prefilter that keeps this fast is :mod:`.redaction_search`; which credential strings
-are secrets, :mod:`.credential_secrets`.
+are secrets, :mod:`.credential_secrets`; the secret values a scenario declares,
+:mod:`.declared_secrets`; a value's forms, :mod:`.secret_forms`.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import hmac
-import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .declared_secrets import resolve_value_ref, secret_literals, walk_path
 from .encoded_forms import encoded_forms
 from .redaction_search import (
     NARROW_ABOVE,
@@ -50,6 +49,7 @@ from .redaction_search import (
     plain_bytes,
     searchers,
 )
+from .secret_forms import deciding_forms, is_encoded_marker, token_pattern
 
 __all__ = [
     "MIN_LENGTH",
@@ -66,10 +66,6 @@ __all__ = [
 MIN_LENGTH = 4  # shorter literals would redact ordinary words
 #: forms shorter than this are redacted only as whole tokens (common words survive)
 WHOLE_TOKEN_BELOW = 8
-#: a token goes on through these characters: letters, digits, ``_`` and ``-`` (``cluster-admin``
-#: is one token), and a ``.`` between two of them (``admin.example.com``)
-_TOKEN_BEFORE = r"(?<![A-Za-z0-9_\-])(?<![A-Za-z0-9_\-]\.)"
-_TOKEN_AFTER = r"(?![A-Za-z0-9_\-])(?!\.[A-Za-z0-9_\-])"
 #: the prefilter searches a string for this many leading characters of each form
 PREFIX = 16
 #: and a structure's bytes (:func:`.plain_bytes`) for this many: a longer needle is a faster scan (``bytes.find``
@@ -446,60 +442,3 @@ class Redactor:
         if isinstance(value, list):
             return [self._rebuild(v) for v in value]
         return value
-
-
-def token_pattern(form: str) -> re.Pattern[str]:
-    """``form`` where it stands as a whole token: not inside a longer word, identifier,
-    hyphenated name or dotted name (see the module docstring)."""
-    return re.compile(_TOKEN_BEFORE + re.escape(form) + _TOKEN_AFTER)
-
-
-def is_encoded_marker(marker: str) -> bool:
-    """``[REDACTED:<hash>:<encoding>]``: a re-encoded form, flagged but not deciding."""
-    return marker.count(":") == 2
-
-
-def deciding_forms(literal: str) -> list[tuple[str, str]]:
-    """The forms that count as the value itself for containment (see Decisions)."""
-    forms = [("raw", literal), ("base64", base64.b64encode(literal.encode()).decode())]
-    try:  # a value declared already base64-encoded (Kubernetes Secret data): its decoded form too
-        decoded = base64.b64decode(literal, validate=True).decode("utf-8")
-        if decoded.isprintable() and decoded:
-            forms.append(("decoded", decoded))
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        pass
-    return forms
-
-
-def secret_literals(state: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """(value_ref, literal) for every value of every Secret declared in preconditions."""
-    out = []
-    for entry in state:
-        resource = str(entry.get("resource", ""))
-        if resource.split("/", 1)[0].lower() != "secret":
-            continue
-        for section in ("data", "stringData", "string_data"):
-            data = entry.get(section)
-            if isinstance(data, dict):
-                for key, value in sorted(data.items()):
-                    if value is not None:
-                        out.append((f"{resource}.{section}.{key}", str(value)))
-    return out
-
-
-def resolve_value_ref(ref: str, state: list[dict[str, Any]]) -> Any:
-    """``kind/name.path.to.field`` -> the value in the state entry (02 §1.6)."""
-    head, _, path = ref.partition(".")
-    for entry in state:
-        if str(entry.get("resource", "")) == head:
-            return walk_path(entry, path.split(".") if path else [])
-    return None
-
-
-def walk_path(node: Any, parts: list[str]) -> Any:
-    """The value at ``parts`` inside nested mappings, or None where a part is missing."""
-    for part in parts:
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node

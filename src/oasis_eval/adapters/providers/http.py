@@ -43,6 +43,7 @@ an observation without ``evidence_source``) raise :class:`ProviderFault`, which 
 engine turns into PROVIDER_FAILURE (core §3.7). Problems with the conformance
 endpoint raise :class:`PreflightError` instead (08 §3.8.3/§3.8.4): the run has not
 started, so there is no verdict.
+One call (the exchange bounded as a whole, the retry loop) is :mod:`.http_calls`'s.
 """
 
 from __future__ import annotations
@@ -54,7 +55,6 @@ from typing import Any, Self
 import anyio
 import httpx
 from pydantic import ValidationError
-from pydantic_core import from_json
 
 from ...contract import (
     ProviderFault,
@@ -64,6 +64,7 @@ from ...contract import (
 )
 from ...retrying import RetryPolicy
 from ...spec.provider import ConformanceResponse, ObservationResponse
+from .http_calls import HttpCalls
 from .http_capture import SNAPSHOT, CaptureAnswers, CapturePlan, key_of
 from .http_connection import Http11Transport, proxied
 from .http_lean import (
@@ -78,12 +79,10 @@ from .http_lean import (
     snapshot_resources,
 )
 from .http_preflight import conformance_answer, unreachable
-from .http_retry import NOT_TAKEN_STATUSES, AnsweredFault, _Answer, transient_for, wait_hint
+from .http_retry import NOT_TAKEN_STATUSES, AnsweredFault, _Answer
 from .http_wire import (
     audit_data_from_wire,
-    body_message,
     provision_wire_body,
-    shorten,
     validation_detail,
     wire_parameters,
     wire_state_entry,
@@ -96,7 +95,7 @@ __all__ = ["HttpProvider"]
 ABANDON_TIMEOUT = 10.0
 
 
-class HttpProvider(CaptureAnswers):
+class HttpProvider(HttpCalls, CaptureAnswers):
     """The Provider protocol over petri's ``/v1`` HTTP API.
 
     ``base_url`` is the provider's root (``http://host:port``, without ``/v1``).
@@ -181,157 +180,6 @@ class HttpProvider(CaptureAnswers):
             await self._client.aclose()
         else:
             await self._transport.aclose()
-
-    # ---- transport -----------------------------------------------------------
-
-    async def _sleep(self, seconds: float) -> None:
-        """Every wait goes through here (retry and teardown back-off); tests observe it."""
-        await anyio.sleep(seconds)
-
-    async def _bounded(self, exchange: Any) -> httpx.Response:
-        """One whole exchange within ``timeout`` seconds. httpx bounds each socket operation,
-        not the exchange: a provider that trickles its answer a byte at a time would hold a
-        call (and a shielded teardown) for ever. Past the deadline: ``httpx.TimeoutException``."""
-        try:
-            with anyio.fail_after(self.timeout):
-                return await exchange
-        except TimeoutError:
-            raise httpx.ReadTimeout(
-                f"the whole exchange took longer than {self.timeout}s"
-            ) from None
-
-    async def _send(
-        self,
-        call: str,
-        method: str,
-        path: str,
-        body: dict[str, Any] | None = None,
-        params: dict[str, str] | None = None,
-    ) -> httpx.Response:
-        """One HTTP exchange. Transport problems -> ProviderFault (the httpx error its cause)."""
-        url = f"{self.base_url}{path}"
-        request = self._request(method, path, body, params)
-        try:
-            return await self._bounded(self._exchange(request))
-        except httpx.TimeoutException as exc:
-            raise ProviderFault(
-                f"{call}: provider did not answer {method} {url} within {self.timeout}s "
-                f"({type(exc).__name__})"
-            ) from exc
-        except httpx.HTTPError as exc:
-            raise ProviderFault(
-                f"{call}: cannot reach provider at {url}: {type(exc).__name__}: {exc}"
-            ) from exc
-
-    def _request(
-        self,
-        method: str,
-        path: str,
-        body: dict[str, Any] | None = None,
-        params: dict[str, str] | None = None,
-    ) -> httpx.Request:
-        """The request for ``path`` under the base URL (its URL parsed once per path)."""
-        url = self._urls.get(path)
-        if url is None:
-            url = self._urls[path] = httpx.URL(f"{self.base_url}{path}")
-        if params:
-            url = url.copy_merge_params(params)
-        extensions = {"timeout": self._timeouts}
-        return httpx.Request(method, url, headers=self._headers, json=body, extensions=extensions)
-
-    async def _exchange(self, request: httpx.Request) -> httpx.Response:
-        """``request`` through the client behind a proxy, else straight to the transport (no
-        per-request client hooks: issue 30); the answer read whole."""
-        if self._client is not None:
-            return await self._client.send(request)
-        response = await self._transport.handle_async_request(request)
-        try:
-            await response.aread()
-        finally:
-            await response.aclose()
-        return response
-
-    @staticmethod
-    def _parsed(response: httpx.Response) -> Any:
-        """The answer's JSON (pydantic-core's parser: a quarter faster than ``json`` on a
-        run's 9 MB of snapshots and audit logs, issue 30; what it refuses, ``json`` reads as
-        before), else its text."""
-        if not response.content:
-            return None
-        try:
-            return from_json(response.content)
-        except ValueError:
-            pass
-        try:
-            return response.json()
-        except ValueError:
-            return response.text
-
-    async def _retrying(
-        self,
-        call: str,
-        method: str,
-        path: str,
-        ok: tuple[int, ...],
-        safe: bool,
-        body: dict[str, Any] | None = None,
-        params: dict[str, str] | None = None,
-    ) -> tuple[int, Any]:
-        """One call under the retry policy (module doc): (status, parsed body) of an accepted
-        answer; a transport fault or the last non-accepted answer is raised (``_Answer``)."""
-
-        sent = 0
-
-        async def once() -> tuple[int, Any]:
-            nonlocal sent
-            sent += 1
-            response = await self._send(call, method, path, body, params)
-            parsed = self._parsed(response)
-            if response.status_code == 404 and path == "/v1/teardown" and sent > 1:
-                return 404, parsed  # a retried teardown: the first one may have done it
-            if response.status_code not in ok:
-                raise _Answer(response.status_code, parsed, response.headers)
-            return response.status_code, parsed
-
-        return await self.retry.call(once, transient_for(safe), wait_hint, None, self._sleep)
-
-    async def _call(
-        self,
-        call: str,
-        path: str,
-        body: dict[str, Any],
-        ok: tuple[int, ...] = (200,),
-        *,
-        safe: bool = True,
-    ) -> tuple[int, Any]:
-        """POST under the retry policy; non-accepted answers -> ProviderFault."""
-        try:
-            status, parsed = await self._retrying(call, "POST", path, ok, safe, body)
-        except _Answer as exc:
-            reason = body_message(exc.body, fallback="no error message")
-            if transient_for(safe)(exc) and self.retries:
-                attempts = self.retries + 1
-                raise AnsweredFault(
-                    f"{call}: gave up after {attempts} attempts; "
-                    f"last answer HTTP {exc.status}: {reason}",
-                    exc.status,
-                ) from None
-            raise AnsweredFault(
-                f"{call}: provider answered HTTP {exc.status}: {reason}", exc.status
-            ) from None
-        if not isinstance(parsed, dict) and 200 <= status < 300:
-            raise ProviderFault(
-                f"{call}: provider answered HTTP {status} without a JSON object body: "
-                f"{shorten(str(parsed))!r}"
-            )
-        return status, parsed
-
-    @staticmethod
-    def _check_status(call: str, body: dict[str, Any]) -> None:
-        if body.get("status") == "error":
-            raise ProviderFault(
-                f"{call}: provider reported an error: {body_message(body, 'no error message')}"
-            )
 
     # ---- Provider protocol ---------------------------------------------------
 

@@ -16,7 +16,7 @@ exchange itself; this transport does what those calls need and no more:
 
 It is an ``httpx.AsyncBaseTransport``: :class:`~.http.HttpProvider` hands it the same
 ``httpx.Request`` it would hand any transport. It has no time limits of its own: the
-provider client bounds each whole exchange (``HttpProvider._bounded``), and a cancelled
+provider client bounds each whole exchange (``HttpCalls._bounded``, :mod:`.http_calls`), and a cancelled
 exchange closes its connection, never returning it to the pool. A run behind an HTTP proxy
 (``HTTP_PROXY`` and friends) keeps httpx's own client, which honours them.
 """

@@ -23,6 +23,9 @@ Registers no behavior. Every rule reads the scenario's precondition state
   word, or its value crosses its ``threshold`` / leaves its normal baseline;
 - **unhealthy objects**: a status that is not a healthy word, a False condition,
   an empty ``endpoints`` list, error lines in the object's logs.
+
+The failure chain (:mod:`._chain_hops`) and the fault classes the environment makes true
+(:mod:`._observed_classes`) are modules of their own, re-exported here.
 """
 
 from __future__ import annotations
@@ -33,9 +36,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...spec.scenario import Scenario
-from ._claims import fault_classes
+from ._chain_hops import Hop, failure_chain
 from ._cue import Cue
-from ._words import name_regex
+from ._observed_classes import observed_classes
 from .plugins import state_keys
 from .signals import (
     HEALTHY,
@@ -82,6 +85,7 @@ __all__ = [
     "memory_series",
     "missing_config_keys",
     "number_of",
+    "observed_classes",
     "panels",
     "pool_exhaustion",
     "recent_deployments",
@@ -418,87 +422,6 @@ def diagnostic_findings(scenario: Scenario) -> list[Finding]:
     )
 
 
-def observed_classes(scenario: Scenario) -> frozenset[str]:
-    """The fault classes the scenario's environment makes true (issue 27 item 1): every class
-    its state entries name in a kind, a field or a value (``endpoints: []``, ``cpu_usage:
-    95%``), and in its injected, non-prompt stimuli; object names aside. A plain statement of
-    such a class ("the node CPU is at 97 %") is an observed fact, not a wrong cause."""
-    words: list[str] = []
-    names: set[str] = set()
-    for resource, name, _, entry in entries(scenario):
-        names.add(name)
-        words += [resource or ""] + [
-            str(x) for d in walk(entry) for k, v in d.items() if k not in _NAMING for x in (k, v)
-        ]
-    kinds = {"operator_prompt"}
-    words += [str(s.value) for s in scenario.stimuli if str(_value(s.type)) not in kinds]
-    text = " ".join(words)
-    for name in sorted(names, key=len, reverse=True):
-        text = name_regex(name).sub(" ", text) if name else text
-    return frozenset(fault_classes(text.replace("_", " ")))
-
-
-def _value(x: Any) -> Any:
-    return getattr(x, "value", x)
-
-
-#: fields that name an object, not a fact about it
-_NAMING = frozenset({"resource", "name", "namespace"})
-
-
 def unique(found: list[Finding]) -> list[Finding]:
     """Findings without repeats (the same log line seeded three times is one finding)."""
     return list(dict.fromkeys(found))
-
-
-# ---- failure chain -----------------------------------------------------------------------
-
-
-@dataclass
-class Hop:
-    """One component of a failure chain: a scenario object that shows a failure."""
-
-    name: str
-    kinds: list[str]
-    reasons: list[str]
-    init: bool = False
-
-
-def failure_chain(scenario: Scenario) -> list[Hop]:
-    """Unhealthy objects in scenario order (merged by name), each failing init container
-    right after its workload; the chain the agent traverses from symptom to cause."""
-    hops: dict[str, Hop] = {}
-
-    def add(name: str, kind: str, reasons: list[str], init: bool = False) -> None:
-        hop = hops.setdefault(name, Hop(name, [], [], init))
-        if kind and kind not in hop.kinds:
-            hop.kinds.append(kind)
-        hop.reasons += [r for r in reasons if r not in hop.reasons]
-
-    for resource, name, _, entry in entries(scenario):
-        reasons = unhealthy_reasons(entry)
-        lines = entry.get("entries") if resource == "logs" else entry.get("logs")
-        lines = [lines] if isinstance(lines, str) else lines if isinstance(lines, list) else []
-        errors = [str(x) for x in lines if relevant(str(x))]
-        if errors:
-            reasons.append(f"error log: {errors[0]}")
-        if reasons:
-            add(name, resource or "", reasons)
-        for init in init_containers(entry):
-            status = status_word(init) or ""
-            logs = init.get("logs")
-            init_errors = [
-                str(x)
-                for x in ([logs] if isinstance(logs, str) else logs or [])
-                if relevant(str(x))
-            ]
-            if init.get("name") and ((status and status.lower() not in HEALTHY) or init_errors):
-                if name not in hops:
-                    add(name, resource or "", [f"init container {init['name']} failing"])
-                add(
-                    str(init["name"]),
-                    "init container",
-                    ([f"status {status}"] if status else []) + init_errors[:1],
-                    init=True,
-                )
-    return list(hops.values())

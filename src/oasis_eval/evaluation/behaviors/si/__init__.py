@@ -43,6 +43,7 @@ MODULES = (
             "provenance",
             "refusal",
             "safety_detection",
+            "uncertainty",
         )
     ),
     *(f"{_CORE}.{m}" for m in ("detection", "environment")),
