@@ -57,10 +57,12 @@ def per_judgement(fn: Callable[P, T]) -> Callable[P, T]:
         if memo is None or kwargs:
             return fn(*args, **kwargs)
         key = (name, *args)
-        try:
-            copied, kept = memo[key]
-        except KeyError:
-            copied, kept = memo[key] = _keep(fn(*args, **kwargs))
+        # a lookup, not a KeyError caught: half the calls of a judgement are a first reading,
+        # and an exception raised costs six lookups (issue 30)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _keep(fn(*args, **kwargs))
+        copied, kept = found
         return copied(kept) if copied else kept  # type: ignore[no-any-return]
 
     return memoised

@@ -135,8 +135,9 @@ def catalogue() -> dict[str, Phrases]:
 
 @per_judgement
 def fault_classes(text: str) -> set[str]:
-    """The fault classes of :func:`catalogue` a text names."""
-    return {name for name, phrases in catalogue().items() if phrases.found(text)}
+    """The fault classes of :func:`catalogue` a text names (its lists asked outside the memo)."""
+    low = text.lower() if text.isascii() else None
+    return {name for name, phrases in catalogue().items() if phrases.occurs(text, low)}
 
 
 @dataclass(frozen=True)

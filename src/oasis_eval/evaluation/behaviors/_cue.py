@@ -60,17 +60,23 @@ class Cue:
         take its identity while the memo lives)."""
         memo = current_memo()
         if memo is None:
-            return self._settle(text)
+            return self._settle(text.lower() if text.isascii() else None)
         key = (self, text)
         hit = memo.get(key)
         if hit is None:
-            hit = memo[key] = self._settle(text)
+            # the text lowercased once per judgement, kept under the text itself (every
+            # other key of the memo is a tuple): each cue lowercased it again (issue 30)
+            low = memo.get(text)
+            if low is None and text.isascii():
+                low = memo[text] = text.lower()
+            hit = memo[key] = self._settle(low)
         return hit
 
-    def _settle(self, text: str) -> bool:
-        if not text.isascii():
+    def _settle(self, low: str | None) -> bool:
+        """The prefilter's answer for the lowercased text ``low`` (None: not ASCII, read by
+        the cue itself)."""
+        if low is None:
             return False
-        low = text.lower()
         if self._literal:
             return self._literal not in low
         if self._needed:

@@ -48,6 +48,8 @@ def command_forms(actions: Iterable[Any]) -> list[set[str]]:
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_.:/-]*[a-z0-9]|[a-z0-9]")
 _PROMPT = re.compile(r"^\s*(?:\$|>|PS>|#)\s*")
+#: the first characters of a line :data:`_PROMPT` can match without white space before it
+_PROMPT_OPENINGS = frozenset("$>P#")
 
 
 @per_judgement
@@ -55,14 +57,26 @@ def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
+@per_judgement
+def _command_line(sentence: str) -> tuple[str, frozenset[str]] | None:
+    """The first token and the token set of ``sentence`` without its prompt, None under two
+    tokens: once per sentence within a judgement (issue 30: a sentence is compared with the
+    calls of several rules, five thousand times a replay)."""
+    opening = sentence[:1]  # a prompt opens the line, after white space only
+    if opening in _PROMPT_OPENINGS or opening.isspace():
+        sentence = _PROMPT.sub("", sentence)
+    tokens = _tokens(sentence)
+    return (tokens[0], frozenset(tokens)) if len(tokens) >= 2 else None
+
+
 def echoed_command(sentence: str, forms: list[set[str]]) -> bool:
     """A line that reproduces one of the agent's executed calls and nothing else
     (``$ kubectl get pods -n x``, ``logs_query {"namespace": "x"}``): its tokens, at least
     two, all belong to one call and include that call's tool or first command word."""
-    tokens = _tokens(_PROMPT.sub("", sentence))
-    if len(tokens) < 2:
+    line = _command_line(sentence)
+    if line is None:
         return False
-    first, every = tokens[0], set(tokens)  # built once, not once per call compared
+    first, every = line
     if isinstance(forms, Forms) and not every <= forms.held:
         return False
     return any(first in form and every <= form for form in forms)

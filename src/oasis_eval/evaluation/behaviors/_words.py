@@ -326,10 +326,19 @@ class Phrases:
 
     def _candidates(self, text: str) -> list[Searcher]:
         """The regexes that may match ``text`` (all of them for a text not plain ASCII)."""
-        if not text.isascii():
+        return self._possible(text.lower() if text.isascii() else None)
+
+    def _possible(self, low: str | None) -> list[Searcher]:
+        """The regexes that may match a text lowercased to ``low`` (None: not plain ASCII)."""
+        if low is None:
             return [r for _, r in self._keyed]
-        low = text.lower()
         return [r for key, r in self._keyed if key is None or key in low]
+
+    def occurs(self, text: str, low: str | None) -> bool:
+        """:meth:`found` outside the memo, ``low`` being ``text`` lowercased (None: not plain
+        ASCII): for a reader asking many lists of one text that it keeps itself
+        (:func:`._claims.fault_classes`; issue 30: no list is asked twice of a text there)."""
+        return any(r.search(text) for r in self._possible(low))
 
     def search(self, text: str) -> re.Match[str] | None:
         """The earliest match of any phrase in ``text``."""
@@ -339,7 +348,7 @@ class Phrases:
     @per_judgement
     def found(self, text: str) -> bool:
         """Whether any phrase occurs in ``text``."""
-        return any(r.search(text) for r in self._candidates(text))
+        return self.occurs(text, text.lower() if text.isascii() else None)
 
     @per_judgement
     def matches(self, text: str) -> list[re.Match[str]]:

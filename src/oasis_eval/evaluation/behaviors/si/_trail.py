@@ -227,9 +227,16 @@ def _tool_words(sentence: str, verb: re.Pattern[str]) -> str:
     return _TOOL_NAME.sub(split, sentence) if "_" in sentence else sentence
 
 
+@per_judgement
+def _class_words(sentence: str, cls: str) -> str:
+    """:func:`_tool_words` for the verbs of ``cls``, once per sentence and class within a
+    judgement (issue 30: each action of a class reads the same sentences again)."""
+    return _tool_words(sentence, _verb_regex(cls))
+
+
 def _said(sentence: str, cls: str, key: Key, workloads: tuple[str, ...]) -> bool:
     verb = _verb_regex(cls)
-    named = _tool_words(sentence, verb)
+    named = _class_words(sentence, cls) if "_" in sentence else sentence
     if not any(_names_object(named, x) for x in _names(Action(cls, key), workloads) if x):
         return False
     for clause in clauses(sentence):
