@@ -71,9 +71,11 @@ from .http_lean import (
     SNAPSHOT_DELTA,
     Negotiated,
     accepted_extensions,
+    folded_snapshot,
     folded_type,
     kept_audit,
     lean_audit_data,
+    popped_snapshot,
     served_part,
     snapshot_resources,
 )
@@ -304,7 +306,11 @@ class HttpProvider(CaptureAnswers):
         *,
         safe: bool = True,
     ) -> tuple[int, Any]:
-        """POST under the retry policy; non-accepted answers -> ProviderFault."""
+        """POST under the retry policy; non-accepted answers -> ProviderFault. A call on an
+        environment passes provision's folded snapshot by (:func:`.http_lean.folded_snapshot`)."""
+        lean = self._lean.get(str(body.get("environment_id")))
+        if lean is not None:
+            lean.folded = None
         try:
             status, parsed = await self._retrying(call, "POST", path, ok, safe, body)
         except _Answer as exc:
@@ -362,6 +368,7 @@ class HttpProvider(CaptureAnswers):
             self._check_status(call, body)
             data = {k: v for k, v in body.items() if k not in ("status", "error")}
             accepted = accepted_extensions(call, data) if self._offered else frozenset()
+            folded = popped_snapshot(accepted, data)
             for key in ("resolved_namespaces", "unestablished"):
                 if data.get(key) is None:
                     data.pop(key, None)
@@ -372,7 +379,7 @@ class HttpProvider(CaptureAnswers):
                     f"{call}: malformed provision response: {validation_detail(exc)}"
                 ) from exc
             if accepted:
-                self._lean[result.environment_id] = Negotiated(accepted)
+                self._lean[result.environment_id] = Negotiated(accepted, folded=folded)
             return result
         except ProviderFault as exc:
             # an outcome unknown (no answer, a malformed 2xx, a 5xx that may have half
@@ -413,10 +420,11 @@ class HttpProvider(CaptureAnswers):
     async def snapshot(
         self, environment_id: str, resources: list[dict[str, Any]] | None = None
     ) -> Snapshot:
-        """POST /v1/state-snapshot, optionally limited to ``resources``."""
+        """POST /v1/state-snapshot, optionally limited to ``resources``; the first whole one
+        may be in provision's answer (:data:`.http_lean.PROVISION_SNAPSHOT`)."""
         call = f"state-snapshot of environment {environment_id}"
         payload: dict[str, Any] = {"environment_id": environment_id}
-        lean = self._lean.get(environment_id)
+        lean = negotiated = self._lean.get(environment_id)
         if resources:
             payload["resources"] = [wire_state_entry(r) for r in resources]
             lean = None  # a partial snapshot is no base and has none
@@ -425,6 +433,8 @@ class HttpProvider(CaptureAnswers):
         if lean is not None and lean.base_id is not None:
             payload["since"] = lean.base_id
         body = None if resources else await self._captured(call, environment_id, SNAPSHOT)
+        if body is None and not resources:
+            body = folded_snapshot(call, negotiated)
         if body is None:
             _, body = await self._call(call, "/v1/state-snapshot", payload)
         self._check_status(call, body)
