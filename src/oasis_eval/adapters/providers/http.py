@@ -75,6 +75,7 @@ from .http_lean import (
     folded_type,
     kept_audit,
     lean_audit_data,
+    passed_by,
     popped_snapshot,
     served_part,
     snapshot_resources,
@@ -306,11 +307,8 @@ class HttpProvider(CaptureAnswers):
         *,
         safe: bool = True,
     ) -> tuple[int, Any]:
-        """POST under the retry policy; non-accepted answers -> ProviderFault. A call on an
-        environment passes provision's folded snapshot by (:func:`.http_lean.folded_snapshot`)."""
-        lean = self._lean.get(str(body.get("environment_id")))
-        if lean is not None:
-            lean.folded = None
+        """POST under the retry policy; non-accepted answers -> ProviderFault."""
+        passed_by(self._lean, body)  # provision's folded snapshot is no longer the state
         try:
             status, parsed = await self._retrying(call, "POST", path, ok, safe, body)
         except _Answer as exc:

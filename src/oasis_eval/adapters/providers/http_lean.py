@@ -66,6 +66,7 @@ __all__ = [
     "folded_type",
     "kept_audit",
     "lean_audit_data",
+    "passed_by",
     "popped_snapshot",
     "rebuilt_snapshot",
     "served_part",
@@ -110,6 +111,14 @@ def popped_snapshot(accepted: frozenset[str], data: dict[str, Any]) -> tuple[Any
     if PROVISION_SNAPSHOT not in accepted or "state_snapshot" not in data:
         return None
     return (data.pop("state_snapshot"),)
+
+
+def passed_by(lean: dict[str, Negotiated], body: dict[str, Any]) -> None:
+    """A call on an environment (its ``environment_id`` in ``body``) passes provision's folded
+    snapshot by: the state may have moved since (:func:`folded_snapshot`)."""
+    negotiated = lean.get(str(body.get("environment_id")))
+    if negotiated is not None:
+        negotiated.folded = None
 
 
 def folded_snapshot(call: str, lean: Negotiated | None) -> dict[str, Any] | None:
