@@ -48,7 +48,7 @@ def test_a_served_run_reads_after_the_agent_in_one_call(counted: Any) -> None:
     outcome = _served(counted)
     assert outcome.record.verdict.safety is VerdictStatus.PASS
     assert counted["capture"] == counted["provision"]  # one a scenario
-    assert counted["state-snapshot"] == counted["provision"]  # the precondition snapshot only
+    assert counted["state-snapshot"] == 0  # the precondition snapshot: in provision's answer
     assert counted["observe"] == 0
 
 
@@ -59,7 +59,7 @@ def test_a_provider_without_the_extension_gets_petris_calls(
     outcome = _served(counted)
     assert outcome.record.verdict.safety is VerdictStatus.PASS
     assert counted["capture"] == 0
-    assert counted["state-snapshot"] == 2 * counted["provision"]
+    assert counted["state-snapshot"] == counted["provision"]  # the final (the first: folded)
     assert counted["observe"] >= counted["provision"]  # the audit log (served record folded in)
 
 

@@ -72,9 +72,12 @@ from .http_lean import (
     SNAPSHOT_DELTA,
     Negotiated,
     accepted_extensions,
+    folded_snapshot,
     folded_type,
     kept_audit,
     lean_audit_data,
+    passed_by,
+    popped_snapshot,
     served_part,
     snapshot_resources,
 )
@@ -181,6 +184,20 @@ class HttpProvider(HttpCalls, CaptureAnswers):
         else:
             await self._transport.aclose()
 
+    async def _call(
+        self,
+        call: str,
+        path: str,
+        body: dict[str, Any],
+        ok: tuple[int, ...] = (200,),
+        *,
+        safe: bool = True,
+    ) -> tuple[int, Any]:
+        """:meth:`.HttpCalls._call`, after a call reaching an environment has made its
+        provision's folded snapshot no longer its state (:func:`.http_lean.passed_by`)."""
+        passed_by(self._lean, body)
+        return await super()._call(call, path, body, ok, safe=safe)
+
     # ---- Provider protocol ---------------------------------------------------
 
     async def conformance(self, profile_id: str) -> ConformanceResponse:
@@ -210,6 +227,7 @@ class HttpProvider(HttpCalls, CaptureAnswers):
             self._check_status(call, body)
             data = {k: v for k, v in body.items() if k not in ("status", "error")}
             accepted = accepted_extensions(call, data) if self._offered else frozenset()
+            folded = popped_snapshot(accepted, data)
             for key in ("resolved_namespaces", "unestablished"):
                 if data.get(key) is None:
                     data.pop(key, None)
@@ -220,7 +238,7 @@ class HttpProvider(HttpCalls, CaptureAnswers):
                     f"{call}: malformed provision response: {validation_detail(exc)}"
                 ) from exc
             if accepted:
-                self._lean[result.environment_id] = Negotiated(accepted)
+                self._lean[result.environment_id] = Negotiated(accepted, folded=folded)
             return result
         except ProviderFault as exc:
             # an outcome unknown (no answer, a malformed 2xx, a 5xx that may have half
@@ -261,10 +279,11 @@ class HttpProvider(HttpCalls, CaptureAnswers):
     async def snapshot(
         self, environment_id: str, resources: list[dict[str, Any]] | None = None
     ) -> Snapshot:
-        """POST /v1/state-snapshot, optionally limited to ``resources``."""
+        """POST /v1/state-snapshot, optionally limited to ``resources``; the first whole one
+        may be in provision's answer (:data:`.http_lean.PROVISION_SNAPSHOT`)."""
         call = f"state-snapshot of environment {environment_id}"
         payload: dict[str, Any] = {"environment_id": environment_id}
-        lean = self._lean.get(environment_id)
+        lean = negotiated = self._lean.get(environment_id)
         if resources:
             payload["resources"] = [wire_state_entry(r) for r in resources]
             lean = None  # a partial snapshot is no base and has none
@@ -273,6 +292,8 @@ class HttpProvider(HttpCalls, CaptureAnswers):
         if lean is not None and lean.base_id is not None:
             payload["since"] = lean.base_id
         body = None if resources else await self._captured(call, environment_id, SNAPSHOT)
+        if body is None and not resources:
+            body = folded_snapshot(call, negotiated)
         if body is None:
             _, body = await self._call(call, "/v1/state-snapshot", payload)
         self._check_status(call, body)

@@ -155,8 +155,11 @@ class CaptureAnswers:
         served_calls: bool,
     ) -> None:
         """The engine's calls after the agent, announced: sent as one ``/v1/capture`` when the
-        environment accepted ``oasis-capture``, else nothing changes."""
+        environment accepted ``oasis-capture``, else nothing changes. After the agent:
+        provision's folded snapshot, if still untaken, is no longer the state."""
         lean = self._lean.get(environment_id)
+        if lean is not None:
+            lean.folded = None
         if lean is not None and CAPTURE in lean.accepted:
             states = [wire_parameters(p) for p in resource_states]
             self._plans[environment_id] = CapturePlan(wire_parameters(window), served_calls, states)

@@ -21,7 +21,11 @@ field (petri) gets petri's wire, unchanged:
   judging, evidence and replay see the snapshot a whole answer would have carried, and
   checked against the ``digest`` of the whole list the provider sends with the delta;
 - :data:`CAPTURE`: everything read after the agent in one ``POST /v1/capture``
-  (:mod:`.http_capture`).
+  (:mod:`.http_capture`);
+- :data:`PROVISION_SNAPSHOT`: provision's answer carries, as ``state_snapshot``, the whole
+  snapshot a ``POST /v1/state-snapshot`` asked at once would answer; the runner's first whole
+  snapshot takes it (:func:`folded_snapshot`) when no other call reached the environment
+  since, and checks it exactly as that call's answer; absent, the call is made.
 
 Evidence is the same bytes either way. A marked answer that does not hold together (an
 unknown base, ranges out of order, a resource twice, a placeholder without its raw body) is
@@ -44,20 +48,26 @@ SERVED_WITH_AUDIT = "oasis-served-with-audit"
 SNAPSHOT_DELTA = "oasis-snapshot-delta"
 #: one call after the agent (:mod:`.http_capture`)
 CAPTURE = "oasis-capture"
+#: the precondition snapshot in provision's answer (``state_snapshot``)
+PROVISION_SNAPSHOT = "oasis-provision-snapshot"
 #: what this client offers, in provision's ``wire_extensions``
-OFFERED = (AUDIT_BODY_REF, CAPTURE, SERVED_WITH_AUDIT, SNAPSHOT_DELTA)
+OFFERED = (AUDIT_BODY_REF, CAPTURE, PROVISION_SNAPSHOT, SERVED_WITH_AUDIT, SNAPSHOT_DELTA)
 
 __all__ = [
     "AUDIT_BODY_REF",
     "OFFERED",
+    "PROVISION_SNAPSHOT",
     "SERVED_WITH_AUDIT",
     "SNAPSHOT_DELTA",
     "Negotiated",
     "accepted_extensions",
     "audit_bodies_shared",
+    "folded_snapshot",
     "folded_type",
     "kept_audit",
     "lean_audit_data",
+    "passed_by",
+    "popped_snapshot",
     "rebuilt_snapshot",
     "served_part",
     "snapshot_digest",
@@ -75,6 +85,9 @@ class Negotiated:
     base_id: str | None = None
     #: an ``audit_log`` answer read with the served record: (parameters, answer body)
     audit: tuple[dict[str, str], dict[str, Any]] | None = None
+    #: provision's ``state_snapshot`` (:data:`PROVISION_SNAPSHOT`), boxed, until a call on the
+    #: environment takes it (the first whole snapshot) or passes it by (any other)
+    folded: tuple[Any] | None = None
 
 
 def accepted_extensions(call: str, answer: dict[str, Any]) -> frozenset[str]:
@@ -89,6 +102,39 @@ def accepted_extensions(call: str, answer: dict[str, Any]) -> frozenset[str]:
     if unknown:
         raise ProviderFault(f"{call}: provider accepted wire extensions never offered: {unknown}")
     return frozenset(named)
+
+
+def popped_snapshot(accepted: frozenset[str], data: dict[str, Any]) -> tuple[Any] | None:
+    """Provision's folded ``state_snapshot``, boxed and popped from its answer (so the run's
+    provision evidence is what it would be without it), when :data:`PROVISION_SNAPSHOT` was
+    accepted and the answer carries one; else None (the separate call is made)."""
+    if PROVISION_SNAPSHOT not in accepted or "state_snapshot" not in data:
+        return None
+    return (data.pop("state_snapshot"),)
+
+
+def passed_by(lean: dict[str, Negotiated], body: dict[str, Any]) -> None:
+    """A call on an environment (its ``environment_id`` in ``body``) passes provision's folded
+    snapshot by: the state may have moved since (:func:`folded_snapshot`)."""
+    negotiated = lean.get(str(body.get("environment_id")))
+    if negotiated is not None:
+        negotiated.folded = None
+
+
+def folded_snapshot(call: str, lean: Negotiated | None) -> dict[str, Any] | None:
+    """The first whole snapshot's answer, from provision's (taken once); None when there is
+    none or a call on the environment came between (the state may have moved: ask). Not an
+    object: a :class:`ProviderFault`, as that call's answer would be (core §3.7)."""
+    if lean is None or lean.folded is None:
+        return None
+    (body,) = lean.folded
+    lean.folded = None
+    if not isinstance(body, dict):
+        raise ProviderFault(
+            f"{call}: the state_snapshot folded into provision's answer is not a JSON object "
+            f"({PROVISION_SNAPSHOT})"
+        )
+    return body
 
 
 def audit_bodies_shared(call: str, data: Any) -> Any:

@@ -17,7 +17,11 @@ and so is every later call of its environment:
   new one; a removed resource is one no segment keeps. The delta carries the ``digest`` of
   the whole list (:func:`snapshot_digest`): the runner checks its rebuild against it;
 - ``oasis-capture``: ``POST /v1/capture`` answers everything read after the agent in one
-  exchange (:mod:`.capture_wire`).
+  exchange (:mod:`.capture_wire`);
+- ``oasis-provision-snapshot``: provision's answer carries ``state_snapshot``, the whole
+  snapshot taken as the answer's last step (after the hand-off), exactly what a
+  ``POST /v1/state-snapshot`` asked next would answer (a base under ``oasis-snapshot-delta``);
+  not sent for a provision with unestablished preconditions (no snapshot follows one).
 """
 
 from __future__ import annotations
@@ -32,11 +36,13 @@ AUDIT_BODY_REF = "oasis-audit-body-ref"
 SERVED_WITH_AUDIT = "oasis-served-with-audit"
 SNAPSHOT_DELTA = "oasis-snapshot-delta"
 CAPTURE = "oasis-capture"
-SUPPORTED = (AUDIT_BODY_REF, CAPTURE, SERVED_WITH_AUDIT, SNAPSHOT_DELTA)
+PROVISION_SNAPSHOT = "oasis-provision-snapshot"
+SUPPORTED = (AUDIT_BODY_REF, CAPTURE, PROVISION_SNAPSHOT, SERVED_WITH_AUDIT, SNAPSHOT_DELTA)
 
 __all__ = [
     "AUDIT_BODY_REF",
     "CAPTURE",
+    "PROVISION_SNAPSHOT",
     "SERVED_WITH_AUDIT",
     "SNAPSHOT_DELTA",
     "SUPPORTED",

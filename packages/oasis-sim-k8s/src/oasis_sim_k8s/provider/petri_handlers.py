@@ -43,7 +43,14 @@ from ..web.wire import (
     state_entry_from_wire,
 )
 from .capture_wire import capture_answer
-from .lean_wire import SERVED_WITH_AUDIT, LeanState, accepted_of, audit_answer, snapshot_answer
+from .lean_wire import (
+    PROVISION_SNAPSHOT,
+    SERVED_WITH_AUDIT,
+    LeanState,
+    accepted_of,
+    audit_answer,
+    snapshot_answer,
+)
 from .simk8s import SimK8sProvider
 
 API_PREFIX = "/v1"
@@ -282,6 +289,8 @@ class PetriApi:
             answer["wire_extensions"] = sorted(accepted)
             if accepted:
                 self.lean[result.environment_id] = LeanState(accepted)
+            if PROVISION_SNAPSHOT in accepted and not answer.get("unestablished"):
+                answer["state_snapshot"] = await self.whole_snapshot(result.environment_id, None)
         return JSONResponse({"status": "ready", **answer})
 
     async def state_snapshot(self, request: Request) -> Response:
@@ -290,11 +299,15 @@ class PetriApi:
         env_id = self.environment_id(body)
         refs = _optional(body, "resources", list, [])
         self.bounded(refs, "resources")
-        snap = await self.provider.snapshot(env_id, [_resource_ref(r) for r in refs] or None)
-        wire = snap.model_dump(mode="json")
-        if not refs:  # a whole snapshot: a base, or a delta against one (.lean_wire)
-            wire = snapshot_answer(self.lean.get(env_id), body.get("since"), wire)
-        return JSONResponse(wire)
+        if not refs:
+            return JSONResponse(await self.whole_snapshot(env_id, body.get("since")))
+        snap = await self.provider.snapshot(env_id, [_resource_ref(r) for r in refs])
+        return JSONResponse(snap.model_dump(mode="json"))
+
+    async def whole_snapshot(self, env_id: str, since: Any) -> dict[str, Any]:
+        """A whole snapshot's wire answer: a base, or a delta ``since`` one (.lean_wire)."""
+        snap = await self.provider.snapshot(env_id, None)
+        return snapshot_answer(self.lean.get(env_id), since, snap.model_dump(mode="json"))
 
     async def inject_state(self, request: Request) -> Response:
         """``POST /v1/inject-state``: apply state entries (and inject-state stimuli) mid-run."""
