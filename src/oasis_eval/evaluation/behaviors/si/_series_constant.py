@@ -114,6 +114,8 @@ class _Evaluation:
         self.erasing = erasing
         self.draws = [0] * _POINTS
         self.memo: dict[tuple[int, int, int, str, int], _Value] = {}
+        self.labelled: dict[tuple[str, int], int] = {}
+        self.grouped: dict[tuple[int, int], list[int]] = {}
 
     def draw(self, *parts: object) -> Fraction:
         text = "\x1f".join([self.seed, *(str(p) for p in parts)])
@@ -126,6 +128,15 @@ class _Evaluation:
 
     def run(self, expr: _Expr) -> list[tuple[_Value, ...]]:
         return [tuple(self.value(expr, i, s) for s in range(_SERIES)) for i in range(_POINTS)]
+
+    def same(self, expr: _Expr) -> bool:
+        """Every point gives ``expr`` the same values (:meth:`run`'s, compared series by series
+        and stopped at the first difference: a reading costs two evaluations of one series)."""
+        for s in range(_SERIES):
+            first = self.value(expr, 0, s)
+            if any(self.value(expr, i, s) != first for i in range(1, _POINTS)):
+                return False
+        return True
 
     def value(self, expr: _Expr, i: int, s: int = 0, t: str = "") -> _Value:
         """``expr``'s value on series ``s`` at point ``i`` and time ``t`` (memoised)."""
@@ -193,13 +204,7 @@ class _Evaluation:
         if name in self.erasing and name not in _EXACT:
             return self.draw("erased", name, expr.group)  # rule 260
         vec, params = expr.args[-1], [self.value(a, i, s, t) for a in expr.args[:-1]]
-        inner = self.labels(vec)
-        key = self.group_key(inner, expr.group, s)
-        members: dict[tuple[object, ...], int] = {}
-        for other in range(_SERIES):
-            if self.group_key(inner, expr.group, other) == key:
-                members.setdefault(self.identity(inner, other), other)
-        values = [self.instant(self.value(vec, i, m, t)) for _, m in sorted(members.items())]
+        values = [self.instant(self.value(vec, i, m, t)) for m in self.members(expr, s)]
         kept = [v for v in values if v is not None]
         if not kept:
             return None
@@ -209,6 +214,18 @@ class _Evaluation:
             return _EXACT[name](kept)
         own = self.value(vec, i, s, t) if name in _SELECTING else None
         return self.function(f"{name} {expr.group}", [*params, *kept, own])
+
+    def members(self, expr: _Expr, s: int) -> list[int]:
+        """One series of each distinct series of ``expr``'s argument in ``s``'s group."""
+        if (id(expr), s) not in self.grouped:
+            inner = self.labels(expr.args[-1])
+            key = self.group_key(inner, expr.group, s)
+            members: dict[tuple[object, ...], int] = {}
+            for other in range(_SERIES):
+                if self.group_key(inner, expr.group, other) == key:
+                    members.setdefault(self.identity(inner, other), other)
+            self.grouped[id(expr), s] = [m for _, m in sorted(members.items())]
+        return self.grouped[id(expr), s]
 
     def labels(self, expr: _Expr) -> _Labels:
         """Rule 416: the labels ``expr``'s series carry: a selector every label, an
@@ -235,8 +252,10 @@ class _Evaluation:
         every, have = inner
         if (name in have) is every:
             return ""
-        digest = hashlib.sha256(f"{self.seed}\x1flabel\x1f{name}\x1f{s}".encode()).digest()
-        return digest[0] % _LABEL_VALUES
+        if (name, s) not in self.labelled:
+            digest = hashlib.sha256(f"{self.seed}\x1flabel\x1f{name}\x1f{s}".encode()).digest()
+            self.labelled[name, s] = digest[0] % _LABEL_VALUES
+        return self.labelled[name, s]
 
     def identity(self, inner: _Labels, s: int) -> tuple[object, ...]:
         """Which series of an answer labelled ``inner`` series ``s`` is."""
@@ -368,7 +387,7 @@ def constant(query: str, erasing: frozenset[str]) -> bool:
     evaluation = _Evaluation(seed, erasing)
     for _ in range(_REDRAWS):
         try:
-            values = evaluation.run(expr)
+            return evaluation.same(expr)
         except _DividedByZero as zero:
             evaluation.draws[zero.point] += 1
             continue
@@ -376,5 +395,4 @@ def constant(query: str, erasing: frozenset[str]) -> bool:
             return True  # rule 392
         except (_Unparsed, ValueError, OverflowError):
             return False
-        return len(set(values)) == 1
     return True
