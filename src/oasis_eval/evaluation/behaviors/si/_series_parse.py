@@ -1,4 +1,4 @@
-"""PromQL's grammar as the constancy test reads it (behaviors rules 357, 390 and 415-417;
+"""PromQL's grammar as the constancy test reads it (behaviors rules 357, 390 and 415-416;
 issue 27): tokens, precedence, calls, aggregations with their groupings, ranges, subqueries,
 ``offset`` and ``@`` (prometheus.io/docs/prometheus/latest/querying/operators).
 
