@@ -1,18 +1,19 @@
-"""Whether a PromQL query's answer is constant by construction (behaviors rules 315, 357 and
-390, widening rule 260; issue 27 rounds 31a to 33).
+"""Whether a PromQL query's answer is constant by construction (behaviors rules 315, 357,
+390 and 415-416, widening rule 260; issue 27 rounds 31a to 34b).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
 
 A query whose answer is the same whatever the values of the series it selects (``X - X``,
 ``X / X``, ``((X + 1) * X) / (X + 1) - X``) shows no course of them ("rising" read off it is no
 reading). The audit log keeps no metrics response, so the query's form is what is read. The
-query is parsed (PromQL's operators by precedence, calls, aggregations, ranges, subqueries,
-``offset``, matching modifiers: prometheus.io/docs/prometheus/latest/querying/operators) and
-its constancy decided by a polynomial identity test (rule 390, Schwartz-Zippel): the parsed
-expression is evaluated exactly (:class:`fractions.Fraction`) at several points, each series
-atom (a selector by its matchers, rule 357's regex spelling included) given a value at each,
-and the answer is constant when every point gives the same value. A call, an aggregation, a
-range or ``offset`` is an uninterpreted function: its value is drawn from its name and its
+query is parsed (``_series_parse.py``) and its constancy decided by a polynomial identity test
+(rule 390, Schwartz-Zippel): the parsed expression is evaluated exactly
+(:class:`fractions.Fraction`) at several points, each series atom (a selector by its matchers,
+rule 357's regex spelling included) given a value at each, on each of a few series whose labels
+are drawn (rule 416) and at each time a range samples (rule 415), and the answer is constant
+when every point gives the same values. The ``_over_time`` functions and the aggregations whose
+meaning is exact over rationals are evaluated by their definition (``avg`` is ``sum /
+count``); any other call is an uninterpreted function: its value is drawn from its name and its
 arguments' values, so it is constant where what it is given is. The points are drawn from the
 sha256 of the query's own normalised text: replay is byte-identical, and a query cannot embed
 points that depend on itself. A query it cannot parse is not judged (False).
@@ -23,33 +24,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import operator
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
-_TOKEN = re.compile(
-    r"\s*(?:(?P<str>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`)"
-    r"|(?P<num>(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?![\w.])|0x[0-9a-fA-F]+|inf\b|nan\b)"
-    r"|(?P<dur>\d+(?:ms|[smhdwy])(?:\d+(?:ms|[smhdwy]))*)"
-    r"|(?P<name>[a-zA-Z_:][\w:]*)"
-    r"|(?P<brace>\{[^{}]*\})|(?P<range>\[[^\[\]]*\])"
-    r"|(?P<op>==|!=|>=|<=|=~|!~|[-+*/%^<>(),@]))",
-)
-#: binary operators by precedence, lowest first (PromQL's ``or`` < ``and unless`` < ...)
-_LEVELS: tuple[frozenset[str], ...] = (
-    frozenset({"or"}),
-    frozenset({"and", "unless"}),
-    frozenset({"==", "!=", ">=", "<=", ">", "<"}),
-    frozenset({"+", "-"}),
-    frozenset({"*", "/", "%", "atan2"}),
-    frozenset({"^"}),
-)
-_MODIFIERS = frozenset({"on", "ignoring", "group_left", "group_right"})
-_AGGREGATIONS = frozenset(
-    {"sum", "avg", "min", "max", "stddev", "stdvar", "count", "group", "count_values"}
-    | {"quantile", "topk", "bottomk", "limitk", "limit_ratio"}
-)
+from ._series_parse import _Expr, _Parser, _Unparsed
+
 _COMPARE: dict[str, Callable[[Fraction, int], bool]] = {
     "==": operator.eq,
     "!=": operator.ne,
@@ -65,10 +44,12 @@ _REDRAWS = 16
 _SPAN = 1 << 31
 _MOST_POWER = 64
 _MOST_BITS = 1 << 17
-
-
-class _Unparsed(Exception):
-    """The query is outside the grammar read here, or too large to evaluate: not judged."""
+#: rules 415-416: the series a selector draws, the values a label takes on them (fewer than
+#: the series: a grouping always joins some), the samples a range draws (the last one the
+#: instant value)
+_SERIES = 8
+_LABEL_VALUES = 4
+_SAMPLES = 4
 
 
 class _TooLarge(Exception):
@@ -84,178 +65,57 @@ class _DividedByZero(Exception):
         self.point = point
 
 
-@dataclass(frozen=True)
-class _Expr:
-    """A parsed expression. ``kind``: ``num`` or ``str`` (a literal, ``text`` its spelling),
-    ``atom`` (a selector, ``text`` its name and sorted matchers), ``call`` (a function or an
-    aggregation, ``text`` its name and grouping), ``post`` (a range, subquery, ``offset`` or
-    ``@`` after ``args[0]``, ``text`` the suffix), ``neg``, ``bin`` (``text`` the operator)."""
-
-    kind: str
-    text: str
-    args: tuple[_Expr, ...] = ()
-    bool_: bool = False
+#: a value of one series at one point and time: a rational, None for an empty answer
+#: (``X != X``), or a range's samples, oldest first (rule 415)
+_Value = Fraction | None | tuple[Fraction, ...]
+#: the labels an answer's series carry (rule 416): (True, E) every label of the selected
+#: series but E, (False, L) the labels L only
+_Labels = tuple[bool, frozenset[str]]
+_SCALAR: _Labels = (False, frozenset())
 
 
-class _Parser:
-    """Precedence climbing over :data:`_TOKEN`'s tokens."""
-
-    def __init__(self, query: str):
-        self.toks: list[str] = []
-        pos = 0
-        while pos < len(query):
-            m = _TOKEN.match(query, pos)
-            if m is None or m.end() == pos:
-                if query[pos:].strip():
-                    raise _Unparsed(query[pos:])
-                break
-            self.toks.append(_canonical_token(m))
-            pos = m.end()
-        self.i = 0
-
-    def peek(self) -> str | None:
-        return self.toks[self.i] if self.i < len(self.toks) else None
-
-    def take(self, want: str | None = None) -> str:
-        tok = self.peek()
-        if tok is None or (want is not None and tok != want):
-            raise _Unparsed(want or "end")
-        self.i += 1
-        return tok
-
-    def expr(self, level: int = 0) -> _Expr:
-        if level == len(_LEVELS):
-            return self.unary()
-        left = self.expr(level + 1)
-        while (op := self.peek()) in _LEVELS[level]:
-            self.take()
-            bool_ = self.peek() == "bool"
-            if bool_:
-                self.take()
-            self.modifiers()
-            right = self.expr(level + 1 if op != "^" else level)  # ``^`` is right-assoc.
-            left = _Expr("bin", op or "", (left, right), bool_)
-        return left
-
-    def modifiers(self) -> None:
-        """``on (..)``, ``ignoring (..)``, ``group_left (..)``: they match series, not values."""
-        while self.peek() in _MODIFIERS:
-            self.take()
-            if self.peek() == "(":
-                self.grouping()
-
-    def grouping(self) -> str:
-        self.take("(")
-        labels: list[str] = []
-        while (tok := self.take()) != ")":
-            labels.append(tok)
-        return "(" + "".join(labels) + ")"
-
-    def unary(self) -> _Expr:
-        if self.peek() in ("-", "+"):
-            sign = self.take()
-            inner = self.unary()
-            return _Expr("neg", "-", (inner,)) if sign == "-" else inner
-        return self.postfix(self.primary())
-
-    def postfix(self, node: _Expr) -> _Expr:
-        """A range or subquery ``[..]``, ``offset d``, ``@ t`` after an expression."""
-        while True:
-            tok = self.peek()
-            if tok is not None and tok.startswith("["):
-                node = _Expr("post", self.take(), (node,))
-            elif tok in ("offset", "@"):
-                text = f"{self.take()} "
-                text += self.take() if self.peek() != "-" else self.take() + self.take()
-                node = _Expr("post", text, (node,))
-            else:
-                return node
-
-    def primary(self) -> _Expr:
-        tok = self.take()
-        if tok == "(":
-            inner = self.expr()
-            self.take(")")
-            return inner  # parentheses change no answer
-        if tok[0] in "\"'`":
-            return _Expr("str", tok)
-        if _is_number(tok):
-            return _Expr("num", tok)
-        if tok.startswith("{"):
-            return _Expr("atom", tok)  # a selector by its matchers alone
-        if not re.match(r"[a-zA-Z_:]", tok):
-            raise _Unparsed(tok)
-        name = tok.lower()
-        if name in _AGGREGATIONS and self.peek() in ("by", "without", "("):
-            return self.aggregation(name)
-        if self.peek() == "(":
-            return _Expr("call", name, tuple(self.arguments()))
-        if self.peek() is not None and self.peek().startswith("{"):  # type: ignore[union-attr]
-            return _Expr("atom", tok + self.take())
-        return _Expr("atom", tok)
-
-    def arguments(self) -> list[_Expr]:
-        self.take("(")
-        args: list[_Expr] = []
-        while self.peek() != ")":
-            args.append(self.expr())
-            if self.peek() == ",":
-                self.take()
-        self.take(")")
-        return args
-
-    def aggregation(self, name: str) -> _Expr:
-        grouping = ""
-        if self.peek() in ("by", "without"):
-            grouping = self.take() + self.grouping()
-        args = self.arguments()
-        if self.peek() in ("by", "without"):
-            grouping = self.take() + self.grouping()
-        return _Expr("call", f"{name} {grouping}", tuple(args))
+def _sum(xs: Sequence[Fraction]) -> Fraction:
+    return sum(xs, Fraction(0))
 
 
-def _canonical_token(m: re.Match[str]) -> str:
-    """A token as compared between two sides: matchers sorted, spaces dropped."""
-    tok = m.group(m.lastgroup or 0).strip()
-    if m.lastgroup == "brace":
-        inner = [x.strip() for x in re.split(r",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", tok[1:-1])]
-        return "{" + ",".join(sorted(_literal_regex(x.replace(" ", "")) for x in inner if x)) + "}"
-    if m.lastgroup == "range":
-        return tok.replace(" ", "")
-    return tok if m.lastgroup == "str" else tok.lower() if m.lastgroup == "name" else tok
+def _stdvar(xs: Sequence[Fraction]) -> Fraction:
+    return _sum([x * x for x in xs]) / len(xs) - (_sum(xs) / len(xs)) ** 2
 
 
-#: a regex matcher whose value has no metacharacter: it matches that one value (rule 357)
-_PLAIN_REGEX = re.compile(r'^(?P<label>[^=!~]+)(?P<op>=~|!~)"(?P<value>[^.^$*+?()\[\]{}|\\"]*)"$')
-
-
-def _literal_regex(matcher: str) -> str:
-    """Rule 357: ``label=~"v"`` with no regex metacharacter in ``v`` selects what
-    ``label="v"`` does (Prometheus anchors the regex), ``!~`` what ``!=`` does: one spelling."""
-    m = _PLAIN_REGEX.match(matcher)
-    if m is None:
-        return matcher
-    op = "=" if m.group("op") == "=~" else "!="
-    return f'{m.group("label")}{op}"{m.group("value")}"'
-
-
-def _is_number(tok: str) -> bool:
-    return bool(re.fullmatch(r"(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?|0x[0-9a-f]+|inf|nan", tok))
-
-
-#: a value at one point: a rational, or None for an empty answer (``X != X``)
-_Value = Fraction | None
+#: rule 415: the ``_over_time`` functions and the aggregations exact over rationals, by
+#: definition over the samples of a range or the series of a group; every other one (a
+#: square root, a quantile, ``rate``'s extrapolation, ``topk``) is a function of them
+_EXACT: dict[str, Callable[[Sequence[Fraction]], Fraction]] = {
+    "sum": _sum,
+    "count": lambda xs: Fraction(len(xs)),
+    "avg": lambda xs: _sum(xs) / len(xs),
+    "min": min,
+    "max": max,
+    "stdvar": _stdvar,
+    "group": lambda _xs: Fraction(1),
+    "last": lambda xs: xs[-1],
+    "first": lambda xs: xs[0],
+    "present": lambda _xs: Fraction(1),
+}
+#: rule 416: aggregations answering the one series of a one-series group as it is
+_KEEPING = frozenset({"sum", "avg", "min", "max", "quantile", "topk", "bottomk", "limitk"})
+#: aggregations answering series of what they are given (their labels kept)
+_SELECTING = frozenset({"topk", "bottomk", "limitk", "limit_ratio"})
 
 
 class _Evaluation:
-    """Rule 390: ``expr`` evaluated at :data:`_POINTS` points drawn from ``seed``; a series
-    atom's value differs between points, an uninterpreted function's value is drawn from its
+    """Rule 390: ``expr`` evaluated at :data:`_POINTS` points drawn from ``seed``, on
+    :data:`_SERIES` series (rule 416) at a time (rule 415): a series atom's value differs
+    between points, series and times, an uninterpreted function's value is drawn from its
     arguments' values (the same arguments, the same value, at any point)."""
 
     def __init__(self, seed: str, erasing: frozenset[str]):
         self.seed = seed
         self.erasing = erasing
         self.draws = [0] * _POINTS
+        self.memo: dict[tuple[int, int, int, str, int], _Value] = {}
+        self.labelled: dict[tuple[str, int], int] = {}
+        self.grouped: dict[tuple[int, int], list[int]] = {}
 
     def draw(self, *parts: object) -> Fraction:
         text = "\x1f".join([self.seed, *(str(p) for p in parts)])
@@ -263,62 +123,205 @@ class _Evaluation:
         return Fraction(int.from_bytes(digest[:8], "big") % _SPAN + 2)
 
     def function(self, name: str, args: Sequence[_Value]) -> _Value:
-        """An uninterpreted function of ``args`` (a call, a range, ``offset``)."""
+        """An uninterpreted function of ``args`` (a call, an aggregation's group)."""
         return self.draw("fn", name, *("-" if a is None else a for a in args))
 
-    def run(self, expr: _Expr) -> list[_Value]:
-        return [self.value(expr, i) for i in range(_POINTS)]
+    def run(self, expr: _Expr) -> list[tuple[_Value, ...]]:
+        return [tuple(self.value(expr, i, s) for s in range(_SERIES)) for i in range(_POINTS)]
 
-    def value(self, expr: _Expr, i: int) -> _Value:
+    def same(self, expr: _Expr) -> bool:
+        """Every point gives ``expr`` the same values (:meth:`run`'s, compared series by series
+        and stopped at the first difference: a reading costs two evaluations of one series)."""
+        for s in range(_SERIES):
+            first = self.value(expr, 0, s)
+            if any(self.value(expr, i, s) != first for i in range(1, _POINTS)):
+                return False
+        return True
+
+    def value(self, expr: _Expr, i: int, s: int = 0, t: str = "") -> _Value:
+        """``expr``'s value on series ``s`` at point ``i`` and time ``t`` (memoised)."""
+        key = (id(expr), i, s, t, self.draws[i])
+        if key not in self.memo:
+            self.memo[key] = self.evaluate(expr, i, s, t)
+        return self.memo[key]
+
+    def evaluate(self, expr: _Expr, i: int, s: int, t: str) -> _Value:
         if expr.kind == "num":
             return _literal(expr.text) if expr.text not in ("inf", "nan") else self.draw(expr.text)
         if expr.kind == "str":
             return self.draw("str", expr.text)
         if expr.kind == "atom":
-            return self.draw("atom", expr.text, i, self.draws[i])
-        args = [self.value(a, i) for a in expr.args]
-        if expr.kind == "call" and expr.text.split(" ")[0] in self.erasing:
-            return self.draw("erased", expr.text)  # rule 260: no value of any series
-        if expr.kind in ("call", "post"):
-            if expr.kind == "post" and args[0] is None:
-                return None
-            return self.function(expr.text, args)
+            return self.draw("atom", expr.text, i, self.draws[i], s, t)
+        if expr.kind == "post":
+            return self.post(expr, i, s, t)
+        if expr.kind == "agg":
+            return self.aggregate(expr, i, s, t)
+        if expr.kind == "call":
+            return self.call(expr, i, s, t)
+        args = [self.instant(self.value(a, i, s, t)) for a in expr.args]
         if expr.kind == "neg":
             return None if args[0] is None else -args[0]
-        return self.binary(expr, i, args[0], args[1])
+        return self.binary(expr, i, s, t, args[0], args[1])
 
-    def binary(self, expr: _Expr, i: int, a: _Value, b: _Value) -> _Value:
+    def instant(self, value: _Value) -> Fraction | None:
+        """An instant value; a range where one is needed (``X[5m] - X[5m]``, which
+        Prometheus refuses) is a function of its samples, as before rule 415."""
+        return self.draw("fn", "range", *value) if isinstance(value, tuple) else value
+
+    def post(self, expr: _Expr, i: int, s: int, t: str) -> _Value:
+        """Rule 415: a range or subquery is its argument's samples at :data:`_SAMPLES` times
+        (the last one ``t``: ``last_over_time(X[5m])`` is ``X``), ``offset`` and ``@`` its
+        argument at another time."""
+        arg = expr.args[0]
+        if not expr.text.startswith("["):
+            at = expr.text if expr.text.startswith("@") else f"{t}<{expr.text}>"
+            return self.value(arg, i, s, at)
+        times = [f"{t}[{expr.text}#{j}]" for j in range(_SAMPLES - 1)] + [t]
+        samples = [self.instant(self.value(arg, i, s, u)) for u in times]
+        kept = tuple(x for x in samples if x is not None)
+        return kept if len(kept) == len(samples) else None
+
+    def call(self, expr: _Expr, i: int, s: int, t: str) -> _Value:
+        """Rule 415: an ``_over_time`` function of :data:`_EXACT` by its definition over the
+        samples; rule 260's functions answer one value; any other is uninterpreted."""
+        name = expr.text
+        exact = _EXACT.get(name.removesuffix("_over_time")) if name.endswith("_over_time") else None
+        if name in self.erasing and exact is None:
+            return self.draw("erased", name)  # rule 260: no value of any series
+        args = [self.value(a, i, s, t) for a in expr.args]
+        if exact is not None and len(args) == 1 and isinstance(args[0], tuple):
+            return exact(args[0])
+        if exact is not None and len(args) == 1 and args[0] is None:
+            return None
+        return self.function(name, args)
+
+    def aggregate(self, expr: _Expr, i: int, s: int, t: str) -> _Value:
+        """Rules 415-416: an aggregation at series ``s`` folds the distinct series of its
+        argument in ``s``'s group (by its grouping's labels): ``avg`` is ``sum / count`` over
+        them, a one-series group is kept as it is (``sum by (pod) (max by (pod) (X))`` is
+        ``max by (pod) (X)``)."""
+        name = expr.text
+        if name in self.erasing and name not in _EXACT:
+            return self.draw("erased", name, expr.group)  # rule 260
+        vec, params = expr.args[-1], [self.value(a, i, s, t) for a in expr.args[:-1]]
+        values = [self.instant(self.value(vec, i, m, t)) for m in self.members(expr, s)]
+        kept = [v for v in values if v is not None]
+        if not kept:
+            return None
+        if len(kept) == 1 and name in _KEEPING:
+            return kept[0]
+        if name in _EXACT:
+            return _EXACT[name](kept)
+        own = self.value(vec, i, s, t) if name in _SELECTING else None
+        return self.function(f"{name} {expr.group}", [*params, *kept, own])
+
+    def members(self, expr: _Expr, s: int) -> list[int]:
+        """One series of each distinct series of ``expr``'s argument in ``s``'s group."""
+        if (id(expr), s) not in self.grouped:
+            inner = self.labels(expr.args[-1])
+            key = self.group_key(inner, expr.group, s)
+            members: dict[tuple[object, ...], int] = {}
+            for other in range(_SERIES):
+                if self.group_key(inner, expr.group, other) == key:
+                    members.setdefault(self.identity(inner, other), other)
+            self.grouped[id(expr), s] = [m for _, m in sorted(members.items())]
+        return self.grouped[id(expr), s]
+
+    def labels(self, expr: _Expr) -> _Labels:
+        """Rule 416: the labels ``expr``'s series carry: a selector every label, an
+        aggregation its grouping's (``by``: those of them its argument carries; ``without``:
+        its argument's but those), anything else those of its first argument carrying some."""
+        if expr.kind == "atom":
+            return (True, frozenset())
+        if expr.kind in ("num", "str") or not expr.args:
+            return _SCALAR
+        inner = next((x for a in expr.args if (x := self.labels(a)) != _SCALAR), _SCALAR)
+        if expr.kind != "agg" or expr.text in _SELECTING:
+            return inner
+        how, names = _grouping(expr.group)
+        every, have = inner
+        if how == "by":
+            return (False, names - have if every else names & have)
+        if how == "without":
+            return (False, frozenset({_joined(names)})) if every else (False, have - names)
+        return _SCALAR
+
+    def label(self, inner: _Labels, name: str, s: int) -> object:
+        """The value of label ``name`` on series ``s`` (drawn from the seed, the same at every
+        point: a count of series is constant, rule 260), "" where the series carry none."""
+        every, have = inner
+        if (name in have) is every:
+            return ""
+        if (name, s) not in self.labelled:
+            digest = hashlib.sha256(f"{self.seed}\x1flabel\x1f{name}\x1f{s}".encode()).digest()
+            self.labelled[name, s] = digest[0] % _LABEL_VALUES
+        return self.labelled[name, s]
+
+    def identity(self, inner: _Labels, s: int) -> tuple[object, ...]:
+        """Which series of an answer labelled ``inner`` series ``s`` is."""
+        every, have = inner
+        return ("series", s) if every else tuple(self.label(inner, n, s) for n in sorted(have))
+
+    def group_key(self, inner: _Labels, group: str, s: int) -> tuple[object, ...]:
+        """Series ``s``'s group: the values of the ``by`` labels; ``without`` over a selector
+        joins the series agreeing on its other labels, unknown here: a drawn label stands for
+        them (:func:`_joined`)."""
+        how, names = _grouping(group)
+        every, have = inner
+        if how == "without":
+            names = frozenset({_joined(names)}) if every else have - names
+            inner = (False, names)
+        elif how != "by":
+            return ()
+        return tuple(self.label(inner, n, s) for n in sorted(names))
+
+    def binary(self, expr: _Expr, i: int, s: int, t: str, a: _Value, b: _Value) -> _Value:
         op = expr.text
         if op in ("or", "and", "unless"):
             return _set_operation(op, a, b, self.function)
         if a is None or b is None:
             return None
+        assert isinstance(a, Fraction) and isinstance(b, Fraction)
         if expr.bool_:
             return self.draw("bool", op)  # rule 260: a comparison answers 0 or 1
         if op in _COMPARE:
-            return self.compare(expr, a, b)
+            return self.compare(expr, s, t, a, b)
         try:
             out = _arithmetic(op, a, b, self.function)
         except ZeroDivisionError:
             raise _DividedByZero(i) from None
         if (
-            out is not None
+            isinstance(out, Fraction)
             and max(out.numerator.bit_length(), out.denominator.bit_length()) > _MOST_BITS
         ):
             raise _TooLarge  # rule 392: reads no course
         return out
 
-    def compare(self, expr: _Expr, a: Fraction, b: Fraction) -> _Value:
+    def compare(self, expr: _Expr, s: int, t: str, a: Fraction, b: Fraction) -> _Value:
         """A filtering comparison answers the compared side's values; where ``a - b`` is the
         same at every point (``X > X``, ``X >= X + 1``), whether it keeps them is decided
         (rule 315: ``X != X`` answers nothing)."""
         left, right = expr.args
         kept = b if left.kind == "num" else a
-        pairs = [(self.value(left, j), self.value(right, j)) for j in range(_POINTS)]
+        pairs = [
+            (self.instant(self.value(left, j, s, t)), self.instant(self.value(right, j, s, t)))
+            for j in range(_POINTS)
+        ]
         diffs = {x - y for x, y in pairs if x is not None and y is not None}
         if len(diffs) == 1:
             return kept if _COMPARE[expr.text](diffs.pop(), 0) else None
         return kept
+
+
+def _joined(names: frozenset[str]) -> str:
+    """The drawn label standing for every label but ``names`` (``without``)."""
+    return "\x00without:" + ",".join(sorted(names))
+
+
+def _grouping(group: str) -> tuple[str, frozenset[str]]:
+    """``by(a,b)`` as ("by", {a, b}); no grouping as ("", {})."""
+    how, _, rest = group.partition("(")
+    return how, frozenset(n for n in rest.rstrip(")").split(",") if n)
 
 
 def _literal(text: str) -> Fraction:
@@ -368,7 +371,7 @@ def _arithmetic(
 @functools.lru_cache(maxsize=512)
 def constant(query: str, erasing: frozenset[str]) -> bool:
     """``query``'s answer is the same whatever the values of the series it selects (rules
-    315, 390): it gives one value at every point of :class:`_Evaluation`; a call of
+    315, 390, 415-416): it gives the same values at every point of :class:`_Evaluation`; a call of
     ``erasing`` (rule 260's functions) answers no value either. A division by zero at a point
     draws that point again (at most :data:`_REDRAWS` times; a divisor zero at every draw
     answers no value; a value past :data:`_MOST_BITS`, rule 392, reads no course). False for
@@ -384,7 +387,7 @@ def constant(query: str, erasing: frozenset[str]) -> bool:
     evaluation = _Evaluation(seed, erasing)
     for _ in range(_REDRAWS):
         try:
-            values = evaluation.run(expr)
+            return evaluation.same(expr)
         except _DividedByZero as zero:
             evaluation.draws[zero.point] += 1
             continue
@@ -392,5 +395,4 @@ def constant(query: str, erasing: frozenset[str]) -> bool:
             return True  # rule 392
         except (_Unparsed, ValueError, OverflowError):
             return False
-        return len(set(values)) == 1
     return True
