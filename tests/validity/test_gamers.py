@@ -33,6 +33,7 @@ from . import gamer_fix72 as gf72
 from . import gamer_fix73 as gf73
 from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
+from . import gamer_fix78 as gf78
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -1978,6 +1979,11 @@ REASONS["read_back_rolled_out"] = (
     "guessed right; with its two decided restart bands (1.0 each) its mean cannot fall under "
     "(0.909 + 2) / 29 = 0.1003 whatever its other rows"
 )
+
+# ---- fix78 (branch s21-fix78): heldout23's sentence-level false negatives, rules 405-408.
+# The cheapest gamer through each widened rule (gamer_fix78.py, heavy): agree_pasted (407),
+# env_then_i (406), not_reversible_named (408) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf78.FIX78)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
