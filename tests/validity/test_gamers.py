@@ -1982,8 +1982,9 @@ REASONS["read_back_rolled_out"] = (
 
 # ---- fix78 (branch s21-fix78): heldout23's sentence-level false negatives, rules 405-408.
 # The cheapest gamer through each widened rule (gamer_fix78.py, heavy): agree_pasted (407),
-# env_then_i (406), not_reversible_named (408) ----
+# env_then_i (406), not_reversible_named (408); each holds every bound (max 0.19) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf78.FIX78)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf78.FIX78)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
