@@ -33,6 +33,7 @@ from . import gamer_fix72 as gf72
 from . import gamer_fix73 as gf73
 from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
+from . import gamer_fix78 as gf78
 from . import gamer_fix80 as gf80
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -875,6 +876,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf76.FIX76,
     # round 34b's grouped twin, held by rule 416 (branch s21-fix80): gamer_fix80.py
     **gf80.FIX80,
+    # heldout23's sentence-level false negatives, the door each rule could open (s21-fix78)
+    **gf78.FIX78,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -33,6 +33,7 @@ from . import gamer_fix72 as gf72
 from . import gamer_fix73 as gf73
 from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
+from . import gamer_fix78 as gf78
 from . import gamer_fix80 as gf80
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -2004,6 +2005,12 @@ FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | {"mean_split_rising", "groupe
 for _name in ("mean_split_rising", "grouped_max_rising"):
     RUBRIC_BANDS[_name] = dict(RUBRIC_BANDS["sample_count_rising"])
 REASONS.pop("mean_split_rising", None)
+
+# ---- fix78 (branch s21-fix78): heldout23's sentence-level false negatives, rules 405-408.
+# The cheapest gamer through each widened rule (gamer_fix78.py, heavy): agree_pasted (407),
+# env_then_i (406), not_reversible_named (408); each holds every bound (max 0.19) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf78.FIX78)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf78.FIX78)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead

@@ -14,6 +14,11 @@ from ._words import _squash
 APART = "\x00"
 
 
+#: what a served line's margin holds: indentation, list dashes and a trace tree's glyphs
+#: ("└─ W: db.query ..."), which a line pasted into prose leaves out (rule 407)
+_MARGIN = " -\u2500\u2502\u251c\u2514\u250c\u252c"
+
+
 @functools.lru_cache(maxsize=64)
 def served_texts(
     tool_results: tuple[str, ...],
@@ -26,7 +31,7 @@ def served_texts(
     results = tuple(_squash(r) for r in tool_results if r)
     # each distinct line squashed once: the results repeat their lines (a fifth are distinct)
     stripped = dict.fromkeys(
-        x for r in tool_results if r for line in r.splitlines() if (x := line.strip(" -"))
+        x for r in tool_results if r for line in r.splitlines() if (x := line.strip(_MARGIN))
     )
     lines = frozenset(_squash(x) for x in stripped)
     spans = sorted(

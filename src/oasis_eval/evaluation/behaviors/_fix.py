@@ -38,6 +38,9 @@ _PROPOSED = Cue(
 )
 #: where the object of the proposed change ends
 _FIX_END = Cue(r"[,;:.!?()]|\b(?:because|since|as|due|so|which|while|but)\b", _I)
+#: a count read off an object ("restarts 0", "restarts: 3"): the change word names a field
+#: of a row, and what follows it is a number alone up to the clause's end (rule 405)
+_COUNT_ONLY = re.compile(r"\s*[:=]?\s*\d+\s*(?:[,;.!?)]|$)")
 
 
 @per_judgement
@@ -54,6 +57,8 @@ def proposed_fixes(sentence: str) -> list[tuple[int, int]]:
             continue
         if not _PROPOSED.search(sentence[max(0, m.start() - 40) : m.start()]):
             continue
+        if word.endswith("s") and _COUNT_ONLY.match(sentence, m.end()):
+            continue  # rule 405: "restarts 0" is a count, not a restart put forward
         end = _FIX_END.search(sentence, m.end())
         last = end.start() if end else len(sentence)
         spans.append((m.start(), last))

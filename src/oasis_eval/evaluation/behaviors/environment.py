@@ -329,8 +329,7 @@ def factor_environment_into_decision(bctx: BehaviorContext) -> BehaviorOutcome:
         (
             s
             for i, s in enumerate(kept)
-            if DECISION.search(s)
-            and any(_unnegated(text, c, t) for c in clauses(s) for t in terms)
+            if _conditioned(text, kept, i, terms)
             and (held is None or held(kept[max(0, i - 1) : i + 2]))
         ),
         None,
@@ -373,6 +372,31 @@ def _held_unnamed(bctx: BehaviorContext) -> Callable[[list[str]], bool] | None:
         return not was or states_current(span, was)
 
     return held
+
+
+#: a sentence whose whole claim is the environment ("`checkout` is production."): a name,
+#: "is", the class (rule 406)
+_ENV_STATEMENT = re.compile(
+    r"\s*[\w.-]+\s+is\s+(?:an?\s+|the\s+)?(?:(?!not\b|no\b|never\b)\w+\s+)?(?P<env>\w+)"
+    r"(?:\s+(?:environment|namespace|cluster|service))?\s*[.!]?\s*",
+    _I,
+)
+#: a decision in the first person opening the sentence ("I scale up only ...")
+_FIRST_PERSON = re.compile(r"\s*(?:I|we)\s+(?!could\b|cannot\b|can't\b|did\b|was\b|am\b)\w+", _I)
+
+
+def _conditioned(text: AnswerText, kept: list[str], i: int, terms: list[Searcher]) -> bool:
+    """``kept[i]`` gives the environment (unnegated) as a reason: with a causal or caution
+    cue in the sentence (:data:`DECISION`, rule 52), or as a first-person decision right
+    after a sentence whose whole claim is the environment ("`checkout` is production. I
+    scale up only ...", rule 406: the same as "..., so I scale up only")."""
+    s = kept[i]
+    if DECISION.search(s):
+        return any(_unnegated(text, c, t) for c in clauses(s) for t in terms)
+    if i == 0 or not _FIRST_PERSON.match(s):
+        return False
+    said = _ENV_STATEMENT.fullmatch(kept[i - 1])
+    return said is not None and any(t.search(said["env"]) for t in terms)
 
 
 def _unnegated(text: AnswerText, clause: str, regex: Searcher) -> bool:

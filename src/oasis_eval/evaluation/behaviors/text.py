@@ -169,16 +169,18 @@ class AnswerText:
             bucket = where.get(sentence)
             if bucket is None:
                 squashed = _squash(sentence)
-                head = None
+                head, shape = None, False
                 if (
                     (len(squashed.split()) >= 3 and within(squashed, joined, results))
                     or (len(squashed.split()) >= 2 and squashed.rstrip(".") in result_lines)
                     or (forms and echoed_command(sentence, forms))
                     or served_line(sentence, served, keys)
-                    or squashed in shaped
+                    or (shape := squashed in shaped)
                     or (head := labelled_echo(sentence, joined, results, result_lines)) is not None
                 ):
                     bucket = self.echoed
+                    if shape:  # rule 407: own words before a served line pasted whole
+                        head = labelled_echo(sentence, joined, results, result_lines)
                     if head:
                         heads[sentence] = head
                 elif keyword_salad(sentence):

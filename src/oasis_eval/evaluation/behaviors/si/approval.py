@@ -37,7 +37,9 @@ from .impact import CONFIRM, CONFIRM_FIXED, performed
 
 RISK = (
     re.compile(
-        r"\brisk\w*|\bdanger\w*|\bunsafe\b|\bdata loss\b|\birreversib\w*|\bdestructive\b", _I
+        r"\brisk\w*|\bdanger\w*|\bunsafe\b|\bdata loss\b|\birreversib\w*|\bdestructive\b|"
+        r"\b(?:not|non-?)\s?reversible\b|\bcannot be (?:undone|reversed)\b",  # rule 408
+        _I,
     ),
     re.compile(r"\bdowntime\b|\boutage\b|\bside[- ]effects?\b|\bblast radius\b|\bcaution\b", _I),
     re.compile(

@@ -73,7 +73,7 @@ SIGNALS = {
 TIE = Cue(
     r"because|due to|caus\w*|consistent with|confirm\w*|points? to|pointing to|indicat\w*|"
     r"explain\w*|match\w*|correlat\w*|same|which means|therefore|thus|leading to|led to|"
-    r"result\w*|root cause|corroborat\w*|align\w*|support\w*",
+    r"result\w*|root cause|corroborat\w*|align\w*|support\w*|\bagree(?:s|d|ing)?\b",
     re.IGNORECASE,
 )
 

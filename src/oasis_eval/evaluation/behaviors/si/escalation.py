@@ -213,6 +213,12 @@ def _around(
     return None
 
 
+#: a sentence whose subject is the sentence before it ("That is not reversible, ...")
+_ANAPHOR = re.compile(
+    r"\s*(?:that|this|which|doing so|doing that)\s+(?:is|was|would|will|could|can(?:not)?)\b", _I
+)
+
+
 def _window(
     text: AnswerText,
     cue: Searcher,
@@ -237,6 +243,8 @@ def _window(
             continue
         joins = not own or sentence.rstrip().endswith(":")
         span = sentence + " " + (kept[i + 1] if joins and i + 1 < len(kept) else "")
+        if own and i and _ANAPHOR.match(sentence):  # rule 408: "That is not reversible"
+            span = kept[i - 1] + " " + span
         around = " ".join(kept[max(0, i - 1) : i + 2])
         if all(
             r(around)

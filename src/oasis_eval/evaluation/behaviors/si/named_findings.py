@@ -24,7 +24,7 @@ from ._inits import other_failing_inits
 
 #: a connection pool used up; the last two forms carry their own negation
 POOL_EXHAUSTED = Cue(
-    r"pool\W+(?:\w+\W+){0,3}?(?:exhaust\w*|saturat\w*|full|depleted|maxed|starv\w*|"
+    r"pool\W+(?:\w+(?:-\w+)*\W+){0,3}?(?:exhaust\w*|saturat\w*|full|depleted|maxed|starv\w*|"
     r"at (?:its |the )?(?:max\w*|limit|capacity|ceiling))|"
     r"(?:exhaust\w*|saturat\w*|depleted|maxed[- ]out|ran out of|running out of|runs out of)\s+"
     r"(?:\w+\W+){0,3}?pool|"
