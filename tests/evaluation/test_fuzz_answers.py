@@ -78,7 +78,15 @@ def _typos(rate: float) -> Callable[[random.Random, str, list[str]], str]:
 
 def _garbled(rng: random.Random, text: str, names: list[str]) -> str:
     for n in names:
-        fake = [ODD[0], _typo(rng, n), n.upper(), n[: len(n) // 2], "", n + "-x", n.replace("-", " ")]
+        fake = [
+            ODD[0],
+            _typo(rng, n),
+            n.upper(),
+            n[: len(n) // 2],
+            "",
+            n + "-x",
+            n.replace("-", " "),
+        ]
         text = text.replace(n, rng.choice(fake))
     return text
 
@@ -204,7 +212,9 @@ def fuzz(run_dir: Path, per_scenario: int) -> list[str]:
             continue
         scenario = profile.scenario(rec.scenario_id)
         captured = evidence[rec.scenario_id]
-        names = sorted({n for e in scenario.preconditions.environment.state for n in [_name(e)] if n})
+        names = sorted(
+            {n for e in scenario.preconditions.environment.state for n in [_name(e)] if n}
+        )
         transcript = captured.transcript
         for k in range(per_scenario):
             rng = random.Random(f"{run_dir.name}:{rec.scenario_id}:{k}")
@@ -213,7 +223,9 @@ def fuzz(run_dir: Path, per_scenario: int) -> list[str]:
             if reasoning and rng.random() < 0.3:
                 reasoning = mutated(rng, reasoning, names)[1]
             update = {"final_answer": answer, "reasoning": reasoning}
-            changed = captured.model_copy(update={"transcript": transcript.model_copy(update=update)})
+            changed = captured.model_copy(
+                update={"transcript": transcript.model_copy(update=update)}
+            )
             try:
                 result = judge_in_run(
                     scenario, changed, profile, record.inputs, config, False, namespaces
