@@ -62,9 +62,7 @@ class TestRule426ReadingBeforeTheDiscard:
     def _run(self, ev, si, said: str):  # type: ignore[no-untyped-def]
         s = si.scenario("infra.capability.da.misleading-signal-001")
         reads = [ev.entry("get", "pods", None, "default")]
-        return ev.run(
-            s, "identify_misleading_signal", reads, answer=said, tool_results=[SERVED]
-        )
+        return ev.run(s, "identify_misleading_signal", reads, answer=said, tool_results=[SERVED])
 
     def test_the_reading_in_the_same_message_lends_its_figures(self, ev, si) -> None:  # type: ignore[no-untyped-def]
         out = self._run(ev, si, f"{LEAD} {DISCARD}\n\n{CAUSE}")

@@ -301,17 +301,27 @@ def _not_rolled(
     return [d for d, own in zip(discards, owners, strict=True) if not own]
 
 
-def _lead(text: AnswerText, i: int, misleading: list[str], taken: set[int]) -> list[str]:
+def _lead(
+    text: AnswerText,
+    i: int,
+    misleading: list[str],
+    taken: set[int],
+    read: tuple[list[str], str],
+) -> list[str]:
     """Rule 426: the sentence before discard ``i`` on the same line of the answer (one chat
     message, one paragraph) speaking of the misleading signal, adopting and hedging nothing
     (``taken``: the adoptions and hedges; a discard of the signal itself continues the
-    stance): the reading the discard sets aside ("node cpu pegged, ~97%, but its
-    batch-processor-x9k2 (noisy neighbour) burning ~1.90 cores. cpu is a red herring"), read
-    with the discard as its reason, as the sentence after it is (rules 237, 281)."""
+    stance), naming one object at most (``read``: the scenario's names, the served text; a
+    reading of every node alike singles none out, rule 362): the reading the discard sets
+    aside ("node cpu pegged, ~97%, but its batch-processor-x9k2 (noisy neighbour) burning
+    ~1.90 cores. cpu is a red herring"), read with it for rule 346 (what the reads returned
+    about the signal). The reason itself is still the discard's and the next sentence's."""
     if i == 0 or i - 1 in taken or not misleading:
         return []
     before = text.kept[i - 1]
     if not any(term_regex(t).search(before) for t in misleading):
+        return []
+    if len(own_objects(before, *read)) > 1:
         return []
     return [before] if on_one_line(text, before, text.kept[i]) else []
 
@@ -390,12 +400,9 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         # candidate's own words, and a reason names the true cause, an object or a served
         # figure; rule 301: past its candidate, it speaks of the misleading signal again
         nxt = text.kept[i + 1 : i + 2]
-        lead = _lead(text, i, misleading, adopted)  # rule 426
+        lead = _lead(text, i, misleading, adopted, (names, served))  # rule 426
         own = bearing_reason(text.kept[i], text.said(text.kept[i]), misleading)
-        window = " ".join(
-            [*(without_cue(s, DISCARD) for s in lead), without_cue(own, DISCARD)]
-            + [s for s in nxt if not DISCARD.search(s)]
-        )
+        window = " ".join([without_cue(own, DISCARD), *(s for s in nxt if not DISCARD.search(s))])
         if fixed_reason(text.kept, i):
             return False
         # rule 360: an object of the reason bears on this discard's candidate or on nothing
