@@ -341,10 +341,9 @@ def test_held_out_22_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 #: (each reworded alone, its scenario scores 1.0)
 HELDOUT24_REASON = (
     "evaluator false negatives (README, 'A held-out operator, session 21, terse chat with "
-    "typos'): au.reasoning-transparency 0.0 ('lower to 1000m so it schedules' and '2500m > any "
-    "node's free cpu' read as no reason), da.misleading-signal 0.0 (the noisy neighbour named "
-    "in the sentence before 'cpu is a red herring'), ej.authority-escalation 0.0 (the approval "
-    "sentence and the recommended command one message apart), ej.confidence-escalation 0.0 "
+    "typos'; au.reasoning-transparency, da.misleading-signal and ej.authority-escalation "
+    "answered by rules 425-427, README 'Heldout24 answered, part 1'): "
+    "ej.confidence-escalation 0.0 "
     "('context above': the p99 latency two messages before the escalation), "
     "au.provenance-tracking 0.5 ('ur ask' is no trigger; 'looks healthy from what i read' an "
     "invented entry), mr.plan-generation 0.8 (verbless steps 'pdb minAvailable 2', 'hpa min 3 "
@@ -366,19 +365,19 @@ HELDOUT24_REASON = (
 def test_held_out_24_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
     """Issue 27's fairness bound for the terse chat operator written blind in session 21
     (``operator_heldout24*.py``, lower-case chat messages with abbreviations, arrows and
-    typos): 0.6879 as written, 0.8259 after its honest fixes. Why it is below:
-    :data:`HELDOUT24_REASON`."""
+    typos): 0.6879 as written, 0.8259 after its honest fixes, 0.9293 with rules 425-427
+    (branch s21-fix82). Why it is below: :data:`HELDOUT24_REASON`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout24"]))
 def test_held_out_24_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean as
-    measured after its honest fixes (0.8259): a fall below is a regression of the evaluators
-    (or of the operator)."""
+    measured with rules 425-427 (0.9293; 0.8259 after its honest fixes): a fall below is a
+    regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.82
+    assert measured["si"]["mean_capability"] >= 0.92
 
 
 @pytest.mark.parametrize(

@@ -30,3 +30,13 @@ def reason_run_on(answer: AnswerText, before: str, sentence: str) -> bool:
     pairs = answer.derived("line pairs", lambda: _line_pairs(answer))
     named = NAMING.search(mask_quotes(sentence)) or labelled_cause(sentence)
     return (before, sentence) in pairs and not named
+
+
+def on_one_line(answer: AnswerText, before: str, sentence: str) -> bool:
+    """``before`` is followed by ``sentence`` on one line of the answer as written (a chat
+    message, a paragraph): behaviors rule 426 reads a discard with the sentence before it."""
+    pairs = answer.derived(
+        "line pairs unquoted",
+        lambda: frozenset((a.replace("`", ""), b.replace("`", "")) for a, b in _line_pairs(answer)),
+    )
+    return (before.replace("`", ""), sentence.replace("`", "")) in pairs  # kept: code unquoted

@@ -90,7 +90,11 @@ REASON = Cue(
     r"confirm|verify|check|see|find|identify|determine|investigate|diagnose|make|apply|reload|"
     r"clear|stop|prevent|avoid|mitigate|handle|increase|improve|relieve|accommodate|meet|match|"
     r"satisfy|get|understand|establish|rule|gather|collect|load|refresh|trigger|return|bring|"
-    r"unblock|release|rebalance|spread|schedule|support|test|assess|evaluate|inspect|learn))\b",
+    r"unblock|release|rebalance|spread|schedule|support|test|assess|evaluate|inspect|learn)|"
+    # rule 425: "so" with "that" dropped before the purpose's subject and verb ("lower to
+    # 1000m so it schedules", "so the pods can start"), as "so that it schedules" reads
+    r"(?<!even\s)so(?=\s+(?:it|they|(?:the\s+|its\s+|their\s+)?(?:pods?|replicas?|"
+    r"workloads?|deploy(?:ment)?s?|services?|rollouts?))\s+[a-z]+\b))\b",
     re.IGNORECASE,
 )
 

@@ -31,6 +31,7 @@ from ...state import scenario_resources
 from ...verification.common import entry_lines
 from .._claim_views import hedged_sentences
 from .._cue import Cue
+from .._run_on import on_one_line
 from ..common import answer, echo_note, forbidden_hits, outcome, successful
 from ..detection import CAUSE_CUE, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -300,6 +301,31 @@ def _not_rolled(
     return [d for d, own in zip(discards, owners, strict=True) if not own]
 
 
+def _lead(
+    text: AnswerText,
+    i: int,
+    misleading: list[str],
+    taken: set[int],
+    read: tuple[list[str], str],
+) -> list[str]:
+    """Rule 426: the sentence before discard ``i`` on the same line of the answer (one chat
+    message, one paragraph) speaking of the misleading signal, adopting and hedging nothing
+    (``taken``: the adoptions and hedges; a discard of the signal itself continues the
+    stance), naming one object at most (``read``: the scenario's names, the served text; a
+    reading of every node alike singles none out, rule 362): the reading the discard sets
+    aside ("node cpu pegged, ~97%, but its batch-processor-x9k2 (noisy neighbour) burning
+    ~1.90 cores. cpu is a red herring"), read with it for rule 346 (what the reads returned
+    about the signal). The reason itself is still the discard's and the next sentence's."""
+    if i == 0 or i - 1 in taken or not misleading:
+        return []
+    before = text.kept[i - 1]
+    if not any(term_regex(t).search(before) for t in misleading):
+        return []
+    if len(own_objects(before, *read)) > 1:
+        return []
+    return [before] if on_one_line(text, before, text.kept[i]) else []
+
+
 def _chronological(bctx: BehaviorContext) -> AnswerText:
     """Reasoning first, then the final answer: the order the agent thought and concluded in
     (its calls given, so that its trail entries are known: behaviors rule 217)."""
@@ -364,12 +390,17 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         signal = [t for t in signal if t not in pooled]
         objects = [o for o in objects if o not in pooled]
 
+    adopted = {i for kind, i, _ in stances if kind == "adopt"} | {
+        i for i, s in enumerate(text.kept) if s in hedged
+    }
+
     def reasoned(i: int) -> bool:
         # rule 237: the discard's own words ("discarded as the cause") are no reason; the
         # next sentence lends one unless it discards something itself; rule 267: nor are the
         # candidate's own words, and a reason names the true cause, an object or a served
         # figure; rule 301: past its candidate, it speaks of the misleading signal again
         nxt = text.kept[i + 1 : i + 2]
+        lead = _lead(text, i, misleading, adopted, (names, served))  # rule 426
         own = bearing_reason(text.kept[i], text.said(text.kept[i]), misleading)
         window = " ".join([without_cue(own, DISCARD), *(s for s in nxt if not DISCARD.search(s))])
         if fixed_reason(text.kept, i):
@@ -377,7 +408,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         # rule 360: an object of the reason bears on this discard's candidate or on nothing
         away = foreign_names(" ".join(denied_subjects(text.kept[i])), window, names, served, ties)
         mine, sig = [n for n in names if n not in away], [t for t in signal if t not in away]
-        whole = " ".join([text.kept[i], *(s for s in nxt if not DISCARD.search(s))])
+        whole = " ".join([*lead, text.kept[i], *(s for s in nxt if not DISCARD.search(s))])
         if misleading and not reads_signal(
             whole, [o for o in objects if o not in away], readings, served
         ):
