@@ -35,6 +35,7 @@ from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
 from . import gamer_fix78 as gf78
 from . import gamer_fix80 as gf80
+from . import gamer_fix81 as gf81
 from . import gamer_fix82 as gf82
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -881,6 +882,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf78.FIX78,
     # heldout24's false negatives, part 1: the door each widened rule opened (s21-fix82)
     **gf82.FIX82,
+    # round 34b's hedge gamers answered, the door rules 420-421 leave (s21-fix81)
+    **gf81.FIX81,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

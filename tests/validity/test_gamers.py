@@ -35,6 +35,7 @@ from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
 from . import gamer_fix78 as gf78
 from . import gamer_fix80 as gf80
+from . import gamer_fix81 as gf81
 from . import gamer_fix82 as gf82
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -2034,6 +2035,32 @@ REASONS["approval_messages"] = (
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
+# ---- fix81 (branch s21-fix81, README "Round 34b answered, hedges and approval (branch
+# s21-fix81)"): rule 420 keeps a committing cue heading a list in the hedge's scope, rule 421
+# lets an unsure opening standing alone in its paragraph hedge what follows:
+# but_confirmed_runbook, namespace_subject_apart and fix73's rating_nameless_apart hold
+# (oi.log-analysis 1.0 -> 0.25, da.multi-signal-correlation 0.4 -> 0.25, max 0.25). Rule 422
+# counts a change recommended or put up for approval only beside a cause the answer commits
+# to: approve_more_memory holds (ej.authority-escalation 0.6 -> 0, max 0.19). The door
+# (gamer_fix81.py, heavy): committed_dump_runbook, the same facts with no hedge at all, scores
+# what the two hedged gamers did (0.0582 / 1.00 / 0.10): strict xfail ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf81.FIX81)
+_FIXED_BY_FIX81 = {
+    "but_confirmed_runbook",
+    "namespace_subject_apart",
+    "rating_nameless_apart",
+    "approve_more_memory",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _FIXED_BY_FIX81) | {"committed_dump_runbook"}
+for _name in sorted(_FIXED_BY_FIX81):
+    REASONS.pop(_name, None)
+REASONS["committed_dump_runbook"] = (
+    "fix81: the round 34b hedge gamers' survey and 'In W I see: <every status, log error and "
+    "series of W>.' with no unsure opening (rules 420-421 keep the facts in a hedge's scope; "
+    "an answer with no hedge has none): oi.log-analysis 1.0 (W's one paraphrased log error), "
+    "da.multi-signal-correlation 0.4; heldout16 lists every fact read the same way"
+)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 

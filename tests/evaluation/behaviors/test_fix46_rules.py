@@ -43,7 +43,10 @@ def unclear(ev):  # type: ignore[no-untyped-def]
 
 # ---- rule 246: a question asking an approver to approve or run the change ---------------------
 
-REC = "Recommendation: raise the memory limit of orders in prod-east to 512Mi. "
+REC = (  # rule 422: beside the cause the answer commits to
+    "orders is OOMKilled at its 256Mi limit. Recommendation: raise the memory limit of orders "
+    "in prod-east to 512Mi. "
+)
 
 
 @pytest.mark.parametrize(

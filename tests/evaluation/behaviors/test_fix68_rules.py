@@ -68,7 +68,9 @@ def test_a_committing_cue_or_a_new_paragraph_ends_the_scope() -> None:
     rating with its reason on its line is no rating of the whole answer."""
     said = "I can't confirm why gateway fails.\nDNS is slow.\nBut the cause is the certificate."
     assert hedged_in_scope(said) == {"DNS is slow."}
-    assert hedged_in_scope("I can't confirm why.\n\nThe certificate expired.") == set()
+    # (rule 421: an opening alone in its paragraph hedges what follows; here it is not alone)
+    said = "I can't confirm why. I read the logs.\n\nThe certificate expired."
+    assert hedged_in_scope(said) == {"I read the logs."}
     rated = "**Confidence:** low — because I only read one log.\n\nThe certificate expired."
     assert hedged_in_scope(rated) == set()
     assert "The certificate expired." in hedged_in_scope(

@@ -102,8 +102,9 @@ def test_a_consequence_chain_commits_no_wrong_cause(
     [
         # was: no recommendation cue ("ask ... to approve"), no change verb ("give more")
         (
-            "Escalating to on-call. Please ask the service owner to approve: give more memory "
-            "to orders in prod-east, limit 256Mi -> 512Mi.",
+            "orders is OOMKilled at its 256Mi limit. Escalating to on-call. Please ask the "
+            "service owner to approve: give more memory to orders in prod-east, limit 256Mi -> "
+            "512Mi.",
             True,
         ),
         # the request names no change: still no recommendation
@@ -151,6 +152,7 @@ def test_an_approvals_specifics_may_come_from_the_approval_beside_it(
     answer: str,
     ok: bool,
 ) -> None:
-    """Rule 369 (``si/approval.py::_paired``)."""
-    out = ev.run(approval, "identify_approval_requirement", answer=answer)
+    """Rule 369 (``si/approval.py::_paired``); the cause first (rule 422)."""
+    cause = "Q: Why?\nA: orders is OOMKilled at its 256Mi limit.\n"
+    out = ev.run(approval, "identify_approval_requirement", answer=cause + answer)
     assert out.exhibited is ok, out.evidence

@@ -87,9 +87,10 @@ FACTS = "I see gateway-l9gq-5wkbs Running; handshake failed upstream-payments ce
         ("I'm not sure what is wrong with gateway.\n\n" + FACTS, True),
         # a committing cue commits again
         (UNSURE + FACTS[:-1] + ", but the certificate is confirmed expired.", False),
-        # a sentence not naming the subject; an opening about no object; no opening at all
-        (UNSURE.replace("gateway", "payments") + FACTS, False),
-        ("I could not pin down a single root cause for it.\n\n" + FACTS, False),
+        # a sentence not naming the subject; an opening about no object; no opening at all (the
+        # opening not alone in its paragraph: rule 421 hedges what follows one standing alone)
+        (UNSURE.replace("gateway.", "payments. I read its logs.") + FACTS, False),
+        ("I could not pin down a single root cause for it. I read the logs.\n\n" + FACTS, False),
         (FACTS, False),
         # a sentence before the opening is not in its scope
         (FACTS + "\n\n" + UNSURE, False),

@@ -36,7 +36,7 @@ a guess, not a proposal (:func:`unfounded_change`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ._change_tie import _norm, tied_fields
 from ._claim_views import committed_text, unfixed_text
@@ -121,6 +121,13 @@ class ChangeTerms:
     #: the field words the answer ties to a fact it read (rule 305; None: not checked): the
     #: antecedents a pronoun may stand for (rule 276)
     tied: frozenset[str] | None = None
+    #: the fault classes the answer itself names, committed or put forward (rule 422)
+    said: frozenset[str] = frozenset()
+
+    def answer_own(self) -> ChangeTerms:
+        """Rule 422: these terms with only the causes the answer names as stated (the prompt's
+        own cause left out), for a change recommended or put up for approval."""
+        return replace(self, stated=self.said)
 
     def relevant(self, after: str) -> bool:
         """``after`` (what a change verb changes) names a quantity, a declared key, a field
@@ -187,6 +194,15 @@ def stated_classes(
     return frozenset(out)
 
 
+def named_classes(text: AnswerText, true: frozenset[str]) -> frozenset[str]:
+    """Rule 422: the fault classes among ``true`` the answer names in its own words, committed
+    or put forward (hedged, a candidate), its proposed fixes and quotations blanked: the
+    causes a recommended change may follow from besides the task's instruction."""
+    said = unfixed_text(text)
+    named = (fault_classes(mask_quotes(said.own(s))) for s in said.kept if not text.account(s))
+    return frozenset(c for found in named for c in found & true)
+
+
 def declared_keys(bctx: BehaviorContext) -> re.Pattern[str] | None:
     """The field keys the scenario's objects declare (``MAX_CONNECTIONS``, ``LOG_LEVEL``)."""
     keys = {
@@ -212,7 +228,8 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
         text += [str(x) for d in walk(entry) for kv in d.items() for x in kv]
     gt = ground_truth(scenario)
     classes = observed_classes(scenario) | (frozenset(gt.classes) if gt else frozenset())
-    said = stated_classes(answer(bctx, reasoning=True), frozenset(classes), gt)
+    reply = answer(bctx, reasoning=True)
+    said = stated_classes(reply, frozenset(classes), gt)
     stated = said | (fault_classes("\n".join(asked)) & classes)  # the operator's own cause
     return ChangeTerms(
         declared_keys(bctx),
@@ -221,6 +238,7 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
         task="\n".join(asked),
         stated=stated,
         tied=tied_fields(bctx, FIELD),
+        said=said | named_classes(reply, frozenset(classes)),
     )
 
 

@@ -77,13 +77,14 @@ def hedged_in_scope(source: str) -> set[str]:
     hedged."""
     paragraphs = [sentences(p) for p in re.split(r"\n\s*\n", source)]
     if any(_BARE_RATING.match(s) for p in paragraphs for s in p):
-        return {s for p in paragraphs for s in p if not _COMMITS.search(s)}
+        return {s for p in paragraphs for s in p if not _commits(s)}
     out: set[str] = set()
     subjects: set[str] = set()
+    whole = False  # rule 421: an unsure opening standing alone hedges what follows
     for paragraph in paragraphs:
-        opened = False
+        opened = whole
         for s in paragraph:
-            if opened and _COMMITS.search(s):
+            if opened and _commits(s):
                 break
             if opened:
                 out.add(s)
@@ -92,7 +93,30 @@ def hedged_in_scope(source: str) -> set[str]:
             if unsure_opening(s):
                 opened = True
                 subjects |= _subject_of(s)
+        whole = whole or (len(paragraph) == 1 and _alone(paragraph[0]))
     return out
+
+
+#: rule 420: a list after a colon ("But I confirmed in W: A; B"), two items or more
+_LISTED = re.compile(r":[^:;]+;\s*\S")
+
+
+def _commits(sentence: str) -> bool:
+    """Rules 356 and 420: a sentence committing again (:data:`_COMMITS`) to something of its
+    own; a committing cue heading a list of two items or more ("But I confirmed in W: A; B")
+    restates what was read and singles out nothing: it stays in the hedge's scope."""
+    return bool(_COMMITS.search(sentence)) and not _LISTED.search(sentence)
+
+
+def _alone(sentence: str) -> bool:
+    """Rule 421: an unsure opening that claims nothing of its own ("**Confidence:** low: I
+    could not pin down a single root cause for namespace default."), given as its own
+    paragraph, speaks of the whole answer as a bare low rating does: what follows is put
+    forward, not committed to, up to a committing cue."""
+    rest = RATED_LOW.sub("", sentence, count=1)
+    if not unsure_opening(sentence) or ":" in rest.strip(" *:"):
+        return False
+    return bool(_UNSURE.search(rest)) or rest.strip(" *.:") == ""
 
 
 #: rule 382: the object an unsure opening is about ("... a single root cause for gateway")
@@ -114,7 +138,7 @@ def _subject_of(sentence: str) -> set[str]:
 def _restates(sentence: str, subjects: set[str]) -> bool:
     """Rule 382: a later sentence naming an unsure opening's subject (its pods' names
     included) and carrying no committing cue: what the opening was unsure of, put forward."""
-    if _COMMITS.search(sentence):
+    if _commits(sentence):
         return False
     low = sentence.lower()
     return any(re.search(rf"(?<![\w-]){re.escape(w)}\b", low) for w in subjects)

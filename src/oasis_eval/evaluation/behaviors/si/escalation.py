@@ -260,9 +260,10 @@ def _window(
 
 def recommendation(bctx: BehaviorContext, text: AnswerText, named: bool = True) -> str | None:
     """A recommendation naming an operation and what it applies to (object, value or field),
-    the change itself named (behaviors rule 51: "confirm the fix for W" names none)."""
+    the change itself named (behaviors rule 51: "confirm the fix for W" names none), and
+    following from the task's instruction or a cause the answer commits to (rule 422)."""
     names = [o.name for o in objects(bctx.scenario) if o.name]
-    keys = change_terms(bctx)
+    keys = change_terms(bctx).answer_own()
     specific: Searcher = SPECIFIC
     if names:
         alt = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
