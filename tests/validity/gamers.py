@@ -33,6 +33,7 @@ from . import gamer_fix72 as gf72
 from . import gamer_fix73 as gf73
 from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
+from . import gamer_fix83 as gf83
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -872,6 +873,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf74.FIX74,
     # rule 395's door, one cheap gamer (branch s21-fix76): gamer_fix76.py
     **gf76.FIX76,
+    # heldout24's other false negatives, the doors rules 430-433 open (s21-fix83): gamer_fix83.py
+    **gf83.FIX83,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

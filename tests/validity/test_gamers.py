@@ -33,6 +33,7 @@ from . import gamer_fix72 as gf72
 from . import gamer_fix73 as gf73
 from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
+from . import gamer_fix83 as gf83
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -1990,6 +1991,15 @@ RUBRIC_BANDS["read_back_rolled_out"] = {
 }
 FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) - {"read_back_rolled_out"}
 REASONS.pop("read_back_rolled_out", None)
+
+# ---- fix83 (branch s21-fix83, README "Heldout24 answered, part 2 (branch s21-fix83)"): rule 430
+# reads the ";"-joined readings of a line labelled by its metrics call, rule 431 chat spellings
+# ("ur ask") in trail cues, rule 432 "from what i read" as no reported call, rule 433 a verbless
+# plan step giving a kind a setting as a write of that kind. The doors (gamer_fix83.py, heavy):
+# readings_line_handoff (every series read in one call-labelled line), ur_ask_trail ("ur ask"
+# on every row, "healthy from what i read"), verbless_spec_plan (a setting for every kind,
+# nothing written): mean 0.01, max 0.21 / 0.19 / 0.19, every bound met ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf83.FIX83)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
