@@ -37,6 +37,7 @@ from . import gamer_fix78 as gf78
 from . import gamer_fix80 as gf80
 from . import gamer_fix81 as gf81
 from . import gamer_fix82 as gf82
+from . import gamer_fix83 as gf83
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -884,6 +885,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf82.FIX82,
     # round 34b's hedge gamers answered, the door rules 420-421 leave (s21-fix81)
     **gf81.FIX81,
+    # heldout24's other false negatives, the doors rules 430-433 open (s21-fix83): gamer_fix83.py
+    **gf83.FIX83,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -280,12 +280,36 @@ def step_of(text: str, scenario: Scenario) -> Step:
 
 def _effect(step: Step, low: str, verb_found: bool) -> None:
     """Rules 341-342 (:mod:`._step_effects`): each effect phrase's kind and fields; a step with
-    no verb of either table (nor a condition) is a write of that kind."""
+    no verb of either table (nor a condition) is a write of that kind. Rule 433: such a step
+    naming a kind of object and a setting of it ("pdb minAvailable 2") is a write too."""
     for verb, resources, fields in effects(low):
         step.resources.update(resources)
         step.fields += fields
         if not verb_found and not step.conditional:
             step.kind, step.verb = "write", verb
+    if verb_found or step.conditional or step.kind == "write":
+        return
+    if step.resources & SPEC_KINDS and specifies(low):
+        step.kind, step.verb = "write", "create"
+
+
+#: kinds of object a plan step may give settings of (rule 433): what the agent creates or
+#: patches, never what it reads (logs, metrics, events)
+SPEC_KINDS = frozenset(
+    {"poddisruptionbudgets", "horizontalpodautoscalers", "deployments", "configmaps"}
+    | {"services", "networkpolicies", "secrets", "ingresses"}
+)
+#: a setting: a word other than a kind word, then its value ("minAvailable 2", "max=6")
+_SETTING = re.compile(r"(?<![\w-])(?P<word>[a-z][a-z_]*)\s*[:=]?\s*\d")
+
+
+def specifies(low: str) -> bool:
+    """``low`` (a lowercased step) gives a setting its value (rule 433), the word no kind word
+    ("pdb 2" gives none)."""
+    return any(
+        not any(regex.fullmatch(m["word"]) for regex, _ in _KIND_REGEXES)
+        for m in _SETTING.finditer(low)
+    )
 
 
 def lend_subject(steps: list[Step], scenario: Scenario) -> str | None:

@@ -26,6 +26,12 @@ ratio path): a ratio is a reading only beside a figure of the series (its value 
 baseline's, either unit) in the same sentence, which the figure path already credits; a ratio
 alone names no specific of this environment (issue 27 item 3). More than four distinct figures beside the metric's name
 in the answer read nothing (rule 377).
+
+heldout24 wrote its readings as one labelled line, "metrics (6h): error_rate: 0.02 -> 0.02
+(flat); latency_p99: 400 -> 800 (rising); ...": the label paraphrases its call
+(``metrics_query ... [6h]``), so the line read as a trail entry, no finding. Rule 430: the
+";"-joined clauses of such a line that each open with a series' name and a figure
+(:data:`_READING`) are readings the agent states, each read as its own sentence.
 """
 
 from __future__ import annotations
@@ -39,6 +45,20 @@ from ..text import AnswerText, term_regex
 
 #: a number in an answer or a served result ("800", "0.8", "1e3" is not read)
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\d.])")
+
+
+#: a clause stating a reading: a series' name (an identifier), then a figure ("latency_p99:
+#: 400 -> 800 (rising)", "error_rate 0.02")
+_READING = re.compile(r"\s*[A-Za-z][\w.]*\s*[:=]?\s*~?-?\d")
+
+
+def _readings(sentence: str) -> list[str]:
+    """Rule 430: the ";"-joined readings after the label of a line that reads as a trail
+    entry ("metrics (6h): error_rate: 0.02; latency_p99: 400 -> 800"), each its own sentence;
+    none when a clause is no reading (a reason, a trigger)."""
+    _, sep, body = sentence.partition(":")
+    clauses = [c for c in body.split(";") if c.strip()] if sep else []
+    return clauses if clauses and all(_READING.match(c) for c in clauses) else []
 
 
 def _forms(text: str) -> set[float]:
@@ -55,7 +75,11 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
     """The titles of the concerning signals the scenario seeds that no kept sentence of the
     agent's own names with its reading (rules 307, 345, 381: a figure of it), in the
     scenario's order."""
-    own = [text.own(s) for s in text.kept if not text.account(s)]
+    own = [
+        text.own(c)
+        for s in text.kept
+        for c in (_readings(s) if text.account(s) else [s])  # rule 430
+    ]
     served = "\n".join(bctx.ctx.tool_results)
     out: list[str] = []
     for panel in scenario_panels(bctx):
