@@ -190,9 +190,12 @@ class _Renderer:
         keys = frozenset(value)
         drop: set[str] = set()
         for served_keys in self.objects:
-            if served_keys <= keys and not served_keys <= drop:
-                if any(_holds(value, obj) for obj in self.objects[served_keys]):
-                    drop |= served_keys
+            if (
+                served_keys <= keys
+                and not served_keys <= drop
+                and any(_holds(value, obj) for obj in self.objects[served_keys])
+            ):
+                drop |= served_keys
         return {k: v for k, v in value.items() if k not in drop} if drop else value
 
     def served_object(self, run: dict[str, Any]) -> bool:
