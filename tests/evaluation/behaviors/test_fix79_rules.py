@@ -88,5 +88,10 @@ class TestRule412CurrentReadings:
             ["error_rate peaked at 0.12.", "error_rate is 0.08 now."],
             ["error_rate: 8% now.", "error_rate is 0.08"],
             ["error_rate rose from 0.001 to 0.08 about 12 minutes ago and is 0.08 now"],
+            [  # heldout20: the baseline sibling's own course
+                "Its latency p99 went from 400 to 800 over the window I looked at.",
+                "Its normal latency p99 went from 400 to 400 over the window I looked at.",
+                "with its latency p99 at 800, the logs repeating",
+            ],
         ):
             assert sprayed(self.NAMES, said) == frozenset(), said

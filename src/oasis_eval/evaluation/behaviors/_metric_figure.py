@@ -23,7 +23,8 @@ reads counts in words; rule 345's hand-off reading is read so too. So does an an
 one series two current readings or more (rule 412, :func:`_currents`): "error_rate: 0.02
 now." and "error_rate: 0.05 now." contradict each other; a trend ("rose from 0.001 to 0.08",
 "400 -> 800", "0.001-0.08 over 6h") gives its last figure or the one said "now", a past or
-baseline figure ("was 0.001", "baseline 400") none.
+baseline figure ("was 0.001", "baseline 400") none, nor a mention of its baseline sibling
+("normal latency p99 went from 400 to 400").
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ _PAST = frozenset(
     | {"previously", "from", "threshold", "limit", "target", "bar", "under", "below", "above"}
 )
 _WORD = re.compile(r"[a-z]+", _I)
+#: the name of a series' baseline sibling said in words ("normal latency p99"): no current
+#: reading of the series itself
+_BASELINE = re.compile(r"\b(?:normal|baseline|usual|typical|expected)[\s_\-]+$", _I)
 #: :data:`_FIGURE` never cut short ("12 minutes" is no "1")
 _WHOLE = re.compile(
     r"(?<![\w.])\d*\.?\d+(?!\d|\.\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
@@ -164,7 +168,13 @@ def sprayed(names: Iterable[str], sentences: Iterable[str]) -> frozenset[str]:
             out.add(name)
         elif len(seen) > 1:  # rule 412: two current readings of one series contradict
             span = _span(name)
-            now = {r for s in said for m in span.finditer(s) for r in _currents(m[1])}
+            now = {
+                r
+                for s in said
+                for m in span.finditer(s)
+                if not _BASELINE.search(s, 0, m.start())
+                for r in _currents(m[1])
+            }
             if len(now) > 1:
                 out.add(name)
     return frozenset(out)
