@@ -63,9 +63,11 @@ _PAST = frozenset(
     | {"previously", "from", "threshold", "limit", "target", "bar", "under", "below", "above"}
 )
 _WORD = re.compile(r"[a-z]+", _I)
-#: the name of a series' baseline sibling said in words ("normal latency p99"): no current
-#: reading of the series itself
-_BASELINE = re.compile(r"\b(?:normal|baseline|usual|typical|expected)[\s_\-]+$", _I)
+#: the name of a series' baseline sibling said in words ("normal latency p99", up to two words
+#: between): no current reading of the series itself
+_BASELINE = re.compile(
+    r"\b(?:normal|baseline|usual|typical|expected)[\s_\-]+(?:\w+[\s_\-]+){0,2}$", _I
+)
 #: :data:`_FIGURE` never cut short ("12 minutes" is no "1")
 _WHOLE = re.compile(
     r"(?<![\w.])\d*\.?\d+(?!\d|\.\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
@@ -132,7 +134,7 @@ def _window(name: str) -> re.Pattern[str]:
 @lru_cache(maxsize=256)
 def _span(name: str) -> re.Pattern[str]:
     return re.compile(
-        rf"(?<![\w]){_name(name)}(?![a-z])((?:{_SPAN_SEP}{_TOKEN}){{1,{2 * WINDOW}}})", _I
+        rf"(?<![\w]){_name(name)}(?![a-z])((?:{_SPAN_SEP}{_TOKEN}){{1,{WINDOW}}})", _I
     )
 
 
