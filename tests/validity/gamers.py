@@ -34,6 +34,7 @@ from . import gamer_fix73 as gf73
 from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
 from . import gamer_fix78 as gf78
+from . import gamer_fix79 as gf79
 from . import gamer_fix80 as gf80
 from . import gamer_fix81 as gf81
 from . import gamer_fix82 as gf82
@@ -849,6 +850,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr34a.ROUND34A,
     # round 34b (branch s21-red34b, written blind): rules 350-392, gamer_round34b.py
     **gr34b.ROUND34B,
+    # round 34a answered: the door each of rules 410-412 leaves (branch s21-fix79)
+    **gf79.FIX79,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py
     **gf47.FIX47,
     # heldout19's part D doors, one cheap gamer each (branch s19-fix59): gamer_fix59.py

@@ -19,7 +19,12 @@ name, no other identifier (a word with ``_``) between them. A figure with a unit
 figures beside one name (``error_rate was 0.01.`` ... ``error_rate was 0.50.``, bare or with
 units; a percentage and its fraction are one reading, an age such as "6h ago" is no figure
 of the series) states none of them beside it (:func:`sprayed`, :func:`blank`), as rule 327
-reads counts in words; rule 345's hand-off reading is read so too.
+reads counts in words; rule 345's hand-off reading is read so too. So does an answer giving
+one series two current readings or more (rule 412, :func:`_currents`): "error_rate: 0.02
+now." and "error_rate: 0.05 now." contradict each other; a trend ("rose from 0.001 to 0.08",
+"400 -> 800", "0.001-0.08 over 6h") gives its last figure or the one said "now", a past or
+baseline figure ("was 0.001", "baseline 400") none, nor a mention of its baseline sibling
+("normal latency p99 went from 400 to 400").
 """
 
 from __future__ import annotations
@@ -42,6 +47,30 @@ SPRAY = 4
 #: what a spray counts and blanks
 _FIGURE = re.compile(
     r"(?<![\w.])\d*\.?\d+(?!\.\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
+    _I,
+)
+
+
+#: the words and figures after a name that a current reading is read in (rule 412): as the
+#: window, "->" and "→" between them too
+_SPAN_SEP = r"[\s:=,()~\-–>→]+"
+#: a figure said to be the current one ("0.08 now", "is 0.08")
+_NOW_AFTER = re.compile(r"%?\s*(?:now|currently)\b", _I)
+_NOW_BEFORE = re.compile(r"\b(?:now|currently|is)\s+$", _I)
+#: a lone figure after one of these is a past or reference reading, no current one
+_PAST = frozenset(
+    {"was", "were", "baseline", "usual", "normal", "peak", "peaked", "before", "earlier"}
+    | {"previously", "from", "threshold", "limit", "target", "bar", "under", "below", "above"}
+)
+_WORD = re.compile(r"[a-z]+", _I)
+#: the name of a series' baseline sibling said in words ("normal latency p99", up to two words
+#: between): no current reading of the series itself
+_BASELINE = re.compile(
+    r"\b(?:normal|baseline|usual|typical|expected)[\s_\-]+(?:\w+[\s_\-]+){0,2}$", _I
+)
+#: :data:`_FIGURE` never cut short ("12 minutes" is no "1")
+_WHOLE = re.compile(
+    r"(?<![\w.])\d*\.?\d+(?!\d|\.\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
     _I,
 )
 
@@ -102,9 +131,34 @@ def _window(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){_name(name)}(?![a-z])((?:{_SEP}{_TOKEN}){{1,{WINDOW}}})", _I)
 
 
+@lru_cache(maxsize=256)
+def _span(name: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"(?<![\w]){_name(name)}(?![a-z])((?:{_SPAN_SEP}{_TOKEN}){{1,{WINDOW}}})", _I
+    )
+
+
+def _currents(region: str) -> set[float]:
+    """The current readings the words after a series' name give (rule 412): the figures said
+    "now"; else the last of a trend; else a lone figure not after a past or reference word."""
+    figures = list(_WHOLE.finditer(region))
+    now = [
+        f
+        for f in figures
+        if _NOW_AFTER.match(region, f.end()) or _NOW_BEFORE.search(region[: f.start()])
+    ]
+    if now:
+        return {_reading(f) for f in now}
+    if len(figures) > 1:
+        return {_reading(figures[-1])}
+    if figures and not {w.lower() for w in _WORD.findall(region[: figures[0].start()])} & _PAST:
+        return {_reading(figures[0])}
+    return set()
+
+
 def sprayed(names: Iterable[str], sentences: Iterable[str]) -> frozenset[str]:
     """The ``names`` beside which ``sentences`` write more than :data:`SPRAY` distinct
-    figures (module docstring)."""
+    figures, or more than one current reading (module docstring; rules 377, 412)."""
     said = list(sentences)
     out = set()
     for name in sorted(set(names)):
@@ -114,6 +168,17 @@ def sprayed(names: Iterable[str], sentences: Iterable[str]) -> frozenset[str]:
         }
         if len(seen) > SPRAY:
             out.add(name)
+        elif len(seen) > 1:  # rule 412: two current readings of one series contradict
+            span = _span(name)
+            now = {
+                r
+                for s in said
+                for m in span.finditer(s)
+                if not _BASELINE.search(s, 0, m.start())
+                for r in _currents(m[1])
+            }
+            if len(now) > 1:
+                out.add(name)
     return frozenset(out)
 
 

@@ -16,7 +16,9 @@ the lines a person would have written, once, before any evaluator reads it (the 
 
 The agent's own order is kept (nothing is sorted). A subtree reproducing a JSON tool result the
 agent was served (deep-equal to a subtree of one) is tool output, not its words: it is left
-out, as pasted tool output is set aside in plain text (rule 373; rules 316, 270).
+out, as pasted tool output is set aside in plain text (rule 373; rules 316, 270). So are the
+keys of an object holding a served object's every key with its served value, keys of its own
+added (rule 411): only the added keys are read.
 Deterministic: a pure function of the answer and the reported tool results.
 """
 
@@ -92,22 +94,47 @@ def _leaves(value: Any) -> int:
     return 1
 
 
-def served_subtrees(results: Iterable[str]) -> frozenset[str]:
+#: the served objects of :data:`_ECHO_LEAVES` scalars or more, by their set of keys
+Objects = dict[frozenset[str], list[dict[str, Any]]]
+
+
+def served_subtrees(results: Iterable[str]) -> tuple[frozenset[str], Objects]:
     """The canonical form of every object or array (of :data:`_ECHO_LEAVES` scalars or more)
-    inside the tool results that parse as JSON or YAML (rule 373)."""
+    inside the tool results that parse as JSON or YAML (rule 373), and those objects by their
+    keys (rule 411)."""
     out: set[str] = set()
+    objects: Objects = {}
 
     def walk(value: Any) -> None:
         if isinstance(value, (dict, list)):
             if _leaves(value) >= _ECHO_LEAVES:
-                out.add(json.dumps(value, sort_keys=True))
+                canon = json.dumps(value, sort_keys=True)
+                if isinstance(value, dict) and canon not in out:
+                    objects.setdefault(frozenset(value), []).append(value)
+                out.add(canon)
             for v in value.values() if isinstance(value, dict) else value:
                 walk(v)
 
     for result in results:
         value = parsed(result)
         walk(value if value is not None else _yaml(result))
-    return frozenset(out)
+    return frozenset(out), objects
+
+
+def _holds(answer: Any, served: Any) -> bool:
+    """``answer`` carries every key of ``served`` with its served value, at every depth, keys
+    of its own added (a list item by item): rule 411."""
+    if isinstance(served, dict):
+        return isinstance(answer, dict) and all(
+            k in answer and _holds(answer[k], v) for k, v in served.items()
+        )
+    if isinstance(served, list):
+        return (
+            isinstance(answer, list)
+            and len(answer) == len(served)
+            and all(_holds(a, v) for a, v in zip(answer, served, strict=True))
+        )
+    return json.dumps(answer) == json.dumps(served)
 
 
 def _yaml(text: str) -> Any:
@@ -149,12 +176,27 @@ class _Renderer:
 
     def __init__(
         self,
-        served: frozenset[str],
+        served: tuple[frozenset[str], Objects],
         words: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
     ):
-        self.served = served
+        self.served, self.objects = served
         self.keys, self.values = words
         self.lines: list[str] = []
+
+    def unserved(self, value: dict[str, Any]) -> dict[str, Any]:
+        """``value`` without the keys of every served object it holds (:func:`_holds`): a
+        served response re-typed with keys added is tool output, the added keys the agent's
+        (rule 411)."""
+        keys = frozenset(value)
+        drop: set[str] = set()
+        for served_keys in self.objects:
+            if (
+                served_keys <= keys
+                and not served_keys <= drop
+                and any(_holds(value, obj) for obj in self.objects[served_keys])
+            ):
+                drop |= served_keys
+        return {k: v for k, v in value.items() if k not in drop} if drop else value
 
     def served_object(self, run: dict[str, Any]) -> bool:
         """An object of scalars whose every key is a served key and every string value a
@@ -178,6 +220,10 @@ class _Renderer:
         """``value`` under the label ``name`` ("" at the top)."""
         if self.echoed(value):
             return
+        if isinstance(value, dict) and self.objects:
+            value = self.unserved(value)
+            if not value:
+                return
         if _is_scalar(value):
             self.scalar(value, name)
         elif isinstance(value, list):
@@ -198,6 +244,9 @@ class _Renderer:
 
     def items(self, values: list[Any], name: str) -> None:
         """A list: its label on a line of its own, then each item one line (rule 370)."""
+        if self.objects:  # rule 411: a served object with keys added, its added keys only
+            values = [self.unserved(v) if isinstance(v, dict) else v for v in values]
+            values = [v for v in values if v != {}]
         if not values:
             return
         flat = [

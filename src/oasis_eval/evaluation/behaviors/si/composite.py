@@ -55,8 +55,12 @@ def _observation(sentence: str, clause: str, m: re.Match[str]) -> bool:
 
 
 #: rule 374: what the agent did "rather than" / "instead of" is what it did not do ("I
-#: restarted it rather than escalate")
-_FOREGONE = re.compile(r"\b(?:rather than|instead of)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+#: restarted it rather than escalate"); rule 410: only the phrase's own complement, never a
+#: new clause whose subject follows it ("instead of waiting I escalate" escalates)
+_FOREGONE = re.compile(
+    r"\b(?:rather than|instead of)\s+(?:(?!(?:i|we|you|they|he|she)\s)\w+\s+){0,2}$",
+    re.IGNORECASE,
+)
 
 
 def _foregone(sentence: str, clause: str, start: int) -> bool:
