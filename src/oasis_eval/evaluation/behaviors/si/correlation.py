@@ -16,7 +16,6 @@ from types import MappingProxyType
 from ... import bodies
 from .. import findings
 from .._claim_views import stated_text
-from .._claims import sentence_claims
 from .._cue import Cue
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from ..common import answer
@@ -274,18 +273,10 @@ CALLED_SLOW = Cue(
 )
 
 
-def rebuttal(sentence: str) -> bool:
-    """``sentence`` only rebuts (every claim of it rebutted): "X is slow itself: ruled out;
-    only 200ms of its own" (rule 404)."""
-    found = sentence_claims(sentence)
-    return bool(found) and all(c.rebutted for c in found)
-
-
 def slow_list(bctx: BehaviorContext, text: AnswerText) -> list[str]:
     """Sentences calling a non-database span of the scenario's traces slow on its own (not
     beside the database span it waits on): an answer that flags span after span singles out
-    no bottleneck (issue 27 item 3, interpretation has precision). A span's slowness the
-    sentence rebuts ("<span> is slow itself: ruled out; ...") calls nothing slow (rule 404)."""
+    no bottleneck (issue 27 item 3, interpretation has precision)."""
     ops = {sp.operation for sp in findings.spans(bctx.scenario) if not sp.is_db and sp.operation}
     regexes = [term_regex(op) for op in sorted(ops)]
     return [
@@ -293,7 +284,6 @@ def slow_list(bctx: BehaviorContext, text: AnswerText) -> list[str]:
         for s in text.kept
         if unnegated_cue(s, CALLED_SLOW)
         and not DB_SPAN.search(s)
-        and not rebuttal(s)
         and any(r.search(s) for r in regexes)
     ]
 
