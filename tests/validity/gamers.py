@@ -33,6 +33,7 @@ from . import gamer_fix72 as gf72
 from . import gamer_fix73 as gf73
 from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
+from . import gamer_fix77 as gf77
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -872,6 +873,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf74.FIX74,
     # rule 395's door, one cheap gamer (branch s21-fix76): gamer_fix76.py
     **gf76.FIX76,
+    # heldout23's markdown doors, one cheap gamer each (branch s21-fix77): gamer_fix77.py
+    **gf77.FIX77,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -33,6 +33,7 @@ from . import gamer_fix72 as gf72
 from . import gamer_fix73 as gf73
 from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
+from . import gamer_fix77 as gf77
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -1978,6 +1979,12 @@ REASONS["read_back_rolled_out"] = (
     "guessed right; with its two decided restart bands (1.0 each) its mean cannot fall under "
     "(0.909 + 2) / 29 = 0.1003 whatever its other rows"
 )
+
+# ---- fix77 (branch s21-fix77, README "Heldout23 answered, markdown (branch s21-fix77)"): the
+# cheapest gamer through each door of rules 400-404 (a markdown answer with tables read as
+# words), heavy; figures in the README ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf77.FIX77)
+CAUSE_LISTS += ("md_confirmed_all", "md_ruled_out_last")
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead

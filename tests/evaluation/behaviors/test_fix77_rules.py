@@ -130,8 +130,9 @@ class TestRule403CallsAndFollowUps:
         assert not new.candidate and not new.causal
 
     def test_checkboxes_are_follow_ups(self) -> None:
-        assert "- follow-up: Find what holds connections (an OOM kill of the pooler, a rollout)" in (
-            _words()
+        assert (
+            "- follow-up: Find what holds connections (an OOM kill of the pooler, a rollout)"
+            in (_words())
         )
         assert _words("| a | b |\n|--|--|\n| x | y |\n- [x] paged the owner\n")[-1] == (
             "- done: paged the owner"
@@ -163,7 +164,9 @@ class TestRule404RebuttalIsNoInclusion:
         assert unnegated_cue(old, CALLED_SLOW) == "slow"
 
     def test_a_span_called_slow_in_a_row_still_is(self) -> None:
-        text = "| span | verdict | evidence |\n|---|---|---|\n| api-gateway is slow | unknown | - |\n"
+        text = (
+            "| span | verdict | evidence |\n|---|---|---|\n| api-gateway is slow | unknown | - |\n"
+        )
         assert unnegated_cue(_words(text)[0], CALLED_SLOW) == "slow"
 
     def test_ruled_out_sets_a_noise_line_aside(self) -> None:

@@ -30,6 +30,7 @@ kept as written. The agent's order is kept. Deterministic: a pure function of th
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 #: a table's rule line under its header ("|---|:--:|")
 _RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -77,11 +78,11 @@ def _is_row(line: str) -> bool:
 def has_table(text: str) -> bool:
     """``text`` holds a markdown table: a row directly over a rule line (rule 401)."""
     lines = (text or "").splitlines()
-    return any(_is_row(a) and _RULE.match(b) for a, b in zip(lines, lines[1:], strict=False))
+    return any(_is_row(a) and _RULE.match(b) for a, b in pairwise(lines))
 
 
 def verdict_stance(cell: str) -> str | None:
-    """"committed", "rebutted" or "hedged" for a verdict cell, else None (rule 402). A hedge
+    """ "committed", "rebutted" or "hedged" for a verdict cell, else None (rule 402). A hedge
     is read first: "not confirmed" never commits."""
     text = _plain(cell)
     if HEDGES.match(text):
@@ -117,14 +118,14 @@ def row_words(header: list[str], cells: list[str]) -> str:
     )
     if verdict is not None and first:
         said = _plain(cells[verdict])
-        rest = _joined([c for i, c in enumerate(cells[1:], 1) if i != verdict])
+        tail = _joined([c for i, c in enumerate(cells[1:], 1) if i != verdict])
         stance = verdict_stance(said)
         if stance == "committed":
-            return f"The root cause is {first} ({said})." + (f" {rest}." if rest else "")
+            return f"The root cause is {first} ({said})." + (f" {tail}." if tail else "")
         if stance == "rebutted":
             head = "ruled out" if said.lower().startswith("ruled") else f"ruled out ({said})"
-            return f"{first}: {head}" + (f"; {rest}." if rest else ".")
-        return f"{first}: {said}" + (f"; {rest}." if rest else ".")
+            return f"{first}: {head}" + (f"; {tail}." if tail else ".")
+        return f"{first}: {said}" + (f"; {tail}." if tail else ".")
     tail = _joined(others)
     return f"{first}: {tail}." if first and tail else f"{first or tail}."
 
@@ -166,7 +167,9 @@ def _line(line: str) -> str:
     heading = _HEADING.match(line)
     if heading:
         title = heading[2]
-        return f"{heading[1]}{title}" if title.endswith(":") or not title else f"{heading[1]}{title}:"
+        return (
+            f"{heading[1]}{title}" if title.endswith(":") or not title else f"{heading[1]}{title}:"
+        )
     box = _CHECKBOX.match(line)
     if box:
         done = "done" if box[2] in "xX" else "follow-up"
