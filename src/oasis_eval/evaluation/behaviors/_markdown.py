@@ -10,16 +10,18 @@ hook is :func:`._structured.answer_evidence`, as for a JSON answer, rule 370):
 
 - a heading ends the section before it: it is said as a label ("## Actions" -> "## Actions:"),
   which ends a candidate list (rule 400);
-- a table's header row is dropped and each row is ONE statement about its first cell, its
-  other cells joined: "<first>: <second>; <third>" (rule 401);
+- a table's header row is dropped (its names are no statement); a row of a table of neither
+  kind below reads as before, its cells one sentence ("a, b, c.": an evidence row "| `kubectl
+  get events` | FailedScheduling ... |" is a finding, which "<call>: <finding>" would make a
+  trail entry, rule 215) (rule 401);
 - a row of a table with a verdict column ("verdict", "status", "conclusion", ...) is read by
   its verdict: "confirmed" commits ("The root cause is <first> (confirmed). <evidence>."),
   "ruled out", "unlikely", "excluded" rebut ("<first>: ruled out (<verdict>); <evidence>."),
   "possible", "not confirmed" hedge ("<first>: possible, not confirmed; <evidence>.": the
   hedge stays in the words); an unknown verdict is a plain row (rule 402);
-- a row of a table of calls (a "command" or "change" column) is the account of that call:
-  "<command> (<why>; <result>)", the form an operator's trail takes (rule 217); the row
-  number is dropped (rule 403);
+- a table of calls (a "command", "call" or "change" column) is kept as written: rule 249
+  reads it as the trail, its "why" and "trigger" headers labelling their cells; under the
+  heading that now ends the hypotheses, its rows are no candidates (rule 403);
 - a checkbox item is a follow-up ("- [ ] X" -> "- follow-up: X"), a proposal, not a cause.
 
 Inline code (`` `x` ``) already reads as the name x (:func:`._words.strip_inline`). Only an
@@ -41,8 +43,6 @@ _CHECKBOX = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)\[([ xX])\]\s+")
 VERDICT_HEADS = frozenset({"verdict", "status", "conclusion", "assessment", "outcome"})
 #: the headers naming a table of calls (its rows are a trail, rule 403)
 CALL_HEADS = frozenset({"command", "call", "change", "tool call", "action taken"})
-#: the headers of a row number column (dropped from a call's account)
-_NUMBER_HEADS = frozenset({"#", "no", "no.", "n", "step", "seq"})
 #: a verdict cell that commits, rebuts or hedges (its opening words, markdown stripped)
 COMMITS = re.compile(r"^(?:confirmed|verified|proven|the root cause|root cause)\b", re.I)
 REBUTS = re.compile(
@@ -98,16 +98,17 @@ def _joined(cells: list[str]) -> str:
     return "; ".join(c for c in cells if c)
 
 
+def trail_table(header: list[str]) -> bool:
+    """The table is a trail of calls (a "command", "call" or "change" column): it is kept as
+    written, the header labelling its reason and trigger cells (rules 249, 403)."""
+    return any(_plain(h).lower() in CALL_HEADS for h in header)
+
+
 def row_words(header: list[str], cells: list[str]) -> str:
-    """One table row as one statement (rules 401-403)."""
+    """One table row as one sentence (rules 401, 402)."""
     names = [_plain(h).lower() for h in header]
     cells = cells + [""] * (len(names) - len(cells))
-    call = next((i for i, n in enumerate(names) if n in CALL_HEADS), None)
-    if call is not None and cells[call]:
-        rest = [c for i, c in enumerate(cells) if i != call and names[i] not in _NUMBER_HEADS]
-        tail = _joined(rest)
-        return f"{cells[call]} ({tail})." if tail else f"{cells[call]}."
-    first, others = cells[0], cells[1:]
+    first = cells[0]
     verdict = next(
         (
             i
@@ -126,8 +127,9 @@ def row_words(header: list[str], cells: list[str]) -> str:
             head = "ruled out" if said.lower().startswith("ruled") else f"ruled out ({said})"
             return f"{first}: {head}" + (f"; {tail}." if tail else ".")
         return f"{first}: {said}" + (f"; {tail}." if tail else ".")
-    tail = _joined(others)
-    return f"{first}: {tail}." if first and tail else f"{first or tail}."
+    # rule 401: a row of neither kind reads as before, its cells one sentence; "<source>:
+    # <finding>" would make an evidence row whose first cell is a call a trail entry (rule 215)
+    return ", ".join(c for c in cells if c) + "."
 
 
 def as_words(text: str) -> str | None:
@@ -139,6 +141,7 @@ def as_words(text: str) -> str | None:
     out: list[str] = []
     fenced = False
     header: list[str] | None = None
+    calls = False
     for i, line in enumerate(lines):
         if _FENCE.match(line):
             fenced = not fenced
@@ -147,15 +150,20 @@ def as_words(text: str) -> str | None:
         if fenced:
             out.append(line)
             continue
+        if _RULE.match(line) and header is not None:
+            if calls:
+                out.append(line)
+            continue
         if _is_row(line):
             if i + 1 < len(lines) and _RULE.match(lines[i + 1]):
                 header = _cells(line)  # the header row names the columns; said in each row
+                calls = trail_table(header)
+                if calls:
+                    out.append(line)
             elif header is not None and not _RULE.match(line):
-                out.append(row_words(header, _cells(line)))
-            elif header is None:
+                out.append(line if calls else row_words(header, _cells(line)))
+            else:
                 out.append(line)
-            continue
-        if _RULE.match(line) and header is not None:
             continue
         header = None
         out.append(_line(line))
