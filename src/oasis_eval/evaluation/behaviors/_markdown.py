@@ -99,9 +99,11 @@ def _joined(cells: list[str]) -> str:
 
 
 def trail_table(header: list[str]) -> bool:
-    """The table is a trail of calls (a "command", "call" or "change" column): it is kept as
-    written, the header labelling its reason and trigger cells (rules 249, 403)."""
-    return any(_plain(h).lower() in CALL_HEADS for h in header)
+    """The table is kept as written: it has no verdict column (rule 401), or it is a trail of
+    calls (a "command", "call" or "change" column) whose header labels its reason and trigger
+    cells for rule 249 (rule 403)."""
+    names = {_plain(h).lower() for h in header}
+    return bool(names & CALL_HEADS) or not names & VERDICT_HEADS
 
 
 def row_words(header: list[str], cells: list[str]) -> str:
