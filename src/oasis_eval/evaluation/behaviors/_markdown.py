@@ -10,18 +10,18 @@ hook is :func:`._structured.answer_evidence`, as for a JSON answer, rule 370):
 
 - a heading ends the section before it: it is said as a label ("## Actions" -> "## Actions:"),
   which ends a candidate list (rule 400);
-- a table's header row is dropped (its names are no statement); a row of a table of neither
-  kind below reads as before, its cells one sentence ("a, b, c.": an evidence row "| `kubectl
-  get events` | FailedScheduling ... |" is a finding, which "<call>: <finding>" would make a
-  trail entry, rule 215) (rule 401);
+- only a table with a verdict column is rendered: its header row is dropped (its names are no
+  statement); every other table is kept as written, the old reading (an evidence row "|
+  `kubectl get events` | FailedScheduling ... |" is a finding, which "<call>: <finding>" would
+  make a trail entry, rule 215; a trail table is what rule 249 reads) (rule 401);
 - a row of a table with a verdict column ("verdict", "status", "conclusion", ...) is read by
   its verdict: "confirmed" commits ("The root cause is <first> (confirmed). <evidence>."),
   "ruled out", "unlikely", "excluded" rebut ("<first>: ruled out (<verdict>); <evidence>."),
   "possible", "not confirmed" hedge ("<first>: possible, not confirmed; <evidence>.": the
   hedge stays in the words); an unknown verdict is a plain row (rule 402);
-- a table of calls (a "command", "call" or "change" column) is kept as written: rule 249
-  reads it as the trail, its "why" and "trigger" headers labelling their cells; under the
-  heading that now ends the hypotheses, its rows are no candidates (rule 403);
+- a table of calls (a "command", "call" or "change" column) is kept as written even beside a
+  verdict column: rule 249 reads it as the trail; under the heading that now ends the
+  hypotheses, its rows are no candidates (rule 403);
 - a checkbox item is a follow-up ("- [ ] X" -> "- follow-up: X"), a proposal, not a cause.
 
 Inline code (`` `x` ``) already reads as the name x (:func:`._words.strip_inline`). Only an
