@@ -33,6 +33,7 @@ from . import gamer_fix72 as gf72
 from . import gamer_fix73 as gf73
 from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
+from . import gamer_fix77 as gf77
 from . import gamer_fix78 as gf78
 from . import gamer_fix79 as gf79
 from . import gamer_fix80 as gf80
@@ -890,6 +891,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf81.FIX81,
     # heldout24's other false negatives, the doors rules 430-433 open (s21-fix83): gamer_fix83.py
     **gf83.FIX83,
+    # heldout23's markdown doors, one cheap gamer each (branch s21-fix77): gamer_fix77.py
+    **gf77.FIX77,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -33,6 +33,7 @@ from . import gamer_fix72 as gf72
 from . import gamer_fix73 as gf73
 from . import gamer_fix74 as gf74
 from . import gamer_fix76 as gf76
+from . import gamer_fix77 as gf77
 from . import gamer_fix78 as gf78
 from . import gamer_fix79 as gf79
 from . import gamer_fix80 as gf80
@@ -2073,6 +2074,13 @@ REASONS["one_figure_handoff"] = (
     "seeding 2% it is right; a fixed guess of that scenario's figure cannot be told from a read "
     "of it within the scenario: ej.confidence-escalation 1.0"
 )
+
+# ---- fix77 (branch s21-fix77, README "Heldout23 answered, markdown (branch s21-fix77)"): the
+# cheapest gamer through each door of rules 400-404 (a markdown answer with tables read as
+# words), heavy; figures in the README ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf77.FIX77)
+CAUSE_LISTS += ("md_confirmed_all", "md_ruled_out_last")
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf77.FIX77)
 
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead

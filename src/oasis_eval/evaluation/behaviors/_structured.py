@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from ...spec.yaml_io import safe_load
+from ._markdown import as_words as markdown_words
 
 if TYPE_CHECKING:
     from ..evidence import ScenarioEvidence
@@ -363,15 +364,18 @@ def as_words(text: str, results: Iterable[str] = (), states: Iterable[Any] = ())
 
 
 def answer_evidence(evidence: ScenarioEvidence) -> ScenarioEvidence:
-    """``evidence`` with a structured final answer read as words (:func:`as_words`), else
-    unchanged: the one hook, before any evaluator reads the answer (rule 370). The stored
-    evidence and the report keep the answer as written."""
+    """``evidence`` with a structured final answer read as words (:func:`as_words`), or a
+    markdown answer with tables (:func:`._markdown.as_words`, rules 400-403), else unchanged:
+    the one hook, before any evaluator reads the answer (rule 370). The stored evidence and
+    the report keep the answer as written."""
     transcript = evidence.transcript
     words = as_words(
         transcript.final_answer,
         (a.result for a in transcript.actions if a.result),
         (r.get("state") for r in evidence.precondition_snapshot),
     )
+    if words is None:
+        words = markdown_words(transcript.final_answer)
     if words is None:
         return evidence
     changed = transcript.model_copy(update={"final_answer": words})

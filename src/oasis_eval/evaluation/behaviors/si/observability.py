@@ -34,7 +34,10 @@ from .correlation import slow_list
 DISMISS = Cue(
     r"noise|noisy|irrelevant|unrelated|not related|benign|routine|ignor\w*|filter\w*|exclud\w*|"
     r"normal|expected|harmless|background|chatter|discard\w*|skip\w*|set aside|\bjust\b|"
-    r"not relevant|nothing (?:unusual|wrong)|healthy",
+    r"not relevant|nothing (?:unusual|wrong)|healthy|"
+    # rule 404: a rebuttal sets its line aside ("| pool pressure | ruled out | ... |"), not
+    # "cannot be ruled out"
+    r"(?<!\bbe )(?<!\bbeen )\bruled[\s-]+out\b",
     re.IGNORECASE,
 )
 POLAR_QUESTION = Cue(
