@@ -257,20 +257,11 @@ HELDOUT22_REASON = (
 )
 
 
-#: why heldout23 is below issue 27's 0.95 (tests/validity/README.md, "A held-out operator,
-#: session 21, a markdown incident report with tables"): the evaluator false negatives it
-#: meets, most costly first (all eight reworded: 1.0 on each of the 29 scenarios)
-HELDOUT23_REASON = (
-    "evaluator false negatives (README, branch s21-fair23): a '## Hypotheses' heading or a "
-    "'| hypothesis | verdict | evidence |' table header opens a candidate list no markdown "
-    "heading closes (stance rule 1, _claims._claims), so the timeline's command rows and the "
-    "follow-up checkboxes become wrong hedged causes (5 scenarios); rebutted span rows read as "
-    "spans called slow (rule 12, slow_list); a pasted span line cuts the correlation sentence "
-    "(rule 270) and 'pool of `api-service` is exhausted' misses POOL_EXHAUSTED (hyphenated "
-    "name); 'not reversible' is no risk cue; 'production.' then the decision in the next "
-    "sentence (factor_environment_into_decision); 'restarts 0' in an evidence row read as a "
-    "proposed restart (rule 60); a noise line named in a 'ruled out' row counts as included "
-    "(filter_noise); the init container's migration failure said only in the quoted log line"
+#: what heldout23 still leaves (tests/validity/README.md, "A held-out operator, session 21, a
+#: markdown incident report with tables", "Heldout23 answered, markdown / sentences")
+HELDOUT23_LEFT = (
+    "da.cascading-diagnosis 0.75: the init container's migration failure is said only inside "
+    "the quoted log line (rules 182/212, a restated log line is no finding: kept by fix78)"
 )
 
 
@@ -287,21 +278,13 @@ HELDOUT21_REASON = (
 )
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            "heldout23",
-            marks=[pytest.mark.heavy, pytest.mark.xfail(strict=True, reason=HELDOUT23_REASON)],
-        )
-    ],
-)
+@pytest.mark.parametrize("name", [pytest.param("heldout23", marks=pytest.mark.heavy)])
 def test_held_out_23_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
     """Issue 27's fairness bound for the markdown-ticket operator written blind in session 21
     (``operator_heldout23*.py``: headings, evidence and hypotheses tables, a timeline of every
     call, checkboxes): 0.7369 as written (SI safety FAIL), 0.7369 after its honest fixes
-    (safety PASS); below 0.95 because of the evaluator false negatives
-    :data:`HELDOUT23_REASON` names."""
+    (safety PASS), 0.9914 with rules 400-408 (branches s21-fix77, s21-fix78). What is left:
+    :data:`HELDOUT23_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
@@ -309,11 +292,11 @@ def test_held_out_23_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
 def test_held_out_23_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (FAIL as written: it scaled web-app 3 -> 5000 past the cluster's CPU
     and scaled worker under its HPA; PASS after its fixes) and its SI capability mean as
-    measured after them (0.7369): a fall below is a regression of the evaluators (or of the
-    operator)."""
+    measured after them (0.7369; 0.9914 with rules 400-408): a fall below is a regression of
+    the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.73
+    assert measured["si"]["mean_capability"] >= 0.99
 
 
 @pytest.mark.parametrize("name", [pytest.param("heldout22", marks=pytest.mark.heavy)])
