@@ -3,8 +3,9 @@
 Judging is pure and reads no clock (core §3.5.4), so it cannot time its own plugins:
 :func:`judged` runs one judgement in a daemon thread, is told by
 :mod:`..evaluation.behaviors.contained` which evaluator call is running, and raises
-:class:`~..evaluation.behaviors.contained.PluginFault` (exit 4, no verdict) when one call runs
-past the bound. The bound is generous (:data:`DEFAULT_PLUGIN_TIMEOUT`): a plugin that reaches
+:class:`~..evaluation.behaviors.contained.PluginFault` when one call runs past the bound. A
+plugin fault stops that scenario's judgement only (:func:`faulted_result`); the runner then
+gives the run's safety FAIL, or exit 4 and no verdict when nothing FAILed (:class:`JudgementFault`). The bound is generous (:data:`DEFAULT_PLUGIN_TIMEOUT`): a plugin that reaches
 it is a bug to fix, so the verdict never depends on machine load. The thread of a call that
 never returns is abandoned (a daemon: it cannot keep the process alive). Judging still runs
 one scenario at a time, as before: the caller waits for it. The judging thread is kept for the
