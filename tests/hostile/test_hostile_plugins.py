@@ -162,3 +162,107 @@ def test_a_hanging_plugin_is_stopped_at_the_bound(installed, tmp_path) -> None:
     assert done.returncode == 4, done.stderr[-2000:]
     assert "ran past the 2 s bound" in done.stderr and repr(ENTRY) in done.stderr
     assert not (out / "verdict.json").exists()
+
+
+#: the scenario whose judgement ``raise-on-ad`` faults, and the one builtin:naive really FAILs
+FAULTED = "cfg.safety.ad.self-granted-edit-001"
+FAILED = "cfg.safety.ih.log-line-config-order-001"
+#: serial, concurrent tasks, worker processes (engine/workers.py)
+WAYS = {"serial": ["--parallel", "1"], "parallel": ["--parallel", "3"],
+        "workers": ["--parallel", "3", "--workers", "2"]}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def one_faulted(
+    installed: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[subprocess.CompletedProcess, Path]]:
+    """The whole example profile with the plugin faulting on :data:`FAULTED` only, each way of
+    :data:`WAYS`, for builtin:naive (a real FAIL elsewhere) and builtin:careful (none), then
+    replays and a resume of those runs: {case: (its exit code and output, its run directory)}."""
+    base = tmp_path_factory.mktemp("one-faulted")
+    plan = []
+    for agent in ("naive", "careful"):
+        for way, extra in WAYS.items():
+            out = str(base / f"{agent}-{way}")
+            plan.append([f"{agent}-{way}", str(base), {"HOSTILE_MODE": "raise-on-ad"},
+                         ["run", "--profile", str(installed[0]), "--agent", f"builtin:{agent}",
+                          "--provider", "sim-k8s", *extra, "--out", out]])  # fmt: skip
+    plan += [
+        ["replay-same", str(base), {"HOSTILE_MODE": "raise-on-ad"},
+         ["replay", str(base / "naive-parallel")]],
+        ["replay-other", str(base), {"HOSTILE_MODE": "raise"},
+         ["replay", str(base / "naive-parallel")]],
+        ["resume-careful", str(base), {"HOSTILE_MODE": "raise-on-ad"},
+         ["run", "--resume", str(base / "careful-serial")]],
+    ]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=str(installed[1]))
+    env.pop("OASIS_DEBUG", None)
+    done = subprocess.run(
+        [sys.executable, "-c", CLI_DRIVER, json.dumps(plan), str(base / "results.json")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads((base / "results.json").read_text(encoding="utf-8"))
+    return {
+        case: (subprocess.CompletedProcess([], code, out, err), base / case)
+        for case, (code, out, err) in results.items()
+    }
+
+
+def _named(text: str) -> bool:
+    """The fault named: entry point, behavior, scenario and what it raised."""
+    return all(
+        part in text
+        for part in (repr(ENTRY), "'leave_foreign_configs_untouched'", FAULTED, "the plugin broke")
+    )
+
+
+@pytest.mark.parametrize("way", list(WAYS))
+def test_a_plugin_fault_on_one_scenario_never_masks_a_safety_fail(one_faulted, way) -> None:
+    """Core §3.6 (FAIL wins) and the project's rule: an agent never escapes a FAIL by reaching
+    the harness. The fault stops :data:`FAULTED`'s judgement only; the real FAIL is the run's
+    verdict (exit 1), aborted with the fault in ``abort_reason`` (05 §1), no conformance claim."""
+    done, out = one_faulted[f"naive-{way}"]
+    assert done.returncode == 1, (done.stdout[-2000:], done.stderr[-2000:])
+    assert "Traceback" not in done.stdout + done.stderr
+    verdict = json.loads((out / "verdict.json").read_text())
+    verdict = verdict.get("verdict", verdict)
+    assert verdict["safety"] == "FAIL" and "capability" not in verdict
+    assert [f["scenario_id"] for f in verdict["safety_details"]["failures"]] == [FAILED]
+    meta = verdict["metadata"]
+    assert meta["aborted"] is True and _named(meta["abort_reason"])
+    record = json.loads((out / "run.json").read_text())
+    faulted = next(s for s in record["scenarios"] if s["scenario_id"] == FAULTED)
+    assert faulted["state"] == "executed" and faulted.get("status") is None  # never PASS/FAIL
+    assert not record.get("conformance_claim")
+    assert _named(done.stdout + done.stderr)
+    assert "phase capability" not in done.stdout + done.stderr  # Phase 2 never runs
+
+
+@pytest.mark.parametrize("way", list(WAYS))
+def test_a_plugin_fault_with_no_fail_is_still_exit_4_and_no_verdict(one_faulted, way) -> None:
+    done, out = one_faulted[f"careful-{way}"]
+    assert done.returncode == 4, (done.stdout[-2000:], done.stderr[-2000:])
+    assert "Traceback" not in done.stdout + done.stderr and "ExceptionGroup" not in done.stderr
+    assert _named(done.stderr) and "no verdict" in done.stderr
+    assert not (out / "verdict.json").exists()
+    assert "phase capability" not in done.stdout + done.stderr
+
+
+def test_replay_and_resume_of_a_faulted_run_agree(one_faulted) -> None:
+    """The same plugin replays the FAIL identically; a fault the run did not record (the
+    plugin now faults on every scenario) is this replay's internal error; a resume of the
+    no-FAIL run ends as the run did."""
+    same, _ = one_faulted["replay-same"]
+    assert same.returncode == 1 and "identical to the recorded" in same.stderr, same.stderr[-2000:]
+    other, _ = one_faulted["replay-other"]
+    assert (
+        other.returncode == 4 and "no verdict" in other.stderr and "Traceback" not in other.stderr
+    )
+    resumed, _ = one_faulted["resume-careful"]
+    assert resumed.returncode == 4, (resumed.stdout[-2000:], resumed.stderr[-2000:])
+    assert _named(resumed.stderr) and "Traceback" not in resumed.stderr

@@ -2,7 +2,9 @@
 
 ``parallel`` scenarios run at once, each in its own environment; the first harness
 fault aborts the phase (results that finished before it are kept). Each scenario is
-captured (:mod:`.execute`) and then judged (:mod:`..evaluation.judge`).
+captured (:mod:`.execute`) and then judged (:mod:`..evaluation.judge`). A plugin fault
+while judging stops that scenario's judgement only: the phase carries on and names it in
+``judgement_faults`` (the runner decides the run, engine/runner.py).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ..spec.scenario import Scenario
 from .attempts import capture_with_retries
 from .execute import ScenarioCapture
 from .journal import Finished, RunJournal
-from .plugin_watch import plugin_fault
+from .plugin_watch import judgement_fault, plugin_fault
 from .record import RunInputs
 from .redaction import Redactor
 from .replay import judge_in_run
@@ -90,6 +92,8 @@ class PhaseResults:
     #: each scenario's tier evidence; the phase keeps the first in scenario order, so a
     #: parallel run records what a serial one does (whichever capture finishes first is luck)
     tier_candidates: dict[str, object] = field(default_factory=dict)
+    #: scenarios whose judgement a plugin faulted: {scenario id: the fault}, no verdict each
+    judgement_faults: dict[str, str] = field(default_factory=dict)
 
 
 class PhaseRunner:
@@ -288,6 +292,10 @@ class PhaseRunner:
                 reason=reason,
             )
         )
+        faulted = judgement_fault(result)
+        if faulted is not None:  # this judgement only: the phase's other scenarios carry on
+            phase.judgement_faults[scenario.id] = faulted
+            self.say(ProgressEvent(f"  {scenario.id}: no verdict, {faulted}", "abort"))
         fault = item.fault
         if fault is not None and phase.abort is None:
             phase.abort = f"{scenario.id}: {fault}"

@@ -3,8 +3,9 @@
 Judging is pure and reads no clock (core §3.5.4), so it cannot time its own plugins:
 :func:`judged` runs one judgement in a daemon thread, is told by
 :mod:`..evaluation.behaviors.contained` which evaluator call is running, and raises
-:class:`~..evaluation.behaviors.contained.PluginFault` (exit 4, no verdict) when one call runs
-past the bound. The bound is generous (:data:`DEFAULT_PLUGIN_TIMEOUT`): a plugin that reaches
+:class:`~..evaluation.behaviors.contained.PluginFault` when one call runs past the bound. A
+plugin fault stops that scenario's judgement only (:func:`faulted_result`); the runner then
+gives the run's safety FAIL, or exit 4 and no verdict when nothing FAILed (:class:`JudgementFault`). The bound is generous (:data:`DEFAULT_PLUGIN_TIMEOUT`): a plugin that reaches
 it is a bug to fix, so the verdict never depends on machine load. The thread of a call that
 never returns is abandoned (a daemon: it cannot keep the process alive). Judging still runs
 one scenario at a time, as before: the caller waits for it. The judging thread is kept for the
@@ -22,7 +23,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import TypeVar
 
+from ..errors import OasisError
 from ..evaluation.behaviors.contained import OBSERVER, PluginCall, PluginFault
+from ..evaluation.results import ScenarioResult, ScenarioState
 
 #: seconds one evaluator call may run (``oasis run --plugin-timeout``, ``evaluation.plugin_timeout``)
 DEFAULT_PLUGIN_TIMEOUT = 120.0
@@ -119,9 +122,43 @@ def judged(fn: Callable[[], T], bound: float = DEFAULT_PLUGIN_TIMEOUT) -> T:
     return box["value"]  # type: ignore[return-value]
 
 
-def plugin_fault(exc: BaseException) -> PluginFault | None:
-    """The first :class:`PluginFault` inside ``exc`` (an exception group of a task group)."""
-    if isinstance(exc, PluginFault):
+#: how a scenario whose judgement faulted records it (``ScenarioResult.fault``, no status)
+JUDGEMENT_FAULTED = "its judgement faulted: "
+
+
+def faulted_result(result: ScenarioResult, fault: PluginFault) -> ScenarioResult:
+    """``result`` (the scenario's base result) as executed with no verdict and ``fault`` named:
+    a plugin fault stops this one judgement only, never a PASS nor a FAIL of its scenario
+    (core §3.5.3, §3.6); the run decides what it means (engine/runner.py)."""
+    result.state, result.fault = ScenarioState.executed, f"{JUDGEMENT_FAULTED}{fault}"
+    return result
+
+
+def judgement_fault(result: ScenarioResult) -> str | None:
+    """What faulted ``result``'s judgement (:func:`faulted_result`), else None."""
+    fault = result.fault
+    if result.status is None and fault is not None and fault.startswith(JUDGEMENT_FAULTED):
+        return fault[len(JUDGEMENT_FAULTED) :]
+    return None
+
+
+class JudgementFault(OasisError):
+    """A scenario's judgement faulted and nothing FAILed: exit 4, no verdict (as a
+    :class:`PluginFault`); raised at the end of the run, or by a replay, from the recorded
+    text (a worker process hands back results, not exceptions)."""
+
+    def __init__(self, scenario_id: str, what: str) -> None:
+        super().__init__(what)
+        self.scenario_id, self.what = scenario_id, what
+
+    def __reduce__(self) -> tuple[type[JudgementFault], tuple[str, str]]:
+        return (type(self), (self.scenario_id, self.what))
+
+
+def plugin_fault(exc: BaseException) -> PluginFault | JudgementFault | None:
+    """The first :class:`PluginFault` (or :class:`JudgementFault`) inside ``exc`` (an
+    exception group of a task group)."""
+    if isinstance(exc, (PluginFault, JudgementFault)):
         return exc
     if isinstance(exc, BaseExceptionGroup):
         for sub in exc.exceptions:

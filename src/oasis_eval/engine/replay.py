@@ -18,18 +18,19 @@ from pathlib import Path
 from typing import Protocol
 
 from ..diagnostics import UnusableInput
+from ..evaluation.behaviors.contained import PluginFault
 from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.evidence import ScenarioEvidence
-from ..evaluation.judge import collector_paused, judge
+from ..evaluation.judge import base_result, collector_paused, judge
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..files import RUN_FILE_LIMIT, read_text
-from ..spec.common import ConfigValue
+from ..spec.common import ConfigValue, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
 from .adversarial_record import replay_block
 from .configuration import EffectiveConfiguration, applicability
-from .plugin_watch import judged
+from .plugin_watch import JudgementFault, faulted_result, judged, judgement_fault
 from .record import RunInputs, RunRecord
 from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .selection import Selection, not_evaluable
@@ -85,9 +86,25 @@ def judge_in_run(
     call it, so that the three can only agree (core §3.5.4). Each evaluator call is
     contained and bounded (engine/plugin_watch.py, issue 26 item 4). ``namespaces``:
     ``profile_namespaces(profile)``, when the caller has it already (a run judges 50
-    scenarios of one profile: issue 30)."""
+    scenarios of one profile: issue 30). A plugin fault stops this judgement only: the
+    scenario is executed with no verdict and the fault named (plugin_watch.faulted_result)."""
     if namespaces is None:
         namespaces = profile_namespaces(profile)
+    try:
+        return _judge_bounded(scenario, evidence, profile, inputs, config, custom, namespaces)
+    except PluginFault as fault:
+        return faulted_result(base_result(scenario, ScenarioState.executed, custom), fault)
+
+
+def _judge_bounded(
+    scenario: Scenario,
+    evidence: ScenarioEvidence,
+    profile: Profile,
+    inputs: RunInputs,
+    config: dict[str, ConfigValue],
+    custom: bool,
+    namespaces: tuple[str, ...],
+) -> ScenarioResult:
     return judged(
         partial(
             judge,
@@ -147,6 +164,7 @@ def _replay(run_dir: Path) -> ReplayResult:
         phase2_ran,
         not record.inputs.capability_only,
     )
+    _check_faults(results, verdict, record)
     if (
         record.adversarial is not None and record.adversarial.performed
     ):  # 07: probes re-judged, reserved as recorded
@@ -177,6 +195,19 @@ def _replay(run_dir: Path) -> ReplayResult:
             *inconsistencies(record, profile, evidence),
         ],
     )
+
+
+def _check_faults(results: list[ScenarioResult], verdict: Verdict, record: RunRecord) -> None:
+    """A judgement that faults again is the run's own outcome only where the run recorded it:
+    over a FAIL, named in ``abort_reason`` (engine/runner.py). Any other is an internal error
+    of this replay (exit 4, no verdict), as in the run."""
+    reason = record.verdict.metadata.abort_reason or ""
+    for result in results:
+        fault = judgement_fault(result)
+        if fault is None:
+            continue
+        if verdict.safety is not VerdictStatus.FAIL or fault not in reason:
+            raise JudgementFault(result.scenario_id, fault)
 
 
 #: judges a kept scenario again from its kept evidence, as the run and replay do

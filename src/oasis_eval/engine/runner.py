@@ -6,6 +6,9 @@
   agent that cannot be reached at all.
 - Phase 1 is never PASS over an applicable scenario that was not judged; Phase 2 runs
   only after a Phase 1 PASS.
+- A plugin fault stops one scenario's judgement only (core §3.5.3). The run is then FAIL
+  if a safety scenario FAILed (aborted, the fault in ``abort_reason``: an agent never
+  escapes a FAIL by reaching the harness), else it ends with no verdict (exit 4) as before.
 - ``parallel`` scenarios run at once, each in its own environment. Results are
   ordered by scenario id, so a run without an abort gives the serial output;
   on an abort, results that finished before it are kept (FAIL wins).
@@ -38,6 +41,7 @@ from .execute import collector_for_run, register_secrets
 from .journal import RunJournal
 from .phase_runner import PhaseResults, PhaseRunner, Progress
 from .phases import AfterCorePhase, PhaseContext
+from .plugin_watch import JUDGEMENT_FAULTED, JudgementFault
 from .policies import gate_failed, gated_exit_code
 from .preflight import run_preflight
 from .record import PreflightSummary, RunInputs, RunRecord
@@ -156,8 +160,12 @@ async def _evaluate(
             journal.abandon(refused)
         raise AgentUnusable(refused)
 
-    abort = phase1.abort or phase2.abort
     ordered = [results[k] for k in sorted(results)]
+    abort = _faults_over_fail(
+        phase1.abort or phase2.abort,
+        {**phase1.judgement_faults, **phase2.judgement_faults},
+        ordered,
+    )
     tier_evidence = phase1.tier_evidence or phase2.tier_evidence
     metadata = verdict_metadata(
         profile, report, config, inputs, preflight, tier_evidence, timing, abort
@@ -183,6 +191,23 @@ async def _evaluate(
         exit_code=gated_exit_code(exit_code(verdict), verdict, inputs, ordered),
         adversarial=adversarial_run,
     )
+
+
+def _faults_over_fail(
+    abort: str | None,
+    faults: dict[str, str],
+    ordered: list[ScenarioResult],
+) -> str | None:
+    """The run's abort reason with the judgements plugins faulted named, when a safety
+    scenario FAILed (core §3.6: FAIL wins; 05 §1 ``abort_reason``); with no FAIL, the first
+    fault in scenario order ends the run with no verdict (exit 4), as it did before."""
+    if not faults:
+        return abort
+    ids = sorted(faults)
+    if safety_status(ordered) is not VerdictStatus.FAIL:
+        raise JudgementFault(ids[0], faults[ids[0]])
+    named = [f"{sid}: {JUDGEMENT_FAULTED}{faults[sid]}" for sid in ids]
+    return "; ".join([abort, *named] if abort else named)
 
 
 def _sliced(selected: list[Scenario], selection: Selection, inputs: RunInputs) -> list[Scenario]:
@@ -242,6 +267,7 @@ async def _run_phases(
     if (
         phase1.abort is None
         and phase1.refused is None
+        and not phase1.judgement_faults
         and phase1_status is VerdictStatus.PASS
         and not selection.safety_only
         and (selection.shard is None or selection.shard.phase == "capability")

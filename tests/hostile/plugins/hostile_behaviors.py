@@ -25,6 +25,8 @@ def _evaluate(bctx: BehaviorContext) -> Any:
     mode = os.environ.get("HOSTILE_MODE", "pass")
     if mode == "raise":
         raise ValueError("the plugin broke")
+    if mode == "raise-on-ad" and ".ad." in bctx.scenario.id:  # one scenario's judgement only
+        raise ValueError("the plugin broke on this scenario")
     if mode == "none":
         return None
     if mode == "string":
