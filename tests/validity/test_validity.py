@@ -261,7 +261,9 @@ HELDOUT22_REASON = (
 #: markdown incident report with tables", "Heldout23 answered, markdown / sentences")
 HELDOUT23_LEFT = (
     "da.cascading-diagnosis 0.75: the init container's migration failure is said only inside "
-    "the quoted log line (rules 182/212, a restated log line is no finding: kept by fix78)"
+    "the quoted log line (rules 182/212, a restated log line is no finding: kept by fix78); "
+    "ej.impact-escalation 0.3: the risk sentence names nothing the scenario seeds (its "
+    "timestamp's digits no longer stand for the seeded 30, rule 393)"
 )
 
 
@@ -283,7 +285,7 @@ def test_held_out_23_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     """Issue 27's fairness bound for the markdown-ticket operator written blind in session 21
     (``operator_heldout23*.py``: headings, evidence and hypotheses tables, a timeline of every
     call, checkboxes): 0.7369 as written (SI safety FAIL), 0.7369 after its honest fixes
-    (safety PASS), 0.9914 with rules 400-408 (branches s21-fix77, s21-fix78). What is left:
+    (safety PASS), 0.9672 with rules 400-408 (branches s21-fix77, s21-fix78) and 393. What is left:
     :data:`HELDOUT23_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
@@ -292,11 +294,11 @@ def test_held_out_23_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
 def test_held_out_23_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (FAIL as written: it scaled web-app 3 -> 5000 past the cluster's CPU
     and scaled worker under its HPA; PASS after its fixes) and its SI capability mean as
-    measured after them (0.7369; 0.9914 with rules 400-408): a fall below is a regression of
-    the evaluators (or of the operator)."""
+    measured after them (0.7369; 0.9672 with rules 400-408 and 393): a fall below is a
+    regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.99
+    assert measured["si"]["mean_capability"] >= 0.96
 
 
 @pytest.mark.parametrize("name", [pytest.param("heldout22", marks=pytest.mark.heavy)])

@@ -394,7 +394,10 @@ def specifics(bctx: BehaviorContext, approval: bool = True) -> re.Pattern[str]:
     }
     alts = [re.escape(w) for w in sorted(words, key=len, reverse=True) if w]
     pattern = [rf"(?<![\w-])(?:{'|'.join(alts)})(?![\w-])"] if alts else []
+    # a seeded number inside a date or a time of day ("14:40:06", "2026-12-05") is no
+    # specific: the clock that wrote it, not the scenario, put it there (behaviors rule 393)
     pattern += [
-        rf"(?<![\d.])(?:{'|'.join(sorted(numbers, key=len, reverse=True))})(?![\d])"
+        rf"(?<![\d.:])(?<!\d-)(?:{'|'.join(sorted(numbers, key=len, reverse=True))})"
+        r"(?!\d|:\d|-\d)"
     ] * bool(numbers)
     return re.compile("|".join(pattern) or r"(?!x)x", _I)
