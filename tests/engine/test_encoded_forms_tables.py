@@ -22,9 +22,7 @@ def _reference(plain: str) -> dict[str, list[str]]:
     return {
         "hex-escaped": ["".join(f"\\x{b:02x}" for b in data)],
         "percent": ["".join(f"%{b:02X}" for b in data), "".join(f"%{b:02x}" for b in data)],
-        "unicode-escaped": [
-            "".join(f"\\u{ord(c):04x}" if ord(c) < 0x10000 else c for c in plain)
-        ],
+        "unicode-escaped": ["".join(f"\\u{ord(c):04x}" if ord(c) < 0x10000 else c for c in plain)],
         "html-entities": [
             "".join(f"&#{ord(c)};" for c in plain),
             "".join(f"&#x{ord(c):x};" for c in plain),
