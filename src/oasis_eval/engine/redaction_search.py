@@ -219,8 +219,8 @@ def _literals(heads: list[Any]) -> Any:
     """A search for any of ``heads`` (str or bytes): truthy when one occurs."""
     if not heads:
         return None
-    if len(heads) <= FEW:  # ``h in data`` for each head, in C (no generator frame a call)
-        return lambda data: any(map(data.__contains__, heads))
+    if len(heads) <= FEW:
+        return lambda data: any(h in data for h in heads)
     return re.compile(_trie(heads)).search
 
 
