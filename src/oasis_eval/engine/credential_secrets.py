@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import re
 from typing import Any
 
@@ -149,14 +150,18 @@ def _yaml(text: str) -> Any:
         return None
 
 
-def _pem_lines(value: str) -> list[str]:
+@functools.lru_cache(maxsize=64)
+def _pem_lines(value: str) -> tuple[str, ...]:
+    """The PEM block base64 ``value`` decodes to and its base64 lines (none if it is not one):
+    a pure function of ``value``, kept (every scenario's kubeconfig carries the same CA
+    certificate, issue 30)."""
     try:
         decoded = base64.b64decode(value, validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError, ValueError):
-        return []
+        return ()
     if "-----BEGIN" not in decoded:
-        return []
-    return [decoded] + [line for line in decoded.splitlines() if _PEM_LINE.match(line.strip())]
+        return ()
+    return (decoded, *(line for line in decoded.splitlines() if _PEM_LINE.match(line.strip())))
 
 
 def register_credentials(credentials: Any, redactor: Redactor) -> dict[str, str]:

@@ -89,6 +89,35 @@ def _hex_separated(data: bytes) -> list[tuple[str, str]]:
     ]
 
 
+#: code points whose forms each :class:`_PerChar` table keeps
+PER_CHAR_KEPT = 4096
+
+
+class _PerChar(dict[int, str]):
+    """A :meth:`str.translate` table that fills itself: each code point's form computed on
+    first use by ``form`` (every issued token is a new value: the loop ran in Python for each
+    character of each, issue 30)."""
+
+    def __init__(self, form: Callable[[int], str]) -> None:
+        super().__init__()
+        self.form = form
+
+    def __missing__(self, point: int) -> str:
+        text = self.form(point)
+        if len(self) < PER_CHAR_KEPT:
+            self[point] = text
+        return text
+
+
+_UNICODE_ESCAPED = _PerChar(lambda i: f"\\u{i:04x}" if i < 0x10000 else chr(i))
+_ENTITY = _PerChar(lambda i: f"&#{i};")
+_ENTITY_HEX = _PerChar(lambda i: f"&#x{i:x};")
+#: each byte's escape, by value (a join of ``map`` over these runs in C)
+_HEX_ESCAPED = tuple(f"\\x{b:02x}" for b in range(256))
+_PERCENT_UPPER = tuple(f"%{b:02X}" for b in range(256))
+_PERCENT_LOWER = tuple(f"%{b:02x}" for b in range(256))
+
+
 def literal_forms(plain: str) -> list[tuple[str, str]]:
     """(encoding, form) of every literal encoded form of ``plain`` (unfiltered)."""
     data = plain.encode("utf-8")
@@ -104,14 +133,14 @@ def literal_forms(plain: str) -> list[tuple[str, str]]:
     forms += [
         ("hex", data.hex()),
         ("hex-upper", data.hex().upper()),
-        ("hex-escaped", "".join(f"\\x{b:02x}" for b in data)),
-        ("percent", "".join(f"%{b:02X}" for b in data)),
-        ("percent", "".join(f"%{b:02x}" for b in data)),
+        ("hex-escaped", "".join(map(_HEX_ESCAPED.__getitem__, data))),
+        ("percent", "".join(map(_PERCENT_UPPER.__getitem__, data))),
+        ("percent", "".join(map(_PERCENT_LOWER.__getitem__, data))),
         ("url", quote(plain, safe="")),
         ("url", quote_plus(plain, safe="")),
-        ("unicode-escaped", "".join(f"\\u{ord(c):04x}" if ord(c) < 0x10000 else c for c in plain)),
-        ("html-entities", "".join(f"&#{ord(c)};" for c in plain)),
-        ("html-entities", "".join(f"&#x{ord(c):x};" for c in plain)),
+        ("unicode-escaped", plain.translate(_UNICODE_ESCAPED)),
+        ("html-entities", plain.translate(_ENTITY)),
+        ("html-entities", plain.translate(_ENTITY_HEX)),
         ("base32", base64.b32encode(data).decode("ascii")),
     ]
     if _same_alphabet_ok(plain):

@@ -127,6 +127,8 @@ class Redactor:
     #: literal -> (marker, deciding forms, re-encoded forms once asked for), on the run-wide
     #: redactor: every scenario registers the same issued CA certificate again (issue 30)
     _derived: dict[str, list[Any]] = field(default_factory=dict, repr=False)
+    #: (form count, whether some form is short) for :meth:`state`
+    _short: tuple[int, bool] | None = field(default=None, repr=False)
 
     def marker_for(self, literal: str) -> str:
         digest = hmac.new(self.key, literal.encode(), hashlib.sha256).hexdigest()[:12]
@@ -255,7 +257,7 @@ class Redactor:
         every long form anywhere, the short forms only inside Secret objects and inside the
         mappings ``authored`` says the agent wrote (its audit entries; see the module docstring).
         ``authored`` never says so of a mapping with neither ``verb`` nor ``user``."""
-        if not any(len(form) < WHOLE_TOKEN_BELOW for form in self.forms):
+        if not self._has_short():
             return self.data(value)
         if self._long is None or self._long[0] != len(self.forms) + len(self.patterns):
             long_only = Redactor(
@@ -267,6 +269,14 @@ class Redactor:
             )
             self._long = (len(self.forms) + len(self.patterns), long_only)
         return self._state(value, self._long[1], authored)
+
+    def _has_short(self) -> bool:
+        """Whether some form is shorter than :data:`WHOLE_TOKEN_BELOW`, kept per form count
+        (forms are only ever added: ``register``): asked for every state redacted (issue 30)."""
+        if self._short is None or self._short[0] != len(self.forms):
+            short = any(len(form) < WHOLE_TOKEN_BELOW for form in self.forms)
+            self._short = (len(self.forms), short)
+        return self._short[1]
 
     def state_since(self, value: Any, earlier: StateDone) -> Any:
         """``state(value)`` of a list, each item holding the very objects of an item of a list
