@@ -2082,6 +2082,12 @@ HEAVY_TIER = HEAVY_TIER | frozenset(gf77.FIX77)
 CAUSE_LISTS += ("md_confirmed_all", "md_ruled_out_last")
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf77.FIX77)
 
+# ---- the lead, session 21's merges: fix82's door approval_messages (approve_more_memory's
+# request as two adjacent messages) holds the max since rule 422 (s21-fix81: a change to
+# approve follows from the answer's own cause), measured on the merged main (heavy XPASS) ----
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"approval_messages"}
+REASONS.pop("approval_messages", None)
+
 #: the gamers held to the mean and max bounds: every one but the blunt evaders, which do the
 #: work (bluntly) and are held to the blunt-fix bound instead
 # ---- fix81 (branch s21-fix81, README "Round 34b answered, hedges and approval (branch
