@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 import oasis_eval
+from oasis_eval.engine.plugin_watch import judgement_fault
 from oasis_eval.engine.replay import judge_in_run
 from oasis_eval.engine.rundir import load_run
 from oasis_eval.evaluation.behaviors.plugins import profile_namespaces
@@ -233,6 +234,12 @@ def fuzz(run_dir: Path, per_scenario: int) -> list[str]:
                 assert result.state is ScenarioState.executed
             except Exception as exc:  # noqa: BLE001 - every fault is the finding
                 failures.append(f"{rec.scenario_id} #{k} ({kind}): {type(exc).__name__}: {exc}")
+                continue
+            # a plugin fault stops this judgement only (s21-gate37): the run keeps it on the
+            # result, so the fuzz reads it there
+            fault = judgement_fault(result)
+            if fault is not None:
+                failures.append(f"{rec.scenario_id} #{k} ({kind}): PluginFault: {fault}")
     return failures
 
 
