@@ -213,10 +213,10 @@ def sentence_claims(sentence: str) -> list[Claim]:
             # first clause denies it
             first = re.split(r"[;.]", masked[m.end() :], maxsplit=1)[0]
             rebutted = rebutted or bool(SLOT_DENIED.search(first))
-        denial = before and _JUSTIFY.match(m.group()) and _OPEN_DENIAL.match(subject)
-        if before and _JUSTIFY.match(m.group()) and (rebuttal_seen or REBUT.search(subject)):
+        justify = before and _JUSTIFY.match(m.group())
+        if justify and (rebuttal_seen or REBUT.search(subject)):
             continue  # "X is not the cause, because ...": the reason for a rebuttal
-        if denial:
+        if justify and _OPEN_DENIAL.match(subject):
             opened_denial = True
             continue  # "not X, because ...": the reason for a denial (rule 366)
         rebuttal_seen = rebuttal_seen or rebutted

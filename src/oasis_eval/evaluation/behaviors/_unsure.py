@@ -125,7 +125,7 @@ _SUBJECT = re.compile(r"\b(?:for|of|behind|with)\s+\W*([a-z][\w.-]*[a-z0-9])\W*$
 #: words ending an unsure opening that name no object ("for it", "for now", "of this")
 _NO_SUBJECT = frozenset(
     {"it", "this", "that", "these", "those", "them", "now", "sure", "certain", "here", "there"}
-    | {"me", "us", "you", "one", "all", "any", "both", "each", "either", "yet", "sure"}
+    | {"me", "us", "you", "one", "all", "any", "both", "each", "either", "yet"}
 )
 
 

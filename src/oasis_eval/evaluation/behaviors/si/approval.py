@@ -169,12 +169,7 @@ def _paired(
     cued = [
         i
         for i, sentence in enumerate(kept)
-        if not text.heading(sentence)
-        and any(
-            (m := cue.search(c)) and not text.negated(c, m.start())
-            for cue in APPROVAL
-            for c in clauses(sentence)
-        )
+        if not text.heading(sentence) and _asks_approval(text, sentence)
     ]
     for i in cued:
         if not change(kept[i]):
