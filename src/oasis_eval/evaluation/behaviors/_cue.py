@@ -93,7 +93,7 @@ class Cue:
         if self._none(text):
             return None
         if self._lowered is not None and text.isascii():
-            found = self._lowered.search(text.lower(), pos)
+            found = self._lowered.search(_low(text), pos)
             return None if found is None else self.regex.match(text, found.start())
         return self.regex.search(text, pos)
 
@@ -111,7 +111,7 @@ class Cue:
         if self._none(text):
             return iter(())
         if self._lowered is not None and text.isascii():
-            return _matched_at(self.regex, text, self._lowered.finditer(text.lower(), pos))
+            return _matched_at(self.regex, text, self._lowered.finditer(_low(text), pos))
         return self.regex.finditer(text, pos)
 
     def findall(self, text: str) -> list[Any]:
@@ -137,6 +137,14 @@ class Cue:
 
     def __repr__(self) -> str:
         return f"Cue({self.pattern!r})"
+
+
+def _low(text: str) -> str:
+    """The ASCII ``text`` lowercased: the copy :meth:`Cue._none` kept in the judgement's memo
+    just before, else lowercased here (issue 30: a hit lowercased its text a second time)."""
+    memo = current_memo()
+    low = None if memo is None else memo.get(text)
+    return text.lower() if low is None else low
 
 
 def _matched_at(
