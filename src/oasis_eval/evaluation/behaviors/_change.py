@@ -227,7 +227,7 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
         text.append(resource or "")
         text += [str(x) for d in walk(entry) for kv in d.items() for x in kv]
     gt = ground_truth(scenario)
-    classes = observed_classes(scenario) | (frozenset(gt.classes) if gt else frozenset())
+    classes = gt.observed if gt else observed_classes(scenario)  # finish() computed it
     reply = answer(bctx, reasoning=True)
     said = stated_classes(reply, frozenset(classes), gt)
     stated = said | (fault_classes("\n".join(asked)) & classes)  # the operator's own cause
