@@ -118,11 +118,9 @@ class Cue:
         return [] if self._none(text) else self.regex.findall(text)
 
     def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
-        if self._none(text):  # the prefilter first, as every other method asks it
-            return [text]
         if self._lowered is not None and not self.regex.groups and text.isascii():
-            return _split_at(text, self._lowered.finditer(_low(text)), maxsplit)
-        return self.regex.split(text, maxsplit)
+            return _split_at(text, self._lowered.finditer(text.lower()), maxsplit)
+        return [text] if self._none(text) else self.regex.split(text, maxsplit)
 
     def sub(self, repl: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
         return text if self._none(text) else self.regex.sub(repl, text, count)
