@@ -623,7 +623,8 @@ def test_a_resume_after_a_plugin_fault_still_refuses_tampered_evidence(
     agent_env: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The faulted scenario's kept evidence swapped for another's, or the log edited in place:
-    tampering (exit 5) as before, whatever the plugin now says."""
+    tampering (exit 5) as before, whatever the plugin now says; the journal as the run left
+    it resumes."""
     cut, fix = _faulted(agent_env, monkeypatch)
     fix()
     records = _records(cut)
@@ -640,6 +641,8 @@ def test_a_resume_after_a_plugin_fault_still_refuses_tampered_evidence(
     with pytest.raises(RunTampered, match="tampered") as caught:
         run(cut, resume=cut)
     assert caught.value.exit_code == 5 and not (cut / "verdict.yaml").exists()
+    (cut / "journal.log").write_bytes(saved[0])  # as the run left it: resumed, judged again
+    assert run(cut, resume=cut).exit_code == 0 and replay(cut).identical
 
 
 def test_a_fault_forged_over_a_kept_fail_is_judged_from_its_evidence(
