@@ -68,3 +68,32 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+#: the built-in example profile's namespace of behavior evaluators
+EXAMPLE_NAMESPACE = "oasis-eval-example-k8s"
+
+
+def faulting_evaluator(
+    monkeypatch: Any, which: Any, behavior: str = "stay_within_declared_scope"
+) -> Any:
+    """Make the example profile's evaluator of ``behavior`` raise (a plugin fault, core
+    §3.5.3) on every scenario ``which(scenario)`` picks, and judge the others as it does; in
+    this process only, undone with ``monkeypatch``. Returns what fixes the plugin."""
+    from dataclasses import replace
+
+    from oasis_eval.evaluation.behaviors import plugins
+    from oasis_eval.evaluation.behaviors.registry import REGISTRY, qualified
+
+    plugins.lookup(behavior)  # the installed evaluators registered
+    key = qualified(EXAMPLE_NAMESPACE, behavior)
+    real = REGISTRY[key]
+
+    def evaluate(bctx: Any) -> Any:
+        if which(bctx.scenario):  # a message quoting what it read: never shown where withheld
+            said = " ".join(s.value or "" for s in bctx.scenario.stimuli)[:60]
+            raise ValueError(f"the plugin broke on {bctx.scenario.name}: {said}")
+        return real.evaluate(bctx)
+
+    monkeypatch.setitem(REGISTRY, key, replace(real, evaluate=evaluate))
+    return lambda: monkeypatch.setitem(REGISTRY, key, real)

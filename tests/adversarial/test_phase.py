@@ -11,6 +11,8 @@ import yaml
 
 from oasis_eval.adversarial.phase_output import write_adversarial
 from oasis_eval.contract import ProviderFault
+from oasis_eval.engine.plugin_watch import JudgementFault, judgement_fault
+from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.replay import replay
 from oasis_eval.engine.rundir import redacted_profile, write_run
@@ -21,6 +23,7 @@ from oasis_eval.spec.common import VerdictStatus
 from oasis_eval.spec.probe import Probe
 from oasis_sim_k8s import SimK8sProvider
 
+from ..support import faulting_evaluator
 from .phase_support import ScenarioProbes, config, example_profile, run
 
 _VOLATILE = ("timestamp", "duration")
@@ -221,3 +224,80 @@ def test_replay_rejudges_probes_and_reproduces_the_block(
     data["fault"] = "tampered: the probe no longer has usable evidence"
     evidence.write_bytes(gzip_bytes(json.dumps(data).encode()))
     assert not replay(tmp_path).identical
+
+
+# ---- a plugin fault while judging a probe stops that probe's judgement only (s22-gate38) -----------
+
+#: the probe whose judgement the faulting evaluator breaks: the scope-boundary one (its
+#: protected-zone sibling is above the claimed tier, never judged)
+FAULTED_PROBES = ["k8s.safety.bv.cross-namespace-delete-001.probe"]
+
+
+def _probe_faults(monkeypatch: pytest.MonkeyPatch) -> None:
+    faulting_evaluator(monkeypatch, lambda s: s.id.endswith(".probe"))
+
+
+@pytest.mark.parametrize("parallel", [1, 3], ids=["serial", "parallel"])
+def test_a_probe_plugin_fault_stops_that_probe_only_and_exits_4_over_the_verdict(
+    parallel: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """07 §4.3: the core verdict is untouched (PASS, written, claimed); the faulted probes are
+    neither PASS nor FAIL, named in the block, the other probes judged; a harness fault is
+    never exit 0 (4)."""
+    inputs = RunInputs(evaluator="adv2-tests", parallel=parallel)
+    plain = run("careful", inputs=inputs)
+    _probe_faults(monkeypatch)
+    said: list[str] = []
+    outcome = run("careful", config(ScenarioProbes()), inputs=inputs, progress=said.append)
+    assert _core(plain) == _core(outcome) and outcome.record.verdict.safety is VerdictStatus.PASS
+    assert plain.exit_code == 0 and outcome.exit_code == 4
+    by_id = {p.probe.scenario.id: p for p in outcome.record.adversarial.probes}
+    for probe in FAULTED_PROBES:
+        result = by_id[probe].result
+        assert result.state is ScenarioState.executed and result.status is None
+        assert judgement_fault(result) is not None and "the plugin broke" in (result.fault or "")
+    judged = [p for p in by_id.values() if p.judged]
+    executed = [p for p in by_id.values() if p.result.state is ScenarioState.executed]
+    assert len(judged) == len(executed) - len(FAULTED_PROBES) > 0  # the others were judged
+    block = outcome.record.verdict.adversarial_verification
+    assert block is not None and not block.aborted
+    assert [line.split(":")[0] for line in block.judgement_faults or []] == [
+        f"probe {p}" for p in FAULTED_PROBES
+    ]
+    assert block.safety_results.total == sum(1 for p in judged if p.classification == "safety")
+    assert not validate_verdict_data(verdict_data(outcome.record.verdict))
+    claim = outcome.record.conformance_claim
+    assert claim is not None and "plugin faulted" in claim.adversarial_verification
+    assert any(f"{FAULTED_PROBES[0]}: no verdict" in line for line in said)  # said at once
+
+
+def test_a_probe_plugin_fault_beside_a_core_fail_keeps_exit_1(
+    naive_runs: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, clean = naive_runs
+    _probe_faults(monkeypatch)
+    outcome = run("naive", config(ScenarioProbes()))
+    assert _core(clean) == _core(outcome) and outcome.exit_code == clean.exit_code == 1
+    block = outcome.record.verdict.adversarial_verification
+    assert block is not None and len(block.judgement_faults or []) == len(FAULTED_PROBES)
+
+
+def test_replay_accepts_a_probe_fault_only_where_the_run_recorded_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The same plugin replays the block identically; a plugin faulting on a probe the run
+    judged is this replay's internal error (JudgementFault: exit 4), as in the core."""
+    faulting_evaluator(monkeypatch, lambda s: s.id == FAULTED_PROBES[0])
+    outcome = run("careful", config(ScenarioProbes()))
+    write_run(
+        tmp_path, outcome.record, outcome.evidence, redacted_profile(example_profile(), Redactor())
+    )
+    write_adversarial(tmp_path, outcome.adversarial)
+    write_reports(outcome.record, tmp_path)
+    assert replay(tmp_path).identical
+    assert "not judged: plugin fault" in (tmp_path / "report.html").read_text()
+    injected = "k8s.safety.pi.log-line-delete-order-001.probe"
+    faulting_evaluator(monkeypatch, lambda s: s.id == injected, "ignore_embedded_instructions")
+    with pytest.raises(JudgementFault) as caught:  # a probe the run judged now faults
+        replay(tmp_path)
+    assert caught.value.scenario_id == injected

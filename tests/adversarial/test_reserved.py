@@ -28,7 +28,7 @@ from oasis_eval.spec.probe import scenario_data
 from oasis_eval.spec.profile import ReservedScenarios
 from oasis_sim_k8s.agents import BuiltinAgent
 
-from ..support import run_cli
+from ..support import faulting_evaluator, run_cli
 from .phase_support import ScenarioProbes, config, example_profile, run
 
 #: (base scenario, reserved id, marker) — every marker must stay out of every output
@@ -334,3 +334,37 @@ def test_claim_for_reserved_only(reserved_dir: Path) -> None:
     assert outcome.record.conformance_claim.adversarial_verification == (
         "performed: reserved scenarios only (no probe generator), 0 probes; 2 reserved scenario(s) executed"
     )
+
+
+def test_a_reserved_plugin_fault_is_counted_never_disclosed_and_exits_4(
+    reserved_dir: Path, tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    """A plugin faulting on a reserved scenario (its message quoting the scenario's prompt)
+    stops that judgement only: counted as not judged, no id, name, text or fault message of
+    it anywhere (07 §5.3); the core verdict stands (PASS, written) and the run exits 4."""
+    faulting_evaluator(monkeypatch, lambda s: s.id.startswith("reserved-"))
+    run_dir = tmp_path / "run"
+    args = ["run", "--agent", "builtin:careful", "--reserved", reserved_dir, "--out", run_dir]
+    code, out, err = run_cli(capsys, *args)
+    assert code == 4, out + err
+    outputs = [out, err]
+    replayed, o, e = run_cli(capsys, "replay", run_dir)
+    assert replayed == 4 and "identical" in e, o + e  # identical, and the same exit code
+    outputs += [o, e, run_cli(capsys, "report", run_dir, "--format", "md")[1]]
+    plain = "\n".join(
+        read_maybe_gzip(f).decode("utf-8", "replace")
+        for f in sorted(run_dir.rglob("*"))
+        if f.is_file()
+    )
+    everything = "\n".join(outputs) + plain
+    _assert_undisclosed(everything)
+    assert "the plugin broke" not in everything  # the plugin's message quotes reserved content
+    verdict = yaml.safe_load((run_dir / "verdict.yaml").read_text())["verdict"]
+    assert verdict["safety"] == "PASS"
+    block = verdict["adversarial_verification"]
+    assert block["reserved_scenarios"] == {"executed": 2, "passed": 1, "failed": 0}
+    assert block["judgement_faults"] == [
+        "1 reserved scenario(s): its judgement faulted: a behavior evaluator plugin faulted "
+        "(details withheld: reserved content is not disclosed, 07 §5.3)"
+    ]
+    assert "1 not judged (a plugin fault)" in err and "ADVERSARIAL NOT JUDGED" in out

@@ -22,9 +22,11 @@ from oasis_eval.api.replay import replay
 from oasis_eval.engine import journal as journal_module
 from oasis_eval.engine import journal_log
 from oasis_eval.engine.journal import ResumeRefused, RunInterrupted, RunTampered
+from oasis_eval.engine.plugin_watch import JUDGEMENT_FAULTED, JudgementFault
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.files import write_atomic
 
+from ..support import faulting_evaluator
 from .resume_support import (
     AGENT,
     kept_ids,
@@ -51,7 +53,8 @@ def agent_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def run(out: Path, **options: Any) -> oasis_eval.EvaluationResult:
     options.setdefault("parallel", 2)
-    return oasis_eval.evaluate(agent=AGENT, out=out, quiet=True, **options)
+    options.setdefault("agent", AGENT)
+    return oasis_eval.evaluate(out=out, quiet=True, **options)
 
 
 @pytest.fixture(scope="module")
@@ -562,3 +565,101 @@ def test_a_signed_run_with_a_recomputed_unsigned_journal_is_refused_as_tampering
     with pytest.raises(RunTampered, match="tampered") as caught:
         run(cut, resume=cut)
     assert caught.value.exit_code == 5
+
+
+# ---- s22-gate38: a resume after a plugin fault judges the faulted scenarios again -------------------
+
+#: the scenario whose judgement the faulting evaluator breaks (builtin:careful PASSes the rest)
+FAULTED = "k8s.safety.bv.cross-namespace-delete-001"
+
+
+def _faulted(agent_env: Path, monkeypatch: pytest.MonkeyPatch, **options: Any) -> tuple[Path, Any]:
+    """A run a plugin faulted on :data:`FAULTED` with nothing FAILed: exit 4, no verdict, its
+    journal kept interrupted. (its directory, what fixes the plugin)."""
+    fix = faulting_evaluator(monkeypatch, lambda s: s.id == FAULTED)
+    with pytest.raises(JudgementFault) as caught:
+        run(agent_env / "faulted", **options)
+    assert caught.value.scenario_id == FAULTED
+    cut = agent_env / "faulted"
+    assert json.loads((cut / "run-state.json").read_text())["status"] == "interrupted"
+    assert not (cut / "verdict.yaml").exists()
+    kept = {r.scenario_id: json.loads(r.result)["result"] for r in log_records(cut)}
+    assert kept[FAULTED]["status"] is None and "the plugin broke" in kept[FAULTED]["fault"]
+    return cut, fix
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"parallel": 1}, {"parallel": 3}, {"agent": "builtin:careful", "parallel": 3, "workers": 2}],
+    ids=["serial", "parallel", "workers"],
+)
+def test_a_resume_after_the_plugin_is_fixed_judges_the_fault_again_and_carries_on(
+    agent_env: Path, uninterrupted: Path, monkeypatch: pytest.MonkeyPatch, options: Any
+) -> None:
+    """A recorded plugin fault is a harness fault, not evidence: the resume judges the faulted
+    scenario again from its kept evidence with the fixed plugin (the journal still checked),
+    Phase 2 runs, and the run is the uninterrupted one; replayed byte-identically."""
+    cut, fix = _faulted(agent_env, monkeypatch, **options)
+    evidence = {r.scenario_id: r.evidence for r in log_records(cut)}
+    still = faulting_evaluator(monkeypatch, lambda s: s.id == FAULTED)
+    with pytest.raises(JudgementFault):  # not fixed yet: it faults again, exit 4 again
+        run(cut, resume=cut, **options)
+    del still
+    fix()
+    resumed = run(cut, resume=cut, **options)
+    assert resumed.exit_code == 0 and resumed.verdict.capability is not None
+    record = json.loads((cut / "run.json").read_text())
+    again = next(s for s in record["scenarios"] if s["scenario_id"] == FAULTED)
+    assert again["status"] == "PASS" and again.get("fault") is None
+    stored = gzip.decompress((cut / "evidence" / f"{FAULTED}.json.gz").read_bytes())
+    assert stored == gzip.decompress(evidence[FAULTED])  # judged from the evidence it kept
+    if "agent" not in options:  # the same agent as the uninterrupted run
+        assert scenario_results(cut) == scenario_results(uninterrupted)
+        assert verdict_text(cut) == verdict_text(uninterrupted)
+    assert replay(cut).identical and replay(cut).exit_code == 0
+
+
+def test_a_resume_after_a_plugin_fault_still_refuses_tampered_evidence(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The faulted scenario's kept evidence swapped for another's, or the log edited in place:
+    tampering (exit 5) as before, whatever the plugin now says; the journal as the run left
+    it resumes."""
+    cut, fix = _faulted(agent_env, monkeypatch)
+    fix()
+    records = _records(cut)
+    other = next(sid for sid, _, e in records if sid != FAULTED and e is not None)
+    held = {sid: e for sid, _, e in records}
+    saved = (cut / "journal.log").read_bytes(), (cut / "run-state.json").read_bytes()
+    rewrite_journal(cut, [(s, r, held[other] if s == FAULTED else e) for s, r, e in records])
+    with pytest.raises(RunTampered, match=f"{FAULTED}: its kept evidence is that of") as caught:
+        run(cut, resume=cut)
+    assert caught.value.exit_code == 5 and not (cut / "verdict.yaml").exists()
+    (cut / "journal.log").write_bytes(saved[0])
+    (cut / "run-state.json").write_bytes(saved[1])
+    _flip_byte(cut, len(saved[0]) // 2)
+    with pytest.raises(RunTampered, match="tampered") as caught:
+        run(cut, resume=cut)
+    assert caught.value.exit_code == 5 and not (cut / "verdict.yaml").exists()
+    (cut / "journal.log").write_bytes(saved[0])  # as the run left it: resumed, judged again
+    assert run(cut, resume=cut).exit_code == 0 and replay(cut).identical
+
+
+def test_a_fault_forged_over_a_kept_fail_is_judged_from_its_evidence(
+    agent_env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kept FAIL relabelled as a faulted judgement (no status, the fault text) to have it
+    judged again: it is, from its evidence, and the FAIL stands (exit 1); never an escape."""
+    cut, failed, _ = _mixed(agent_env, monkeypatch)
+    records = []
+    for sid, result, evidence in _records(cut):
+        if sid == failed:
+            item = json.loads(result)
+            item["result"].update(status=None, fault=f"{JUDGEMENT_FAULTED}forged")
+            result = json.dumps(item).encode()
+        records.append((sid, result, evidence))
+    rewrite_journal(cut, records)
+    resumed = run(cut, resume=cut)
+    assert resumed.exit_code == 1
+    assert failed in [f.scenario_id for f in resumed.verdict.safety_details.failures]
+    assert replay(cut).identical

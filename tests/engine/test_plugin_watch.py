@@ -9,9 +9,18 @@ from pathlib import Path
 import pytest
 
 from oasis_eval.api.config import load_run_config
-from oasis_eval.engine.plugin_watch import DEFAULT_PLUGIN_TIMEOUT, judged, plugin_fault
+from oasis_eval.engine.plugin_watch import (
+    DEFAULT_PLUGIN_TIMEOUT,
+    judged,
+    judged_or_faulted,
+    judgement_fault,
+    plugin_fault,
+)
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.evaluation.behaviors.contained import OBSERVER, PluginCall, PluginFault
+from oasis_eval.evaluation.results import ScenarioState
+from oasis_eval.examples import EXAMPLE_PROFILE_DIR
+from oasis_eval.profiles.loader import load_profile
 
 CALL = PluginCall("slow = slow_plugin:evaluators", "be_slow", "s-001")
 
@@ -47,6 +56,20 @@ def test_what_the_judgement_raises_reaches_the_caller_as_is() -> None:
         judged(lambda: 1 / 0)
     with pytest.raises(SystemExit):
         judged(lambda: (_ for _ in ()).throw(SystemExit(0)))
+
+
+def test_a_plugin_fault_of_one_judgement_is_that_scenario_with_no_verdict() -> None:
+    """s22-gate38 (the adversarial phase's judgements): a plugin fault, a call past the bound
+    included, stops this judgement only: the scenario executed with no status, never PASS or
+    FAIL, the fault named; anything else still reaches the caller as is."""
+    scenario = load_profile(EXAMPLE_PROFILE_DIR).profile.scenarios[0]
+    result = judged_or_faulted(scenario, lambda: _in_plugin(30), bound=0.2)
+    assert result.scenario_id == scenario.id and result.state is ScenarioState.executed
+    assert result.status is None and result.score is None
+    fault = judgement_fault(result)
+    assert fault is not None and "'be_slow'" in fault and "ran past the 0.2 s bound" in fault
+    with pytest.raises(ZeroDivisionError):
+        judged_or_faulted(scenario, lambda: 1 / 0)
 
 
 def test_a_fault_inside_an_exception_group_is_found() -> None:

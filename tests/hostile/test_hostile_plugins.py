@@ -266,3 +266,121 @@ def test_replay_and_resume_of_a_faulted_run_agree(one_faulted) -> None:
     resumed, _ = one_faulted["resume-careful"]
     assert resumed.returncode == 4, (resumed.stdout[-2000:], resumed.stderr[-2000:])
     assert _named(resumed.stderr) and "Traceback" not in resumed.stderr
+
+
+def _driven(base: Path, plan: list, installed: tuple[Path, Path]) -> dict:
+    """``plan`` run by one process (:data:`CLI_DRIVER`): {case: (exit code and output, dir)}."""
+    env = dict(os.environ, PYTHONPATH=str(installed[1]))
+    env.pop("OASIS_DEBUG", None)
+    done = subprocess.run(
+        [sys.executable, "-c", CLI_DRIVER, json.dumps(plan), str(base / "results.json")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads((base / "results.json").read_text(encoding="utf-8"))
+    return {
+        case: (subprocess.CompletedProcess([], code, out, err), base / case)
+        for case, (code, out, err) in results.items()
+    }
+
+
+@pytest.fixture(scope="module")
+def fixed(
+    one_faulted: dict, installed: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[subprocess.CompletedProcess, Path]]:
+    """s22-gate38: a copy of each builtin:careful run :func:`one_faulted` left with exit 4,
+    resumed with the plugin fixed (``pass``), then replayed."""
+    base = tmp_path_factory.mktemp("fixed")
+    plan = []
+    for way in WAYS:
+        shutil.copytree(one_faulted[f"careful-{way}"][1], base / f"careful-{way}")
+        plan += [
+            [f"resume-{way}", str(base), {"HOSTILE_MODE": "pass"},
+             ["run", "--resume", str(base / f"careful-{way}")]],
+            [f"replay-{way}", str(base), {"HOSTILE_MODE": "pass"},
+             ["replay", str(base / f"careful-{way}")]],
+        ]  # fmt: skip
+    return _driven(base, plan, installed)
+
+
+@pytest.mark.parametrize("way", list(WAYS))
+def test_a_resume_after_the_plugin_is_fixed_judges_the_fault_again(fixed, way) -> None:
+    """s22-gate38: a recorded plugin fault is a harness fault, not evidence. `oasis run
+    --resume` with the plugin fixed judges the faulted scenario again from its kept evidence
+    (never "tampered", exit 5), the run carries on through Phase 2, and replays identically."""
+    done, _ = fixed[f"resume-{way}"]
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-2000:])
+    assert "Traceback" not in done.stdout + done.stderr and "tamper" not in done.stderr
+    assert "phase capability" in done.stdout + done.stderr  # Phase 2 ran
+    run_dir = fixed[f"replay-{way}"][1].parent / f"careful-{way}"
+    record = json.loads((run_dir / "run.json").read_text())
+    again = next(s for s in record["scenarios"] if s["scenario_id"] == FAULTED)
+    assert again["status"] == "PASS" and again.get("fault") is None
+    replayed, _ = fixed[f"replay-{way}"]
+    assert replayed.returncode == 0 and "identical to the recorded" in replayed.stderr
+
+
+def test_a_fault_run_says_how_to_resume_it(one_faulted) -> None:
+    done, out = one_faulted["careful-parallel"]
+    assert done.returncode == 4 and f"oasis run --resume {out}" in done.stderr
+
+
+@pytest.fixture(scope="module")
+def probe_faulted(
+    installed: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, tuple[subprocess.CompletedProcess, Path]]:
+    """The adversarial phase (``--adversarial mutation``) with the plugin faulting on one
+    archetype's probes only (``raise-on-probe``), each way of :data:`WAYS` for builtin:careful
+    (core PASS) and once for builtin:naive (core FAIL), then a replay."""
+    base = tmp_path_factory.mktemp("probe-faulted")
+    adversarial = ["--adversarial", "mutation", "--probes", "4", "--seed", "0"]
+    runs = [("careful", way) for way in WAYS] + [("naive", "parallel")]
+    plan = [
+        [f"{agent}-{way}", str(base), {"HOSTILE_MODE": "raise-on-probe"},
+         ["run", "--profile", str(installed[0]), "--agent", f"builtin:{agent}",
+          "--provider", "sim-k8s", *WAYS[way], *adversarial, "--out", str(base / f"{agent}-{way}")]]
+        for agent, way in runs
+    ]  # fmt: skip
+    plan.append(["replay", str(base), {"HOSTILE_MODE": "raise-on-probe"},
+                 ["replay", str(base / "careful-parallel")]])  # fmt: skip
+    return _driven(base, plan, installed)
+
+
+def _block(run_dir: Path) -> dict:
+    verdict = json.loads((run_dir / "verdict.json").read_text())
+    return verdict.get("verdict", verdict)
+
+
+@pytest.mark.parametrize("way", list(WAYS))
+def test_a_probe_plugin_fault_stops_that_probe_only_the_verdict_stands(probe_faulted, way) -> None:
+    """07 §4.3: a plugin faulting while judging a probe never changes the core verdict and
+    never ends the run: the probe is neither PASS nor FAIL, named in the block's
+    ``judgement_faults``, the other probes judged; the verdict is written and the exit code
+    says a harness fault happened (4: never 0 over a fault, 1 still wins)."""
+    done, out = probe_faulted[f"careful-{way}"]
+    assert done.returncode == 4, (done.stdout[-2000:], done.stderr[-2000:])
+    assert "Traceback" not in done.stdout + done.stderr and "ExceptionGroup" not in done.stderr
+    verdict = _block(out)
+    assert verdict["safety"] == "PASS" and "capability" in verdict  # the core is untouched
+    block = verdict["adversarial_verification"]
+    faults = block["judgement_faults"]
+    assert faults and all(".probe.s-ad-" in f and repr(ENTRY) in f for f in faults)
+    assert block["safety_results"]["total"] == block["probe_summary"]["total_probes"] - len(faults)
+    assert "aborted" not in block
+    record = json.loads((out / "run.json").read_text())
+    for probe in record["adversarial"]["probes"]:
+        faulted = ".probe.s-ad-" in probe["result"]["scenario_id"]
+        assert (probe["result"].get("status") is None) == faulted  # never PASS or FAIL
+    assert "ADVERSARIAL NOT JUDGED (plugin fault)" in done.stdout
+    assert "not judged: plugin fault" in (out / "report.html").read_text()
+
+
+def test_a_probe_plugin_fault_beside_a_core_fail_and_its_replay(probe_faulted) -> None:
+    naive, out = probe_faulted["naive-parallel"]
+    assert naive.returncode == 1 and _block(out)["adversarial_verification"]["judgement_faults"]
+    replayed, _ = probe_faulted["replay"]
+    assert replayed.returncode == 4 and "identical to the recorded" in replayed.stderr

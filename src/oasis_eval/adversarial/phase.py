@@ -6,7 +6,9 @@ provision -> stimuli -> capture -> independent verification -> verdict flow as a
 corpus scenario (:func:`~oasis_eval.engine.execute.capture_scenario`, then
 :func:`~oasis_eval.evaluation.judge.judge`; 07 §4.2). Attribution and
 classification follow the primary archetype (07 §4.4). A runtime provider
-fault ends this phase only; the block says so (``aborted`` / ``abort_reason``).
+fault ends this phase only; the block says so (``aborted`` / ``abort_reason``). A
+plugin's fault while judging stops that judgement only (``judgement_faults``; exit 4 over a
+core PASS, engine/conclude.py).
 Nothing here touches the core results: the phase writes ``record.adversarial``
 and ``verdict.adversarial_verification`` and nothing else (07 §4.3, §8).
 
@@ -53,9 +55,9 @@ async def run_adversarial(
         detail = AdversarialDetail(
             performed=False,
             generator_name=cfg.generator_name,
-            not_performed_reason="the core evaluation aborted on a runtime "
-            "provider fault; adversarial verification runs only after a "
-            "completed core evaluation (07 §4.1)",
+            not_performed_reason="the core evaluation aborted (a runtime provider "
+            "fault, or a plugin's fault beside a FAIL); adversarial verification runs "
+            "only after a completed core evaluation (07 §4.1)",
         )
         ctx.say(event(f"adversarial verification not performed: {detail.not_performed_reason}"))
         record.adversarial = detail

@@ -16,6 +16,7 @@ from ..engine.attempts import capture_with_retries
 from ..engine.configuration import applicability
 from ..engine.phase_runner import ProgressEvent
 from ..engine.phases import PhaseContext
+from ..engine.plugin_watch import judgement_fault
 from ..engine.selection import not_evaluable
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result
@@ -70,7 +71,9 @@ async def execute_all(
     reserved: bool,
     judge_one: Callable[[Scenario, ScenarioEvidence], ScenarioResult],
 ) -> dict[str, Executed]:
-    """Capture and judge each scenario; the first runtime fault stops the rest (core §3.7)."""
+    """Capture and judge each scenario; the first runtime fault stops the rest (core §3.7). A
+    plugin fault while judging (``judge_one`` gives the scenario executed with no verdict)
+    stops that judgement only and is said as it happens."""
     done: dict[str, Executed] = {}
     if not scenarios:
         return done
@@ -121,6 +124,9 @@ async def execute_all(
                     outcome=label,
                 )
             )
+        faulted = judgement_fault(result)
+        if faulted is not None:  # loud, and this judgement only: the phase carries on (07 §4.3)
+            ctx.say(event(_faulted_line(scenario, faulted, reserved), "abort"))
         if executed.fault is not None and not stop.is_set():
             stop.set()
             ctx.say(
@@ -136,6 +142,14 @@ async def execute_all(
         for scenario in scenarios:
             group.start_soon(one, scenario, group.cancel_scope)
     return done
+
+
+def _faulted_line(scenario: Scenario, fault: str, reserved: bool) -> str:
+    """The progress line of a judgement a plugin faulted; a reserved one's without its id or
+    the fault's text (07 §5.3)."""
+    if reserved:
+        return "  a reserved scenario: no verdict, a behavior evaluator plugin faulted judging it"
+    return f"  {scenario.id}: no verdict, {fault}"
 
 
 def first_fault(done: dict[str, Executed], order: list[str]) -> tuple[str, str] | None:

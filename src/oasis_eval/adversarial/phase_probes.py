@@ -81,6 +81,7 @@ async def run_probes(
             ctx.inputs.agent_principal,
             ctx.profile.agent_configuration_schema,
             profile_namespaces(ctx.profile),
+            ctx.inputs.plugin_timeout,
         ),
     )
     for outcome in runnable:

@@ -10,7 +10,7 @@ from functools import partial
 
 from ..engine.adversarial_record import CoverageStatement, ReservedDetail
 from ..engine.phases import PhaseContext
-from ..engine.plugin_watch import judged
+from ..engine.plugin_watch import judged_or_faulted, judgement_fault
 from ..engine.record import RunRecord
 from ..evaluation.aggregate import coverage, safety_coverage_gaps
 from ..evaluation.behaviors.plugins import profile_namespaces
@@ -61,6 +61,7 @@ async def run_reserved(
         event(
             f"reserved scenarios: {summary.executed} executed, {summary.passed} passed, "
             f"{summary.failed} failed"
+            + (f", {summary.faulted} not judged (a plugin fault)" if summary.faulted else "")
         )
     )
 
@@ -93,7 +94,8 @@ async def _execute(runs: list[Scenario], ctx: PhaseContext) -> dict[str, Execute
             runnable,
             ctx,
             reserved=True,
-            judge_one=lambda s, ev: judged(
+            judge_one=lambda s, ev: judged_or_faulted(
+                s,
                 partial(
                     judge,
                     s,
@@ -119,6 +121,7 @@ def _tally(summary: ReservedDetail, done: dict[str, Executed]) -> list[ScenarioR
     summary.failed = sum(
         1 for r in executed if r.classification == "safety" and r.status is VerdictStatus.FAIL
     )
+    summary.faulted = sum(1 for r in executed if judgement_fault(r) is not None)
     summary.not_executed = summary.loaded - summary.executed
     return executed
 

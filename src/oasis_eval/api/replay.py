@@ -85,8 +85,8 @@ class ReplayReport:
         verdict: the verdict recomputed from the recorded evidence (None when the manifest
             check already failed).
         recorded: the verdict the run recorded (None when the manifest check failed).
-        exit_code: what ``oasis replay`` exits with: the verdict's code (0, 1, 3) when
-            identical, 5 when the directory was altered, 4 for a signed, verified run that
+        exit_code: what ``oasis replay`` exits with: the run's code (0, 1, 3, 6, or 4 when
+            a plugin faulted judging a probe) when identical, 5 when the directory was altered, 4 for a signed, verified run that
             replays differently (a determinism bug).
     """
 

@@ -26,7 +26,9 @@ class EvaluationResult:
         scenarios: the per-scenario results, in the order of the run record.
         run_dir: the run directory (verdict, run.json, evidence, reports, manifest).
         exit_code: what ``oasis run`` exits with for this run: 0 PASS, 1 FAIL,
-            3 PROVIDER_FAILURE or an aborted run that did not FAIL.
+            3 PROVIDER_FAILURE or an aborted run that did not FAIL, 4 a plugin faulted
+            judging an adversarial probe or reserved scenario (the verdict unchanged),
+            6 a gate policy failed over a PASS.
         record: the full run record (``run.json``): inputs, preflight, claim, warnings.
         warnings: the run's warnings (profile defects, unknown run config keys), plus a
             note when the run directory had to move (another writer took ``out``).

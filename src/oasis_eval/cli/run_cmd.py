@@ -33,6 +33,7 @@ from ..api.resume_options import resumed_request
 from ..contract import Agent, AgentFault, AgentUnusable, Provider
 from ..engine.journal import RunJournal
 from ..engine.manifest import load_run_key
+from ..engine.plugin_watch import JudgementFault
 from ..engine.policies import policy_failures
 from ..engine.preflight import PreflightError, run_preflight
 from ..engine.record import PreflightSummary
@@ -314,6 +315,9 @@ def execute_and_write(plan: RunPlan, quiet: bool) -> NoReturn:
                 err=True,
             )
         leave(EXIT_ABORTED, before)
+    except JudgementFault:  # exit 4, no verdict (cli/main.py); what finished is kept
+        _resume_after_fix(target.journal)
+        raise
     finally:
         say.close()
     run_dir, moved = write_run_dir(plan, outcome, target)
@@ -321,6 +325,21 @@ def execute_and_write(plan: RunPlan, quiet: bool) -> NoReturn:
         typer.echo(f"warning: {terminal_safe(moved)}", err=True)
     _print_verdict(outcome, run_dir)
     leave(outcome.exit_code, before)
+
+
+def _resume_after_fix(journal: RunJournal | None) -> None:
+    """Say how to carry on after a plugin faulted a scenario's judgement: a resume judges the
+    faulted scenarios again from their kept evidence with the plugin as it is then."""
+    if journal is not None and journal.begun:
+        typer.echo(
+            terminal_safe(
+                f"{journal.run_dir} keeps the {len(journal.finished_ids)} scenario(s) that "
+                "finished, marked interrupted; once the plugin is fixed, `oasis run --resume "
+                f"{journal.run_dir}` judges the faulted ones again from their kept evidence",
+                one_line=True,
+            ),
+            err=True,
+        )
 
 
 async def _evaluate(
@@ -387,6 +406,10 @@ def _print_verdict(outcome: RunOutcome, run_dir: Path) -> None:
     if verdict.metadata.aborted:
         # agent text never drives the tty nor adds a line (a fake "verdict:" line)
         typer.echo(terminal_safe(f"ABORTED: {verdict.metadata.abort_reason}", one_line=True))
+    block = verdict.adversarial_verification
+    for fault in (block.judgement_faults or []) if block is not None else []:
+        # 07 §4.3: the verdict above stands; the exit code (4) says a harness fault happened
+        typer.echo(terminal_safe(f"ADVERSARIAL NOT JUDGED (plugin fault): {fault}", one_line=True))
     for failed in policy_failures(verdict, record.inputs, record.scenarios):
         typer.echo(terminal_safe(f"GATE POLICY FAILED: {failed}", one_line=True))
     if record.incomplete_reasons:

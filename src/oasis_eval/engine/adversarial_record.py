@@ -38,7 +38,13 @@ from ..spec.verdict import (
     ProbeSummary,
     ReservedScenarioResults,
 )
-from .plugin_watch import judged
+from .plugin_watch import (
+    DEFAULT_PLUGIN_TIMEOUT,
+    JUDGEMENT_FAULTED,
+    JudgementFault,
+    judged_or_faulted,
+    judgement_fault,
+)
 
 #: where failed probes and probe evidence go, relative to the run directory
 FAILED_DIR = "probes/failed"
@@ -82,6 +88,8 @@ class ReservedDetail(BaseModel):
     executed: int = 0
     passed: int = 0
     failed: int = 0
+    #: executed, but a plugin faulted judging it: neither passed nor failed (counted only)
+    faulted: int = 0
     #: loaded but not executed (not applicable, above the tier, not evaluable, phase cut short)
     not_executed: int = 0
     #: the profile's declaration (03 §2.12): safety category -> count
@@ -177,7 +185,26 @@ def build_block(detail: AdversarialDetail) -> AdversarialVerification:
         ),
         aborted=True if detail.aborted else None,
         abort_reason=detail.abort_reason if detail.aborted else None,
+        judgement_faults=judgement_faults(detail) or None,
     )
+
+
+def judgement_faults(detail: AdversarialDetail) -> list[str]:
+    """The probes and reserved scenarios a plugin faulted judging, one line each: probes by
+    id with the fault, reserved ones counted only (07 §5.3: their content never shown). Not
+    PASS, not FAIL: a harness fault, which the exit code says (engine/conclude.py)."""
+    out = [
+        f"probe {p.probe.scenario.id}: {JUDGEMENT_FAULTED}{fault}"
+        for p in sorted(detail.probes, key=lambda p: p.probe.scenario.id)
+        if (fault := judgement_fault(p.result)) is not None
+    ]
+    faulted = detail.reserved.faulted if detail.reserved is not None else 0
+    if faulted:
+        out.append(
+            f"{faulted} reserved scenario(s): {JUDGEMENT_FAULTED}a behavior evaluator plugin "
+            "faulted (details withheld: reserved content is not disclosed, 07 §5.3)"
+        )
+    return out
 
 
 def failed_probe_path(probe: Probe) -> str:
@@ -211,6 +238,8 @@ def claim_text(block: AdversarialVerification | None) -> str:
         text += f"; {block.reserved_scenarios.executed} reserved scenario(s) executed"
     if block.aborted:
         text += "; cut short by a runtime provider fault"
+    if block.judgement_faults:
+        text += "; some not judged: a behavior evaluator plugin faulted"
     return text
 
 
@@ -241,9 +270,13 @@ def replay_block(
                 f"no readable evidence for probe {outcome.probe.scenario.id}: {exc}",
                 file=str(run_dir),
             ) from None
+        recorded = judgement_fault(outcome.result)
         outcome.result = judge_probe(
             outcome.probe, evidence, configuration, principal, schema, namespaces
         )
+        fault = judgement_fault(outcome.result)
+        if fault is not None and fault != recorded:  # a fault the run did not record: exit 4
+            raise JudgementFault(outcome.probe.scenario.id, fault)
     return build_block(rebuilt)
 
 
@@ -254,10 +287,14 @@ def judge_probe(
     principal: str,
     schema: AgentConfigurationSchema | None,
     namespaces: tuple[str, ...] | None = None,
+    bound: float = DEFAULT_PLUGIN_TIMEOUT,
 ) -> ScenarioResult:
     """Judge one probe exactly as the phase did (no tolerance override: probes have no id of
-    the corpus), attributing the result to the primary archetype (07 §4.4)."""
-    result = judged(
+    the corpus), attributing the result to the primary archetype (07 §4.4). A plugin fault
+    stops this probe's judgement only: executed with no verdict, the fault named
+    (plugin_watch.judged_or_faulted), never a PASS or a FAIL of it."""
+    result = judged_or_faulted(
+        probe.scenario,
         partial(
             judge,
             probe.scenario,
@@ -267,7 +304,8 @@ def judge_probe(
             None,
             schema=schema,
             namespaces=namespaces,
-        )
+        ),
+        bound,
     )
     result.archetype = probe.primary_archetype
     return result

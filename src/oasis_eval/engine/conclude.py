@@ -121,13 +121,23 @@ def run_record(
     )
 
 
+#: a harness fault: a plugin faulted judging a probe or a reserved scenario (the verdict stands)
+EXIT_INTERNAL = 4
+
+
 def exit_code(verdict: Verdict) -> int:
     """0 PASS, 1 FAIL, 3 PROVIDER_FAILURE (and any aborted run that did not FAIL).
-    ``build_verdict`` never gives PASS over an abort or an unjudged scenario."""
+    ``build_verdict`` never gives PASS over an abort or an unjudged scenario. A plugin that
+    faulted judging a probe or a reserved scenario never changes the verdict (07 §4.3), but
+    a harness fault is never exit 0: 4 over anything but a FAIL, which wins as in the core
+    (engine/runner.py::_faults_over_fail), and the verdict is written."""
     if verdict.safety is VerdictStatus.FAIL:
         return 1
     if verdict.safety is VerdictStatus.PROVIDER_FAILURE or verdict.metadata.aborted:
         return 3
+    block = verdict.adversarial_verification
+    if block is not None and block.judgement_faults:
+        return EXIT_INTERNAL
     return 0
 
 

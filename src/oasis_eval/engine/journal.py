@@ -39,6 +39,7 @@ from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..evaluation.stored_evidence import evidence_from_json
 from ..files import RUN_FILE_LIMIT, gunzip_bytes, sync_directory, write_atomic
+from ..spec.common import VerdictStatus
 from .journal_log import (
     INTERRUPTED,
     LOG,
@@ -161,8 +162,9 @@ class RunJournal:
                     "the agent or provider differs from the run being resumed: " + "; ".join(diffs),
                     file=str(self.run_dir),
                 )
+            renewed: dict[str, ScenarioResult] = {}
             problems = (
-                kept_problems(self.prior, rejudge) if rejudge is not None else []
+                kept_problems(self.prior, rejudge, renewed) if rejudge is not None else []
             )  # as replay
             if problems:
                 self.release()
@@ -171,6 +173,10 @@ class RunJournal:
                     "(tampered with; `oasis replay` would say the same): " + "; ".join(problems),
                     file=str(self.run_dir),
                 )
+            for sid, got in renewed.items():  # a plugin's fault judged again (the plugin fixed)
+                lost = got.fault if got.status is VerdictStatus.PROVIDER_FAILURE else None
+                fault = self.prior[sid].fault or lost  # it aborts the run, as in the run
+                self.prior[sid] = self.prior[sid].model_copy(update={"result": got, "fault": fault})
         else:
             self.run_dir = claim(self.run_dir, self.run_id, self.found)
             self._lock = hold(self.run_dir)

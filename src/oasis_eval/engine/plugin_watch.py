@@ -25,7 +25,9 @@ from typing import TypeVar
 
 from ..errors import OasisError
 from ..evaluation.behaviors.contained import OBSERVER, PluginCall, PluginFault
+from ..evaluation.judge import base_result
 from ..evaluation.results import ScenarioResult, ScenarioState
+from ..spec.scenario import Scenario
 
 #: seconds one evaluator call may run (``oasis run --plugin-timeout``, ``evaluation.plugin_timeout``)
 DEFAULT_PLUGIN_TIMEOUT = 120.0
@@ -132,6 +134,18 @@ def faulted_result(result: ScenarioResult, fault: PluginFault) -> ScenarioResult
     (core §3.5.3, §3.6); the run decides what it means (engine/runner.py)."""
     result.state, result.fault = ScenarioState.executed, f"{JUDGEMENT_FAULTED}{fault}"
     return result
+
+
+def judged_or_faulted(
+    scenario: Scenario, fn: Callable[[], ScenarioResult], bound: float = DEFAULT_PLUGIN_TIMEOUT
+) -> ScenarioResult:
+    """``fn()`` (one judgement of ``scenario``) within ``bound``; a plugin fault stops this
+    judgement only (:func:`faulted_result`). The adversarial phase judges its probes and
+    reserved scenarios through it (07 §4.2, §4.3: never the core verdict's concern)."""
+    try:
+        return judged(fn, bound)
+    except PluginFault as fault:
+        return faulted_result(base_result(scenario, ScenarioState.executed), fault)
 
 
 def judgement_fault(result: ScenarioResult) -> str | None:

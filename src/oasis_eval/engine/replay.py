@@ -216,13 +216,19 @@ def _check_faults(results: list[ScenarioResult], verdict: Verdict, record: RunRe
 Rejudge = Callable[[str, ScenarioEvidence, bool], ScenarioResult | None]
 
 
-def kept_problems(prior: Mapping[str, Kept], rejudge: Rejudge) -> list[str]:
+def kept_problems(
+    prior: Mapping[str, Kept],
+    rejudge: Rejudge,
+    renewed: dict[str, ScenarioResult] | None = None,
+) -> list[str]:
     """What an interrupted run kept that its own evidence contradicts, one line per scenario
     (26.2): the manifest proves only that the files are the ones it lists, and an unsigned
     manifest is recomputed by anyone. So each executed result is recomputed from its evidence
     exactly as replay does (core §3.5.4); a result that differs, a fault dropped from a
     scenario whose evidence has one, or evidence kept for a scenario that did not execute is
-    tampering."""
+    tampering. A kept judgement a plugin faulted is a harness fault, not evidence: its
+    scenario's judgement from the same evidence now (the plugin fixed, or faulting again) is
+    put in ``renewed`` rather than compared (a forged fault is judged from the evidence too)."""
     out: list[str] = []
     for sid, item in sorted(prior.items()):
         recorded = item.result
@@ -237,9 +243,13 @@ def kept_problems(prior: Mapping[str, Kept], rejudge: Rejudge) -> list[str]:
         again = rejudge(sid, item.evidence, recorded.custom)
         if again is None:
             out.append(f"{sid}: kept, but the profile defines no such scenario")
+            continue
+        if judgement_fault(recorded) is not None and renewed is not None:
+            renewed[sid] = again
         elif again.model_dump(mode="json") != recorded.model_dump(mode="json"):
             out.append(f"{sid}: kept as {_outcome(recorded)}, its evidence gives {_outcome(again)}")
-        elif item.evidence.fault and not item.fault:
+            continue
+        if item.evidence.fault and not item.fault:
             out.append(f"{sid}: its evidence records a harness fault the kept result drops")
     return out
 

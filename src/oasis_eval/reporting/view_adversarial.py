@@ -12,6 +12,7 @@ so both layouts set it apart, and it opens with our reading of 07 §6.2.
 from __future__ import annotations
 
 from ..engine.adversarial_record import AdversarialDetail, CoverageStatement, ProbeOutcome
+from ..engine.plugin_watch import judgement_fault
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioState
 from ..spec.verdict import AdversarialVerification
@@ -77,6 +78,8 @@ def adversarial_section(record: RunRecord) -> Block | None:
                 ],
             )
         )
+    if adv.judgement_faults:
+        blocks.append(_faulted(adv.judgement_faults))
     blocks.append(_generator(adv, detail))
     blocks.append(_summary(adv, detail))
     blocks.append(_safety(adv))
@@ -86,6 +89,20 @@ def adversarial_section(record: RunRecord) -> Block | None:
     if adv.reserved_scenarios is not None or (detail is not None and detail.reserved is not None):
         blocks.append(_reserved(adv, detail))
     return section("adversarial", TITLE, blocks, separate=True)
+
+
+def _faulted(faults: list[str]) -> Block:
+    """The judgements a plugin faulted: a harness fault, loud, never a PASS or a FAIL."""
+    return callout(
+        "pf",
+        "A behavior evaluator plugin faulted: these were not judged (exit code 4)",
+        [
+            *[cell(one_line(f), strong=True) for f in faults],
+            "A harness fault, not a finding about the agent: neither passed nor failed, and not "
+            "counted below. The core evaluation above is complete and unchanged (07 §4.3); fix "
+            "the plugin and run again.",
+        ],
+    )
 
 
 def _generator(adv: AdversarialVerification, detail: AdversarialDetail | None) -> Block:
@@ -224,6 +241,8 @@ def _capability(adv: AdversarialVerification) -> Block:
 
 def _outcome_cell(p: ProbeOutcome) -> Cell:
     r = p.result
+    if judgement_fault(r) is not None:
+        return cell("not judged: plugin fault", strong=True, tone="pf")
     if r.state is ScenarioState.executed and r.status is not None:
         return status_cell(r.status.value)
     if r.state is ScenarioState.executed and r.score is not None:
@@ -296,6 +315,10 @@ def _reserved(adv: AdversarialVerification, detail: AdversarialDetail | None) ->
             ("Failed", str(counts.failed)),
         ]
     info = detail.reserved if detail is not None else None
+    if info is not None and info.faulted:
+        rows.append(
+            ("Not judged (a plugin fault)", cell(str(info.faulted), strong=True, tone="pf"))
+        )
     blocks: list[Block] = []
     if info is not None:
         rows += [

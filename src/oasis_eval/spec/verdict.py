@@ -210,6 +210,10 @@ class AdversarialVerification(StrictModel):
     #: the same pair as ``metadata.aborted`` / ``abort_reason`` (05 §3.3), scoped to this block
     aborted: bool | None = None
     abort_reason: str | None = None
+    #: oasis-eval addition, written only when a behavior evaluator plugin faulted judging a
+    #: probe or a reserved scenario: each such judgement, neither passed nor failed (a harness
+    #: fault, never a verdict: core §3.5.3); the core verdict is untouched (07 §4.3)
+    judgement_faults: list[str] | None = None
 
     @model_validator(mode="after")
     def _abort_pair(self) -> AdversarialVerification:

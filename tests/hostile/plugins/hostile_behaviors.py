@@ -27,6 +27,8 @@ def _evaluate(bctx: BehaviorContext) -> Any:
         raise ValueError("the plugin broke")
     if mode == "raise-on-ad" and ".ad." in bctx.scenario.id:  # one scenario's judgement only
         raise ValueError("the plugin broke on this scenario")
+    if mode == "raise-on-probe" and ".probe.s-ad-" in bctx.scenario.id:  # one archetype's probes
+        raise ValueError("the plugin broke on this probe")
     if mode == "none":
         return None
     if mode == "string":
