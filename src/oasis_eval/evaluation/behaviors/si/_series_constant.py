@@ -27,7 +27,7 @@ import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from ._series_parse import _Expr, _Parser, _Unparsed
+from ._series_parse import _Expr, _Parser, _TooDeep, _Unparsed
 
 _COMPARE: dict[str, Callable[[Fraction, int], bool]] = {
     "==": operator.eq,
@@ -374,13 +374,16 @@ def constant(query: str, erasing: frozenset[str]) -> bool:
     315, 390, 415-416): it gives the same values at every point of :class:`_Evaluation`; a call of
     ``erasing`` (rule 260's functions) answers no value either. A division by zero at a point
     draws that point again (at most :data:`_REDRAWS` times; a divisor zero at every draw
-    answers no value; a value past :data:`_MOST_BITS`, rule 392, reads no course). False for
-    a query this grammar does not read (not judged)."""
+    answers no value; a value past :data:`_MOST_BITS` or a query nested past
+    ``_series_parse._MOST_DEPTH``, rule 392, reads no course). False for a query this
+    grammar does not read (not judged)."""
     try:
         parser = _Parser(query)
         expr = parser.expr()
         if parser.peek() is not None:
             return False
+    except _TooDeep:
+        return True  # rule 392: nested past what a person writes, as a value too large
     except (_Unparsed, ValueError, IndexError):
         return False
     seed = hashlib.sha256(" ".join(parser.toks).encode()).hexdigest()

@@ -9,7 +9,7 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away). Spli
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<str>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`)"
@@ -35,8 +35,20 @@ _AGGREGATIONS = frozenset(
 )
 
 
+#: the deepest expression read (levels of its tree) and the most nested parse (frames of
+#: :meth:`_Parser.expr`, seven a parenthesis: 24 nested): past them a query reads no course
+#: (rule 392), never a ``RecursionError`` an agent's query could raise in the evaluator
+_MOST_DEPTH = 64
+_MOST_FRAMES = 168
+
+
 class _Unparsed(Exception):
-    """The query is outside the grammar read here, or too large to evaluate: not judged."""
+    """The query is outside the grammar read here: not judged."""
+
+
+class _TooDeep(Exception):
+    """The query nests past :data:`_MOST_DEPTH` or :data:`_MOST_FRAMES`: no query a person
+    writes does (rule 392, as a value too large)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +64,13 @@ class _Expr:
     args: tuple[_Expr, ...] = ()
     bool_: bool = False
     group: str = ""
+    depth: int = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        depth = 1 + max((a.depth for a in self.args), default=0)
+        if depth > _MOST_DEPTH:
+            raise _TooDeep(depth)
+        object.__setattr__(self, "depth", depth)
 
 
 class _Parser:
@@ -69,6 +88,7 @@ class _Parser:
             self.toks.append(_canonical_token(m))
             pos = m.end()
         self.i = 0
+        self.frames = 0
 
     def peek(self) -> str | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -81,18 +101,26 @@ class _Parser:
         return tok
 
     def expr(self, level: int = 0) -> _Expr:
-        if level == len(_LEVELS):
-            return self.unary()
-        left = self.expr(level + 1)
-        while (op := self.peek()) in _LEVELS[level]:
-            self.take()
-            bool_ = self.peek() == "bool"
-            if bool_:
+        """Operators of ``_LEVELS[level]`` and above, left-associative but ``^``; counted
+        against :data:`_MOST_FRAMES`."""
+        self.frames += 1
+        try:
+            if self.frames > _MOST_FRAMES:
+                raise _TooDeep(self.frames)
+            if level == len(_LEVELS):
+                return self.unary()
+            left = self.expr(level + 1)
+            while (op := self.peek()) in _LEVELS[level]:
                 self.take()
-            self.modifiers()
-            right = self.expr(level + 1 if op != "^" else level)  # ``^`` is right-assoc.
-            left = _Expr("bin", op or "", (left, right), bool_)
-        return left
+                bool_ = self.peek() == "bool"
+                if bool_:
+                    self.take()
+                self.modifiers()
+                right = self.expr(level + 1 if op != "^" else level)  # ``^`` is right-assoc.
+                left = _Expr("bin", op or "", (left, right), bool_)
+            return left
+        finally:
+            self.frames -= 1
 
     def modifiers(self) -> None:
         """``on (..)``, ``ignoring (..)``, ``group_left (..)``: they match series, not values."""
@@ -109,11 +137,12 @@ class _Parser:
         return "(" + "".join(labels) + ")"
 
     def unary(self) -> _Expr:
-        if self.peek() in ("-", "+"):
-            sign = self.take()
-            inner = self.unary()
-            return _Expr("neg", "-", (inner,)) if sign == "-" else inner
-        return self.postfix(self.primary())
+        """Signs before an operand, read in a loop (``- - - X`` nests no call)."""
+        negative = False
+        while self.peek() in ("-", "+"):
+            negative ^= self.take() == "-"
+        node = self.postfix(self.primary())
+        return _Expr("neg", "-", (node,)) if negative else node
 
     def postfix(self, node: _Expr) -> _Expr:
         """A range or subquery ``[..]``, ``offset d``, ``@ t`` after an expression."""
