@@ -66,3 +66,36 @@ def test_a_query_nested_past_the_bound_reads_no_course_and_raises_nothing(query:
 )
 def test_a_query_within_the_bound_is_read_as_before(query: str, expected: bool) -> None:
     assert _judged(query) is expected
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    "query",
+    [
+        f"{_X} - {_X} + 1e99999999",  # was: minutes building 10^99999999
+        f"{_X} * 1e-99999999",
+        f"{_X} + {'7' * 5000}",  # was: False, or True where PYTHONINTMAXSTRDIGITS=0
+        f"{_X} + 0x{'f' * 40000}",  # 160000 bits
+        f"{_X}" + "[1m:]" * 12,  # ranges of ranges: was 4^12 values, minutes
+        "stdvar_over_time(" * 12 + _X + "[1m:])" * 12,  # was: bits doubled 12 times, minutes
+    ],
+)
+def test_a_query_too_large_to_evaluate_reads_no_course_in_bounded_time(query: str) -> None:
+    """Rule 392 (``_series_constant._TooLarge``): a literal, a value or a count of values
+    past what a person writes, never built."""
+    assert _judged(query) is True
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (f"{_X} - {_X} + 1e300", True),  # a large literal within the bound, evaluated
+        (f"{_X} * 1e-300", False),
+        (f"max_over_time(rate({_X}[5m])[1h:1m])", False),  # a range of a range, evaluated
+        (f"max_over_time((({_X}) - ({_X}))[1h:1m])", True),
+    ],
+)
+def test_a_literal_and_a_range_within_the_bounds_are_read_as_before(
+    query: str, expected: bool
+) -> None:
+    assert _judged(query) is expected
