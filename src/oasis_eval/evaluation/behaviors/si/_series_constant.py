@@ -126,7 +126,7 @@ class _Evaluation:
         self.steps = 0
 
     def draw(self, *parts: object) -> Fraction:
-        text = "\x1f".join([self.seed, *(str(p) for p in parts)])
+        text = "\x1f".join([self.seed, *(_text(p) for p in parts)])
         digest = hashlib.sha256(text.encode()).digest()
         return Fraction(int.from_bytes(digest[:8], "big") % _SPAN + 2)
 
@@ -316,6 +316,17 @@ class _Evaluation:
         if len(diffs) == 1:
             return kept if _COMPARE[expr.text](diffs.pop(), 0) else None
         return kept
+
+
+def _text(part: object) -> str:
+    """A part of a drawn value's text: a rational in hexadecimal, a range part by part. No
+    decimal conversion: past Python's digit limit (4300 by default, ``PYTHONINTMAXSTRDIGITS``
+    an environment's setting) ``str`` raises, which decided the verdict by the environment."""
+    if isinstance(part, Fraction):
+        return f"{part.numerator:x}/{part.denominator:x}"
+    if isinstance(part, tuple):
+        return "(" + ",".join(_text(x) for x in part) + ")"
+    return str(part)
 
 
 def _joined(names: frozenset[str]) -> str:
