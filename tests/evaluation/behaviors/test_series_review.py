@@ -120,3 +120,23 @@ def test_the_verdict_does_not_depend_on_pythons_digit_limit(query: str, expected
     finally:
         sys.set_int_max_str_digits(before)
     assert seen == [expected] * 3
+
+
+_MANY = "X{" + ",".join(f'l{i}="v"' for i in range(40_000)) + "}"
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ('X{pod="a b"} - X{pod="ab"}', False),  # two pods (was: True, spaces dropped in values)
+        ('X{pod="a,b", ns="n"} - X{ns="n", pod="a,b"}', True),  # one selector, sorted
+        ("X{pod='w', ns=\"n\"} - X{ns=\"n\", pod=\"w\"}", True),  # was: False (quotes)
+        ('X{ns="n", a!="}"} - X{ns="n", a!="}"}', True),  # a brace in a value (was: False)
+        ('X{pod=~"w"} - X{pod="w"}', True),  # rule 357 as before
+        (f"{_MANY} - {_MANY}", True),  # was: a split per comma, minutes
+    ],
+)
+def test_a_selectors_matchers_are_read_as_prometheus_reads_them(query: str, expected: bool) -> None:
+    """Rule 357 (``_series_parse._canonical_matchers``)."""
+    assert _judged(query) is expected

@@ -16,7 +16,8 @@ _TOKEN = re.compile(
     r"|(?P<num>(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?![\w.])|0x[0-9a-fA-F]+|inf\b|nan\b)"
     r"|(?P<dur>\d+(?:ms|[smhdwy])(?:\d+(?:ms|[smhdwy]))*)"
     r"|(?P<name>[a-zA-Z_:][\w:]*)"
-    r"|(?P<brace>\{[^{}]*\})|(?P<range>\[[^\[\]]*\])"
+    r"|(?P<brace>\{(?:[^{}\"'`]|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`)*\})"
+    r"|(?P<range>\[[^\[\]]*\])"
     r"|(?P<op>==|!=|>=|<=|=~|!~|[-+*/%^<>(),@]))",
 )
 #: binary operators by precedence, lowest first (PromQL's ``or`` < ``and unless`` < ...)
@@ -204,11 +205,35 @@ def _canonical_token(m: re.Match[str]) -> str:
     """A token as compared between two sides: matchers sorted, spaces dropped."""
     tok = m.group(m.lastgroup or 0).strip()
     if m.lastgroup == "brace":
-        inner = [x.strip() for x in re.split(r",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", tok[1:-1])]
-        return "{" + ",".join(sorted(_literal_regex(x.replace(" ", "")) for x in inner if x)) + "}"
+        return _canonical_matchers(tok)
     if m.lastgroup == "range":
         return tok.replace(" ", "")
     return tok if m.lastgroup == "str" else tok.lower() if m.lastgroup == "name" else tok
+
+
+#: one matcher of a selector's braces, and the comma after it
+_MATCHER = re.compile(
+    r"\s*(?P<label>[a-zA-Z_]\w*)\s*(?P<op>=~|!~|!=|=)\s*"
+    r"(?P<value>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`)\s*(?:,|$)"
+)
+
+
+def _canonical_matchers(brace: str) -> str:
+    """Rule 357: a selector's matchers sorted, spaces outside their values dropped, a value in
+    single quotes or backticks spelled in double quotes where no quote or backslash is in it.
+    Read in one pass (a split per comma was quadratic) and never inside a value (``pod="a b"``
+    was ``pod="ab"``). Braces this does not read are kept as written."""
+    inner, pos, matchers = brace[1:-1], 0, []
+    while inner[pos:].strip():
+        m = _MATCHER.match(inner, pos)
+        if m is None:
+            return brace
+        value = m.group("value")
+        if value[0] != '"' and not re.search(r"[\"\\]", value[1:-1]):
+            value = f'"{value[1:-1]}"'
+        matchers.append(_literal_regex(f"{m.group('label')}{m.group('op')}{value}"))
+        pos = m.end()
+    return "{" + ",".join(sorted(matchers)) + "}"
 
 
 #: a regex matcher whose value has no metacharacter: it matches that one value (rule 357)
