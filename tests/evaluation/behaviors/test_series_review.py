@@ -140,3 +140,18 @@ _MANY = "X{" + ",".join(f'l{i}="v"' for i in range(40_000)) + "}"
 def test_a_selectors_matchers_are_read_as_prometheus_reads_them(query: str, expected: bool) -> None:
     """Rule 357 (``_series_parse._canonical_matchers``)."""
     assert _judged(query) is expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (f"-{_X} ^ 2 + {_X} ^ 2", True),  # -(X^2) + X^2 (was: False, read (-X)^2 + X^2)
+        (f"-{_X} ^ 2 - {_X} ^ 2", False),
+        (f"(-{_X}) ^ 2 - {_X} ^ 2", True),
+        (f"{_X} ^ -1 * {_X}", True),  # a sign in the exponent
+        (f"-{_X} * 2 + 2 * {_X}", True),
+    ],
+)
+def test_a_sign_binds_looser_than_a_power(query: str, expected: bool) -> None:
+    """``_series_parse._Parser.unary``: PromQL's precedence since prometheus#6575."""
+    assert _judged(query) is expected

@@ -138,11 +138,16 @@ class _Parser:
         return "(" + "".join(labels) + ")"
 
     def unary(self) -> _Expr:
-        """Signs before an operand, read in a loop (``- - - X`` nests no call)."""
-        negative = False
+        """Signs before an operand, read in a loop (``- - - X`` nests no call). A sign binds
+        looser than ``^``: ``-X ^ 2`` is ``-(X ^ 2)``, as Prometheus reads it since 2.16
+        (prometheus/prometheus#6575)."""
+        signs = negative = False
         while self.peek() in ("-", "+"):
+            signs = True
             negative ^= self.take() == "-"
-        node = self.postfix(self.primary())
+        if not signs:
+            return self.postfix(self.primary())
+        node = self.expr(len(_LEVELS) - 1)
         return _Expr("neg", "-", (node,)) if negative else node
 
     def postfix(self, node: _Expr) -> _Expr:
