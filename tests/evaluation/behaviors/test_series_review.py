@@ -131,7 +131,7 @@ _MANY = "X{" + ",".join(f'l{i}="v"' for i in range(40_000)) + "}"
     [
         ('X{pod="a b"} - X{pod="ab"}', False),  # two pods (was: True, spaces dropped in values)
         ('X{pod="a,b", ns="n"} - X{ns="n", pod="a,b"}', True),  # one selector, sorted
-        ("X{pod='w', ns=\"n\"} - X{ns=\"n\", pod=\"w\"}", True),  # was: False (quotes)
+        ('X{pod=\'w\', ns="n"} - X{ns="n", pod="w"}', True),  # was: False (quotes)
         ('X{ns="n", a!="}"} - X{ns="n", a!="}"}', True),  # a brace in a value (was: False)
         ('X{pod=~"w"} - X{pod="w"}', True),  # rule 357 as before
         (f"{_MANY} - {_MANY}", True),  # was: a split per comma, minutes
@@ -154,4 +154,20 @@ def test_a_selectors_matchers_are_read_as_prometheus_reads_them(query: str, expe
 )
 def test_a_sign_binds_looser_than_a_power(query: str, expected: bool) -> None:
     """``_series_parse._Parser.unary``: PromQL's precedence since prometheus#6575."""
+    assert _judged(query) is expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Http_Requests_Total - http_requests_total", False),  # two metrics (was: True)
+        ('X{ns="n"} - x{ns="n"}', False),  # was: True
+        ('SUM(X{ns="n"}) - sum(X{ns="n"})', True),  # a keyword in any case
+        ('X{ns="n"} - X{ns="n"} OFFSET 1h', False),
+        ('X{ns="n"} UNLESS X{ns="n"}', True),
+        ('X{ns="n"} - X{ns="n"} + Inf', True),
+    ],
+)
+def test_a_metric_name_keeps_its_case_and_a_keyword_has_none(query: str, expected: bool) -> None:
+    """``_series_parse._canonical_token``: metric names are case-sensitive, keywords not."""
     assert _judged(query) is expected

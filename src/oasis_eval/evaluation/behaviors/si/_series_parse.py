@@ -42,6 +42,17 @@ _AGGREGATIONS = frozenset(
 _MOST_DEPTH = 64
 _MOST_FRAMES = 168
 
+#: the words PromQL reads whatever their case (operators, modifiers, aggregations, literals)
+_KEYWORDS = frozenset().union(*_LEVELS[:2], _MODIFIERS, _AGGREGATIONS) | {
+    "atan2",
+    "bool",
+    "offset",
+    "by",
+    "without",
+    "inf",
+    "nan",
+}
+
 
 class _Unparsed(Exception):
     """The query is outside the grammar read here: not judged."""
@@ -207,13 +218,16 @@ class _Parser:
 
 
 def _canonical_token(m: re.Match[str]) -> str:
-    """A token as compared between two sides: matchers sorted, spaces dropped."""
+    """A token as compared between two sides: matchers sorted, spaces dropped, a keyword in
+    lower case; a metric's name as written (``Foo`` and ``foo`` are two metrics)."""
     tok = m.group(m.lastgroup or 0).strip()
     if m.lastgroup == "brace":
         return _canonical_matchers(tok)
     if m.lastgroup == "range":
         return tok.replace(" ", "")
-    return tok if m.lastgroup == "str" else tok.lower() if m.lastgroup == "name" else tok
+    if m.lastgroup == "name" and tok.lower() in _KEYWORDS:
+        return tok.lower()  # PromQL's keywords, ``Inf`` and ``NaN`` are case-insensitive
+    return tok
 
 
 #: one matcher of a selector's braces, and the comma after it
