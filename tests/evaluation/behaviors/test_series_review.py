@@ -171,3 +171,22 @@ def test_a_sign_binds_looser_than_a_power(query: str, expected: bool) -> None:
 def test_a_metric_name_keeps_its_case_and_a_keyword_has_none(query: str, expected: bool) -> None:
     """``_series_parse._canonical_token``: metric names are case-sensitive, keywords not."""
     assert _judged(query) is expected
+
+
+@pytest.mark.parametrize(
+    ("query", "erased"),
+    [
+        (f"{_X} + up * 0", False),  # X + 0 reads X (was: True, "* 0" at the end)
+        (f"0 * up + {_X}", False),  # was: True
+        (f"{_X} + (up > bool 1)", False),  # was: True, a bool anywhere
+        (f"{_X} * 0", True),  # the whole answer times zero, read by the constancy test
+        (f"0 * rate({_X}[5m])", True),
+        (f"({_X} + 1) * 0.0", True),
+        (f"{_X} > bool 1e30", True),
+        (f"{_X} unless on() vector(1)", True),
+    ],
+)
+def test_a_zero_or_a_bool_erases_only_the_answer_it_is_applied_to(query: str, erased: bool) -> None:
+    """Rule 260 (``_series_query._ZEROED``): precedence is the constancy test's to read."""
+    with _frames(400):
+        assert erases(query) is erased
