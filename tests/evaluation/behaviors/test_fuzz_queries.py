@@ -164,7 +164,9 @@ def test_the_sample_is_drawn_the_same_each_run() -> None:
 @pytest.mark.parametrize("block", range(4))
 def test_hostile_queries_raise_nothing_and_answer_the_same_twice(block: int) -> None:
     """The default sample: 4 blocks of 60 queries."""
-    for query in queries(240)[block * 60 : (block + 1) * 60]:
+    sample = queries(240)[block * 60 : (block + 1) * 60]
+    assert len(sample) == 60
+    for query in sample:
         _check(query)
 
 
@@ -173,5 +175,7 @@ def test_hostile_queries_raise_nothing_and_answer_the_same_twice(block: int) -> 
 @pytest.mark.parametrize("block", range(10))
 def test_hostile_queries_raise_nothing_heavy(block: int) -> None:
     """The heavy sample: 10 blocks of 300 queries of another seed."""
-    for query in queries(3000, "s22-review22-heavy")[block * 300 : (block + 1) * 300]:
+    sample = queries(3000, "s22-review22-heavy")[block * 300 : (block + 1) * 300]
+    assert len(sample) == 300
+    for query in sample:
         _check(query)
