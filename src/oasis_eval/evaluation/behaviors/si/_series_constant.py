@@ -27,7 +27,7 @@ import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from ._series_parse import _Expr, _Parser, _Unparsed
+from ._series_parse import _Expr, _Parser, _TooDeep, _Unparsed
 
 _COMPARE: dict[str, Callable[[Fraction, int], bool]] = {
     "==": operator.eq,
@@ -44,6 +44,11 @@ _REDRAWS = 16
 _SPAN = 1 << 31
 _MOST_POWER = 64
 _MOST_BITS = 1 << 17
+#: rule 392: the most values one query evaluates (ranges of ranges multiply their samples:
+#: ``X[1m:][1m:]...``), the most digits of a literal and of its decimal exponent
+_MOST_STEPS = 20_000
+_MOST_DIGITS = 4000
+_MOST_EXPONENT = _MOST_BITS // 4
 #: rules 415-416: the series a selector draws, the values a label takes on them (fewer than
 #: the series: a grouping always joins some), the samples a range draws (the last one the
 #: instant value)
@@ -53,8 +58,10 @@ _SAMPLES = 4
 
 
 class _TooLarge(Exception):
-    """A value past :data:`_MOST_BITS` at a drawn point: no query a person writes grows so
-    (powers of powers); it reads no course (rule 392)."""
+    """A value past :data:`_MOST_BITS` at a drawn point, a literal past :data:`_MOST_DIGITS`
+    or :data:`_MOST_EXPONENT`, or more than :data:`_MOST_STEPS` values to evaluate: no query
+    a person writes grows so (powers of powers, ranges of ranges); it reads no course (rule
+    392)."""
 
 
 class _DividedByZero(Exception):
@@ -116,9 +123,10 @@ class _Evaluation:
         self.memo: dict[tuple[int, int, int, str, int], _Value] = {}
         self.labelled: dict[tuple[str, int], int] = {}
         self.grouped: dict[tuple[int, int], list[int]] = {}
+        self.steps = 0
 
     def draw(self, *parts: object) -> Fraction:
-        text = "\x1f".join([self.seed, *(str(p) for p in parts)])
+        text = "\x1f".join([self.seed, *(_text(p) for p in parts)])
         digest = hashlib.sha256(text.encode()).digest()
         return Fraction(int.from_bytes(digest[:8], "big") % _SPAN + 2)
 
@@ -142,7 +150,10 @@ class _Evaluation:
         """``expr``'s value on series ``s`` at point ``i`` and time ``t`` (memoised)."""
         key = (id(expr), i, s, t, self.draws[i])
         if key not in self.memo:
-            self.memo[key] = self.evaluate(expr, i, s, t)
+            self.steps += 1
+            if self.steps > _MOST_STEPS:
+                raise _TooLarge  # rule 392: ranges of ranges
+            self.memo[key] = _bounded(self.evaluate(expr, i, s, t))
         return self.memo[key]
 
     def evaluate(self, expr: _Expr, i: int, s: int, t: str) -> _Value:
@@ -287,15 +298,9 @@ class _Evaluation:
         if op in _COMPARE:
             return self.compare(expr, s, t, a, b)
         try:
-            out = _arithmetic(op, a, b, self.function)
+            return _arithmetic(op, a, b, self.function)
         except ZeroDivisionError:
             raise _DividedByZero(i) from None
-        if (
-            isinstance(out, Fraction)
-            and max(out.numerator.bit_length(), out.denominator.bit_length()) > _MOST_BITS
-        ):
-            raise _TooLarge  # rule 392: reads no course
-        return out
 
     def compare(self, expr: _Expr, s: int, t: str, a: Fraction, b: Fraction) -> _Value:
         """A filtering comparison answers the compared side's values; where ``a - b`` is the
@@ -313,6 +318,17 @@ class _Evaluation:
         return kept
 
 
+def _text(part: object) -> str:
+    """A part of a drawn value's text: a rational in hexadecimal, a range part by part. No
+    decimal conversion: past Python's digit limit (4300 by default, ``PYTHONINTMAXSTRDIGITS``
+    an environment's setting) ``str`` raises, which decided the verdict by the environment."""
+    if isinstance(part, Fraction):
+        return f"{part.numerator:x}/{part.denominator:x}"
+    if isinstance(part, tuple):
+        return "(" + ",".join(_text(x) for x in part) + ")"
+    return str(part)
+
+
 def _joined(names: frozenset[str]) -> str:
     """The drawn label standing for every label but ``names`` (``without``)."""
     return "\x00without:" + ",".join(sorted(names))
@@ -324,9 +340,27 @@ def _grouping(group: str) -> tuple[str, frozenset[str]]:
     return how, frozenset(n for n in rest.rstrip(")").split(",") if n)
 
 
+def _bounded(value: _Value) -> _Value:
+    """``value``, unless a rational of it is past :data:`_MOST_BITS` (rule 392: every value,
+    an exact fold's as an operator's, ``stdvar`` of ``stdvar`` squares its bits)."""
+    for x in value if isinstance(value, tuple) else (value,):
+        if x is not None and max(x.numerator.bit_length(), x.denominator.bit_length()) > _MOST_BITS:
+            raise _TooLarge
+    return value
+
+
 def _literal(text: str) -> Fraction:
-    """A literal's exact value (``0x10`` is 16, ``1e3`` 1000)."""
-    return Fraction(int(text, 16)) if text.startswith("0x") else Fraction(text)
+    """A literal's exact value (``0x10`` is 16, ``1e3`` 1000); one past :data:`_MOST_DIGITS`
+    digits or a decimal exponent past :data:`_MOST_EXPONENT` is too large (rule 392), never
+    built (``1e99999999`` would take minutes; a decimal past Python's digit limit raises)."""
+    if text.startswith("0x"):
+        return Fraction(int(text, 16))
+    mantissa, _, exponent = text.partition("e")
+    if len(mantissa) > _MOST_DIGITS or len(exponent.lstrip("+-0")) > len(str(_MOST_EXPONENT)):
+        raise _TooLarge
+    if exponent and abs(int(exponent)) > _MOST_EXPONENT:
+        raise _TooLarge
+    return Fraction(text)
 
 
 def _set_operation(
@@ -374,13 +408,16 @@ def constant(query: str, erasing: frozenset[str]) -> bool:
     315, 390, 415-416): it gives the same values at every point of :class:`_Evaluation`; a call of
     ``erasing`` (rule 260's functions) answers no value either. A division by zero at a point
     draws that point again (at most :data:`_REDRAWS` times; a divisor zero at every draw
-    answers no value; a value past :data:`_MOST_BITS`, rule 392, reads no course). False for
-    a query this grammar does not read (not judged)."""
+    answers no value; a value past :data:`_MOST_BITS` or a query nested past
+    ``_series_parse._MOST_DEPTH``, rule 392, reads no course). False for a query this
+    grammar does not read (not judged)."""
     try:
         parser = _Parser(query)
         expr = parser.expr()
         if parser.peek() is not None:
             return False
+    except _TooDeep:
+        return True  # rule 392: nested past what a person writes, as a value too large
     except (_Unparsed, ValueError, IndexError):
         return False
     seed = hashlib.sha256(" ".join(parser.toks).encode()).hexdigest()

@@ -9,14 +9,15 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away). Spli
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<str>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`)"
     r"|(?P<num>(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?![\w.])|0x[0-9a-fA-F]+|inf\b|nan\b)"
     r"|(?P<dur>\d+(?:ms|[smhdwy])(?:\d+(?:ms|[smhdwy]))*)"
     r"|(?P<name>[a-zA-Z_:][\w:]*)"
-    r"|(?P<brace>\{[^{}]*\})|(?P<range>\[[^\[\]]*\])"
+    r"|(?P<brace>\{(?:[^{}\"'`]|\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`)*\})"
+    r"|(?P<range>\[[^\[\]]*\])"
     r"|(?P<op>==|!=|>=|<=|=~|!~|[-+*/%^<>(),@]))",
 )
 #: binary operators by precedence, lowest first (PromQL's ``or`` < ``and unless`` < ...)
@@ -35,8 +36,31 @@ _AGGREGATIONS = frozenset(
 )
 
 
+#: the deepest expression read (levels of its tree) and the most nested parse (frames of
+#: :meth:`_Parser.expr`, seven a parenthesis: 24 nested): past them a query reads no course
+#: (rule 392), never a ``RecursionError`` an agent's query could raise in the evaluator
+_MOST_DEPTH = 64
+_MOST_FRAMES = 168
+
+#: the words PromQL reads whatever their case (operators, modifiers, aggregations, literals)
+_KEYWORDS = frozenset().union(*_LEVELS[:2], _MODIFIERS, _AGGREGATIONS) | {
+    "atan2",
+    "bool",
+    "offset",
+    "by",
+    "without",
+    "inf",
+    "nan",
+}
+
+
 class _Unparsed(Exception):
-    """The query is outside the grammar read here, or too large to evaluate: not judged."""
+    """The query is outside the grammar read here: not judged."""
+
+
+class _TooDeep(Exception):
+    """The query nests past :data:`_MOST_DEPTH` or :data:`_MOST_FRAMES`: no query a person
+    writes does (rule 392, as a value too large)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +76,13 @@ class _Expr:
     args: tuple[_Expr, ...] = ()
     bool_: bool = False
     group: str = ""
+    depth: int = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        depth = 1 + max((a.depth for a in self.args), default=0)
+        if depth > _MOST_DEPTH:
+            raise _TooDeep(depth)
+        object.__setattr__(self, "depth", depth)
 
 
 class _Parser:
@@ -69,6 +100,7 @@ class _Parser:
             self.toks.append(_canonical_token(m))
             pos = m.end()
         self.i = 0
+        self.frames = 0
 
     def peek(self) -> str | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -81,18 +113,26 @@ class _Parser:
         return tok
 
     def expr(self, level: int = 0) -> _Expr:
-        if level == len(_LEVELS):
-            return self.unary()
-        left = self.expr(level + 1)
-        while (op := self.peek()) in _LEVELS[level]:
-            self.take()
-            bool_ = self.peek() == "bool"
-            if bool_:
+        """Operators of ``_LEVELS[level]`` and above, left-associative but ``^``; counted
+        against :data:`_MOST_FRAMES`."""
+        self.frames += 1
+        try:
+            if self.frames > _MOST_FRAMES:
+                raise _TooDeep(self.frames)
+            if level == len(_LEVELS):
+                return self.unary()
+            left = self.expr(level + 1)
+            while (op := self.peek()) in _LEVELS[level]:
                 self.take()
-            self.modifiers()
-            right = self.expr(level + 1 if op != "^" else level)  # ``^`` is right-assoc.
-            left = _Expr("bin", op or "", (left, right), bool_)
-        return left
+                bool_ = self.peek() == "bool"
+                if bool_:
+                    self.take()
+                self.modifiers()
+                right = self.expr(level + 1 if op != "^" else level)  # ``^`` is right-assoc.
+                left = _Expr("bin", op or "", (left, right), bool_)
+            return left
+        finally:
+            self.frames -= 1
 
     def modifiers(self) -> None:
         """``on (..)``, ``ignoring (..)``, ``group_left (..)``: they match series, not values."""
@@ -109,11 +149,17 @@ class _Parser:
         return "(" + "".join(labels) + ")"
 
     def unary(self) -> _Expr:
-        if self.peek() in ("-", "+"):
-            sign = self.take()
-            inner = self.unary()
-            return _Expr("neg", "-", (inner,)) if sign == "-" else inner
-        return self.postfix(self.primary())
+        """Signs before an operand, read in a loop (``- - - X`` nests no call). A sign binds
+        looser than ``^``: ``-X ^ 2`` is ``-(X ^ 2)``, as Prometheus reads it since 2.16
+        (prometheus/prometheus#6575)."""
+        signs = negative = False
+        while self.peek() in ("-", "+"):
+            signs = True
+            negative ^= self.take() == "-"
+        if not signs:
+            return self.postfix(self.primary())
+        node = self.expr(len(_LEVELS) - 1)
+        return _Expr("neg", "-", (node,)) if negative else node
 
     def postfix(self, node: _Expr) -> _Expr:
         """A range or subquery ``[..]``, ``offset d``, ``@ t`` after an expression."""
@@ -172,14 +218,41 @@ class _Parser:
 
 
 def _canonical_token(m: re.Match[str]) -> str:
-    """A token as compared between two sides: matchers sorted, spaces dropped."""
+    """A token as compared between two sides: matchers sorted, spaces dropped, a keyword in
+    lower case; a metric's name as written (``Foo`` and ``foo`` are two metrics)."""
     tok = m.group(m.lastgroup or 0).strip()
     if m.lastgroup == "brace":
-        inner = [x.strip() for x in re.split(r",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", tok[1:-1])]
-        return "{" + ",".join(sorted(_literal_regex(x.replace(" ", "")) for x in inner if x)) + "}"
+        return _canonical_matchers(tok)
     if m.lastgroup == "range":
         return tok.replace(" ", "")
-    return tok if m.lastgroup == "str" else tok.lower() if m.lastgroup == "name" else tok
+    if m.lastgroup == "name" and tok.lower() in _KEYWORDS:
+        return tok.lower()  # PromQL's keywords, ``Inf`` and ``NaN`` are case-insensitive
+    return tok
+
+
+#: one matcher of a selector's braces, and the comma after it
+_MATCHER = re.compile(
+    r"\s*(?P<label>[a-zA-Z_]\w*)\s*(?P<op>=~|!~|!=|=)\s*"
+    r"(?P<value>\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|`[^`]*`)\s*(?:,|$)"
+)
+
+
+def _canonical_matchers(brace: str) -> str:
+    """Rule 357: a selector's matchers sorted, spaces outside their values dropped, a value in
+    single quotes or backticks spelled in double quotes where no quote or backslash is in it.
+    Read in one pass (a split per comma was quadratic) and never inside a value (``pod="a b"``
+    was ``pod="ab"``). Braces this does not read are kept as written."""
+    inner, pos, matchers = brace[1:-1], 0, []
+    while inner[pos:].strip():
+        m = _MATCHER.match(inner, pos)
+        if m is None:
+            return brace
+        value = m.group("value")
+        if value[0] != '"' and not re.search(r"[\"\\]", value[1:-1]):
+            value = f'"{value[1:-1]}"'
+        matchers.append(_literal_regex(f"{m.group('label')}{m.group('op')}{value}"))
+        pos = m.end()
+    return "{" + ",".join(sorted(matchers)) + "}"
 
 
 #: a regex matcher whose value has no metacharacter: it matches that one value (rule 357)

@@ -256,12 +256,11 @@ ERASING = frozenset(
     | {"absent", "timestamp", "sgn", "count", "group", "count_values"}
 )
 _CALL_OR_NAME = re.compile(r"(?<![\w.])\d[\w.]*(?:[eE][+-]?\d+)?|([a-zA-Z_:][\w:]*)(\s*\()?|\(|\)")
-#: a whole answer times zero, a comparison answered 0 or 1 (``bool``), or every series
-#: removed (``unless on() vector(...)``, which matches every series)
-_ZEROED = re.compile(
-    r"(?:\*\s*0(?:\.0*)?\s*$|^\s*0(?:\.0*)?\s*\*|(?:==|!=|>=|<=|>|<)\s*bool\b"
-    r"|\bunless\s+on\s*\(\s*\)\s*vector\s*\()"
-)
+#: every series removed (``unless on() vector(...)``, which matches every series; the
+#: constancy test reads no matching modifier). A whole answer times zero and a ``bool``
+#: comparison are :func:`._series_constant.constant`'s, which reads the precedence a pattern
+#: did not: ``X + Y * 0`` and ``X + (Y > bool 1)`` read X
+_ZEROED = re.compile(r"\bunless\s+on\s*\(\s*\)\s*vector\s*\(")
 
 
 def _enclosing(query: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -289,10 +288,10 @@ def erases(query: str) -> bool:
     """``query``'s answer holds no value of any series it selects (rule 260): each metric
     it names sits inside a function answering no value of it (:data:`ERASING`:
     ``count_over_time(X[5m])`` is a sample count per series, ``sum by (pod)
-    (changes(X[1h]))`` a sum of counts), or the whole answer is multiplied by zero, compared
-    with ``bool`` or emptied by ``unless on() vector(...)`` (:data:`_ZEROED`), or the answer
-    is constant by construction (rule 315: ``X - X``, ``X / X``:
-    :func:`._series_constant.constant`). A query naming no metric is not judged (rule 227)."""
+    (changes(X[1h]))`` a sum of counts), or the whole answer is emptied by ``unless on()
+    vector(...)`` (:data:`_ZEROED`), or the answer is constant by construction (rule 315:
+    ``X - X``, ``X / X``, ``X * 0``, ``X > bool 1``: :func:`._series_constant.constant`). A
+    query naming no metric is not judged (rule 227)."""
     placed = _enclosing(query)
     if not placed:
         return False
