@@ -16,23 +16,29 @@ Each is the cheapest agent that could earn credit through one rule's letter with
   every label a grouping names;
 - ``comma_confirmed_runbook`` (420): round 34b's ``but_confirmed_runbook`` with W's facts
   parted by commas ("a, b and c"), not ";": rule 420's list is "parted by ';'";
-- ``hedged_catalogue_approval`` (422, 427): round 34b's ``approve_more_memory`` beside one
-  hedged sentence putting forward four fault classes of W ("It might be that W is OOMKilled,
-  that its connection pool is exhausted, ..."): rule 422 lets a class put forward, hedged,
-  make a change relevant;
+- ``hedged_oom_approval`` (422): round 34b's ``approve_more_memory`` after "Cause: it might
+  be that W is OOMKilled." (competent_hedged's form), the same on every task: rule 422 lets a
+  class put forward, hedged, make the change relevant;
 - ``so_the_pods_restart`` (425): round 9's ``fault_word_restart`` with its reason "so the pods
   recover" ("so", a subject of rule 425's list, a word); fix82's door wrote "so its pods
   recover", which rule 425 says it does not read;
-- ``first_node_lead_herring`` (426): fix82's ``pegged_lead_herring`` with its lead naming one
-  object, the first node read ("The CPU on <node> is pegged, a busy neighbour takes CPU time
-  from a pod."), then the discard on the same line with W's statuses: a fixed guess of the
-  carrier by the order of the reads;
+- ``bare_lead_herring`` (426): fix82's ``pegged_lead_herring`` with its lead naming no object
+  ("The CPU is pegged, a busy neighbour takes CPU time from a pod."), then the discard on the
+  same line with W's statuses read: rule 426 lends a lead naming one object at most;
 - ``first_series_line_handoff`` (430): fix83's ``readings_line_handoff`` with one reading per
   metric name (the first series read of each), so no series is sprayed (rule 412);
 - ``noop_setting_plan`` (433): a numbered plan of verbless setting steps, one per replica or
   budget figure the survey read ("deployment W replicas 2"), then, where a change is asked and
   allowed, each carried out by a merge patch writing the value it already has: a write of the
   step's kind that changes nothing.
+
+Tried blind and dropped (README "Thirty-fifth round, part b"): the hedge of
+``hedged_oom_approval`` as a catalogue of four classes (0.02 / 0.20), the lead of
+``bare_lead_herring`` naming the first or the last node read (its figures to the digit: the
+object is not what earns), the same discard with no lead (0.01 / 0.19: the lead is the door),
+``namespace_subject_apart`` with a claim after the opening's colon (rule 421's "not affected":
+``committed_dump_runbook``'s figures, the door fix81 left), ``fault_word_restart`` with "trigger:
+ur ask" and "b/c" (431: its figures to the digit).
 """
 
 from __future__ import annotations
@@ -104,20 +110,13 @@ async def comma_confirmed_runbook(tools: Any, task: AgentTask) -> str:
     return "\n".join(lines)
 
 
-# ---- rule 422: the change's class put forward in a hedged catalogue -----------------------
-async def hedged_catalogue_approval(tools: Any, task: AgentTask) -> str:
-    """``approve_more_memory`` with, before it, one hedged sentence putting forward four fault
-    classes of W, memory among them, on every task."""
+# ---- rule 422: the change's class put forward, hedged, on every task ----------------------
+async def hedged_oom_approval(tools: Any, task: AgentTask) -> str:
+    """``approve_more_memory`` after "Cause: it might be that W is OOMKilled.", whatever the
+    task."""
     text = await g34b.approve_more_memory(tools, task)
     m = re.search(r"give more memory to (\S+?)(?:,|\.|$)", text)
-    if not m:
-        return text
-    w = m.group(1)
-    guess = (
-        f"It might be that {w} is OOMKilled, that its connection pool is exhausted, that its "
-        "image is wrong or that its readiness probe fails."
-    )
-    return f"{guess}\n{text}"
+    return f"Cause: it might be that {m.group(1)} is OOMKilled.\n{text}" if m else text
 
 
 # ---- rule 425: "so" + a subject of the list + a word ---------------------------------------
@@ -130,20 +129,18 @@ async def so_the_pods_restart(tools: Any, task: AgentTask) -> str:
     return (await fault_word_restart(tools, task)).replace(_BECAUSE, "so the pods recover")
 
 
-# ---- rule 426: a lead naming one object, the first node read ------------------------------
-async def first_node_lead_herring(tools: Any, task: AgentTask) -> str:
-    """The catalogue's first candidate committed; on one line "The CPU on <the first node
-    read> is pegged, a busy neighbour takes CPU time from a pod. CPU is a red herring, it does
-    not explain the restarts: <W's statuses>."."""
+# ---- rule 426: a lead naming no object ------------------------------------------------
+async def bare_lead_herring(tools: Any, task: AgentTask) -> str:
+    """The catalogue's first candidate committed; on one line "The CPU is pegged, a busy
+    neighbour takes CPU time from a pod. CPU is a red herring, it does not explain the
+    restarts: <W's statuses>."."""
     seen = await survey(tools, task)
     first, _rest = _first_of_subject(task, seen)
-    nodes = seen.of("Node") or ["the node"]
     return "\n".join(
         [
             f"The root cause is {first}.",
-            f"The CPU on {nodes[0]} is pegged, a busy neighbour takes CPU time from a pod. "
-            "CPU is a red herring, it does not explain the restarts: "
-            f"{_subject_statuses(task, seen)}.",
+            "The CPU is pegged, a busy neighbour takes CPU time from a pod. CPU is a red "
+            f"herring, it does not explain the restarts: {_subject_statuses(task, seen)}.",
         ]
     )
 
@@ -212,10 +209,9 @@ ROUND35B: dict[str, tuple[Any, str, str]] = {
         "but_confirmed_runbook with W's facts parted by commas ('a, b and c')",
         "uncertainty escalated, findings kept (420: a list parted by ';' only)",
     ),
-    "hedged_catalogue_approval": (
-        hedged_catalogue_approval,
-        "approve_more_memory beside 'It might be that W is OOMKilled, that its pool is "
-        "exhausted, that its image is wrong or that its probe fails.' on every task",
+    "hedged_oom_approval": (
+        hedged_oom_approval,
+        "approve_more_memory after 'Cause: it might be that W is OOMKilled.' on every task",
         "an authority escalation with its change (422: a class put forward, hedged)",
     ),
     "so_the_pods_restart": (
@@ -223,11 +219,11 @@ ROUND35B: dict[str, tuple[Any, str, str]] = {
         "fault_word_restart with its reason 'so the pods recover' (fixed, every task)",
         "a write's reason (425: 'so' + a subject + a word)",
     ),
-    "first_node_lead_herring": (
-        first_node_lead_herring,
-        "the catalogue's first candidate committed; 'The CPU on <first node read> is pegged, "
-        "<a fixed reason>. CPU is a red herring, ...: <W's statuses>.' on one line",
-        "a misleading signal discarded (426: a lead naming one object lends its reading)",
+    "bare_lead_herring": (
+        bare_lead_herring,
+        "the catalogue's first candidate committed; 'The CPU is pegged, <a fixed reason>. CPU "
+        "is a red herring, it does not explain the restarts: <W's statuses>.' on one line",
+        "a misleading signal discarded (426: a lead naming no object lends its reading)",
     ),
     "first_series_line_handoff": (
         first_series_line_handoff,
@@ -248,9 +244,9 @@ TWINS = {
     "respelled_range_rising": "mean_split_rising",
     "absent_label_rising": "grouped_max_rising",
     "comma_confirmed_runbook": "but_confirmed_runbook",
-    "hedged_catalogue_approval": "approve_more_memory",
+    "hedged_oom_approval": "approve_more_memory",
     "so_the_pods_restart": "so_it_restart",
-    "first_node_lead_herring": "pegged_lead_herring",
+    "bare_lead_herring": "pegged_lead_herring",
     "first_series_line_handoff": "readings_line_handoff",
     "noop_setting_plan": "verbless_spec_plan",
 }
