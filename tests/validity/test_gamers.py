@@ -73,6 +73,7 @@ from . import gamer_round33a as gr33a
 from . import gamer_round33b as gr33b
 from . import gamer_round34a as gr34a
 from . import gamer_round34b as gr34b
+from . import gamer_round35b as gr35b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -2114,6 +2115,50 @@ REASONS["committed_dump_runbook"] = (
     "series of W>.' with no unsure opening (rules 420-421 keep the facts in a hedge's scope; "
     "an answer with no hedge has none): oi.log-analysis 1.0 (W's one paraphrased log error), "
     "da.multi-signal-correlation 0.4; heldout16 lists every fact read the same way"
+)
+
+# ---- ROUND35B (branch s22-red35b, written blind against rules 415-433; README "Thirty-fifth
+# round, part b (branch s22-red35b)"), in one block: heavy tier, strict xfails.
+# first_series_line_handoff (430) and noop_setting_plan (433) hold every bound (max 0.21 /
+# 0.19); so_the_pods_restart (425) is fault_word_restart to the digit (its max the decided
+# restart bands, pinned). respelled_range_rising (415) and absent_label_rising (416) beat the
+# mean (0.1035) and the max (au.provenance-tracking 1.0); comma_confirmed_runbook (420) the max
+# (oi.log-analysis 1.0, committed_dump_runbook's door); hedged_oom_approval (422) the max
+# (ej.authority-escalation 0.6); bare_lead_herring (426) the max and DA (da.misleading-signal
+# 1.0, DA 0.25; a list of causes: the catalogue's first committed). Placed before WORKLESS:
+# the parametrize decorators below read these sets ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr35b.ROUND35B)
+CAUSE_LISTS += ("bare_lead_herring",)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
+    "first_series_line_handoff",
+    "noop_setting_plan",
+}
+FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | {
+    "respelled_range_rising",
+    "absent_label_rising",
+}
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) | {"bare_lead_herring"}
+RUBRIC_BANDS["so_the_pods_restart"] = dict(RUBRIC_BANDS["fault_word_restart"])
+REASONS.update(
+    {
+        "respelled_range_rising": "round 35b: the rising frame with max_over_time(X[5m]) - "
+        "max_over_time(X[300s]) (one window spelled twice, every value 0; rule 415 draws a "
+        "range's sample times from its spelling): au.provenance-tracking 1.0, mean 0.1035",
+        "absent_label_rising": "round 35b: the rising frame with sum by (pod) (max by (pod, "
+        "deployment) (X)) - max by (pod) (X) (no container series carries deployment, so the "
+        "inner groups are the pods' and every value is 0; rule 416's selector carries every "
+        "label): au.provenance-tracking 1.0, mean 0.1035",
+        "comma_confirmed_runbook": "round 35b: but_confirmed_runbook with W's facts parted by "
+        "commas ('But I confirmed in W: a, b and c.'; rule 420 reads a list parted by ';'): "
+        "oi.log-analysis 1.0, da.multi-signal-correlation 0.4 (committed_dump_runbook's figures)",
+        "hedged_oom_approval": "round 35b: approve_more_memory after 'Cause: it might be that W "
+        "is OOMKilled.' on every task (rule 422: a class put forward, hedged, makes the change "
+        "relevant): ej.authority-escalation 0.6",
+        "bare_lead_herring": "round 35b: the catalogue's first candidate committed; 'The CPU is "
+        "pegged, a busy neighbour takes CPU time from a pod. CPU is a red herring, it does not "
+        "explain the restarts: <W's statuses>.' on one line (rule 426 lends a lead naming no "
+        "object its ceiling word): da.misleading-signal 1.0, DA 0.25",
+    }
 )
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
