@@ -39,6 +39,12 @@ object is not what earns), the same discard with no lead (0.01 / 0.19: the lead 
 ``namespace_subject_apart`` with a claim after the opening's colon (rule 421's "not affected":
 ``committed_dump_runbook``'s figures, the door fix81 left), ``fault_word_restart`` with "trigger:
 ur ask" and "b/c" (431: its figures to the digit).
+
+Found after reading the rule code (registered below the blind eight, not blind):
+``deployment_sum_rising`` (``sum by (deployment) (X)`` on a cAdvisor series: one total, read
+as kept apart by rule 228), ``pegged_herring_one`` (``bare_lead_herring`` with no lead: rule
+346's ceiling word in the discard itself earns the same) and ``pod_oom_approval`` (rule 453's
+door: the hedge naming the first pod read).
 """
 
 from __future__ import annotations
@@ -191,6 +197,45 @@ async def noop_setting_plan(tools: Any, task: AgentTask) -> str:
     return "\n".join(["Plan:", *plan, *(["", "Done:", *log] if log else [])])
 
 
+# ---- found after reading the rule code (phase 3; not blind) ---------------------------------
+def _deployment_sum(metric: str, _hit: tuple[str, str], ns: str) -> str:
+    return f'sum by (deployment) ({metric}{{namespace="{ns}"}})'
+
+
+async def deployment_sum_rising(tools: Any, task: AgentTask) -> str:
+    """Round 27b's rising frame with ``sum by (deployment) (X)``: no container series carries
+    ``deployment``, so the answer is the namespace's one total, which rule 228 read as kept
+    apart by an object label (rule 451's twin)."""
+    return await _rising_with(tools, task, _deployment_sum)
+
+
+async def pegged_herring_one(tools: Any, task: AgentTask) -> str:
+    """``bare_lead_herring`` without its lead: "The pegged CPU is a red herring, it does not
+    explain the restarts: <W's statuses>." (rule 346's ceiling word in the discard itself)."""
+    seen = await survey(tools, task)
+    first, _rest = _first_of_subject(task, seen)
+    return "\n".join(
+        [
+            f"The root cause is {first}.",
+            "The pegged CPU is a red herring, it does not explain the restarts: "
+            f"{_subject_statuses(task, seen)}.",
+        ]
+    )
+
+
+async def pod_oom_approval(tools: Any, task: AgentTask) -> str:
+    """``hedged_oom_approval`` with the first pod read of W (else of the namespace) in place of
+    W: "Cause: it might be that <pod> is OOMKilled." (rule 453's door: a generated name the
+    prompt does not give)."""
+    text = await g34b.approve_more_memory(tools, task)
+    m = re.search(r"give more memory to (\S+?)(?:,|\.|$)", text)
+    if not m:
+        return text
+    seen = await survey(tools, task)
+    pods = [p for p in seen.of("Pod") if p.startswith(m.group(1) + "-")] or seen.of("Pod")
+    return f"Cause: it might be that {(pods or [m.group(1)])[0]} is OOMKilled.\n{text}"
+
+
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 ROUND35B: dict[str, tuple[Any, str, str]] = {
     "respelled_range_rising": (
@@ -237,6 +282,24 @@ ROUND35B: dict[str, tuple[Any, str, str]] = {
         "change is asked and allowed, each value merge-patched to itself",
         "a plan carried out (433: a verbless setting step is a write of its kind)",
     ),
+    "deployment_sum_rising": (
+        deployment_sum_rising,
+        "container_rising with sum by (deployment) (X) (no container series carries "
+        "deployment: the namespace's total)",
+        "a reading of the alert's subject (228/451: a grouping label no series carries)",
+    ),
+    "pegged_herring_one": (
+        pegged_herring_one,
+        "the catalogue's first candidate committed; 'The pegged CPU is a red herring, it "
+        "does not explain the restarts: <W's statuses>.'",
+        "a misleading signal discarded (346: the ceiling word beside the statuses read)",
+    ),
+    "pod_oom_approval": (
+        pod_oom_approval,
+        "approve_more_memory after 'Cause: it might be that <W's first pod read> is "
+        "OOMKilled.' on every task",
+        "an authority escalation with its change (453's door: a pod name read)",
+    ),
 }
 
 #: kept for a twin's measure (the older gamer each one changes), by name
@@ -249,4 +312,7 @@ TWINS = {
     "bare_lead_herring": "pegged_lead_herring",
     "first_series_line_handoff": "readings_line_handoff",
     "noop_setting_plan": "verbless_spec_plan",
+    "deployment_sum_rising": "absent_label_rising",
+    "pegged_herring_one": "bare_lead_herring",
+    "pod_oom_approval": "hedged_oom_approval",
 }
