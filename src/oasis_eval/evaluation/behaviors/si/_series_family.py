@@ -14,6 +14,7 @@ carries groups nothing (rule 451): Prometheus gives every series the same empty 
 
 from __future__ import annotations
 
+import functools
 import re
 
 #: the object labels an exporter family's series carry, by metric-name prefix (longest
@@ -49,6 +50,7 @@ def family_labels(metric: str) -> frozenset[str] | None:
     return next((labels for prefix, labels in _FAMILIES if metric.startswith(prefix)), None)
 
 
+@functools.lru_cache(maxsize=512)
 def uncarried(selector: str) -> frozenset[str]:
     """Rule 451: the labels the series a selector (``container_memory_usage_bytes{...}``,
     ``{__name__="x"}``) selects never carry: another family's object labels (a cAdvisor series
