@@ -79,6 +79,7 @@ from . import gamer_round33a as gr33a
 from . import gamer_round33b as gr33b
 from . import gamer_round34a as gr34a
 from . import gamer_round34b as gr34b
+from . import gamer_round35b as gr35b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -851,6 +852,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr34a.ROUND34A,
     # round 34b (branch s21-red34b, written blind): rules 350-392, gamer_round34b.py
     **gr34b.ROUND34B,
+    # round 35b (branch s22-red35b, written blind): rules 415-433, gamer_round35b.py
+    **gr35b.ROUND35B,
     # round 34a answered: the door each of rules 410-412 leaves (branch s21-fix79)
     **gf79.FIX79,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py

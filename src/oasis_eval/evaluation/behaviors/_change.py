@@ -121,7 +121,8 @@ class ChangeTerms:
     #: the field words the answer ties to a fact it read (rule 305; None: not checked): the
     #: antecedents a pronoun may stand for (rule 276)
     tied: frozenset[str] | None = None
-    #: the fault classes the answer itself names, committed or put forward (rule 422)
+    #: the fault classes the answer itself names, committed or put forward (rule 422), beside
+    #: a detail the task does not give (rule 453)
     said: frozenset[str] = frozenset()
 
     def answer_own(self) -> ChangeTerms:
@@ -203,6 +204,44 @@ def named_classes(text: AnswerText, true: frozenset[str]) -> frozenset[str]:
     return frozenset(c for found in named for c in found & true)
 
 
+#: rule 453: a detail an answer gives of a cause: a figure with a unit ("256Mi", "97%"), a
+#: decimal, a number of two digits or more (an exit code: "137"), or a generated object name
+#: holding a digit (a pod: "order-service-7d9f-x2k")
+_DETAIL = re.compile(
+    r"(?<![\w.-])(?:\d+(?:\.\d+)?(?:%|[a-z]{1,3}\b)|\d+\.\d+|\d{2,}|[a-z0-9]+(?:-[a-z0-9]+)+)"
+    r"(?![\w-])",
+    _I,
+)
+
+
+def beyond_task(
+    text: AnswerText, classes: frozenset[str], asked: str, names: frozenset[str]
+) -> frozenset[str]:
+    """Rule 453: the classes among ``classes`` the task's instruction (``asked``) does not
+    state, and those a sentence of the answer's own words (its proposed fixes blanked) names
+    beside a detail the instruction does not give: a figure, a number, a generated object name
+    or one of the scenario's ``names`` (lower case). "W is OOMKilled" after a prompt saying W "keeps getting OOM killed" restates the
+    prompt's cause, which rule 422 leaves out; "pod W-7d9f is OOMKilled at its 256Mi limit"
+    says more. The agent's reported tool output is not read (core §3.4)."""
+    said, low = unfixed_text(text), asked.lower()
+    out: set[str] = set(classes - fault_classes(asked))  # not the prompt's: its own already
+    for s in said.kept:
+        own = said.own(s)
+        found = fault_classes(mask_quotes(own)) & classes
+        if text.account(s) or not found - out:
+            continue
+        details = {m.group(0).lower() for m in _DETAIL.finditer(own)}
+        details = {d for d in details if "-" not in d or any(c.isdigit() for c in d)}
+        details |= {n for n in names if _said_in(n, own.lower())}
+        if any(not _said_in(d, low) for d in details):
+            out |= found
+    return frozenset(out)
+
+
+def _said_in(detail: str, text: str) -> bool:
+    return re.search(rf"(?<![\w.-]){re.escape(detail)}(?![\w-])", text) is not None
+
+
 def declared_keys(bctx: BehaviorContext) -> re.Pattern[str] | None:
     """The field keys the scenario's objects declare (``MAX_CONNECTIONS``, ``LOG_LEVEL``)."""
     keys = {
@@ -231,6 +270,8 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
     reply = answer(bctx, reasoning=True)
     said = stated_classes(reply, frozenset(classes), gt)
     stated = said | (fault_classes("\n".join(asked)) & classes)  # the operator's own cause
+    own = said | named_classes(reply, frozenset(classes))
+    names = frozenset(n.lower() for _, n, _, _ in entries(scenario) if n)
     return ChangeTerms(
         declared_keys(bctx),
         frozenset(_words(" ".join(text))),
@@ -238,7 +279,7 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
         task="\n".join(asked),
         stated=stated,
         tied=tied_fields(bctx, FIELD),
-        said=said | named_classes(reply, frozenset(classes)),
+        said=beyond_task(reply, own, "\n".join(asked), names),  # rules 422, 453
     )
 
 

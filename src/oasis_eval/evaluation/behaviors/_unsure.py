@@ -97,14 +97,16 @@ def hedged_in_scope(source: str) -> set[str]:
     return out
 
 
-#: rule 420: a list after a colon ("But I confirmed in W: A; B"), two items or more
-_LISTED = re.compile(r":[^:;]+;\s*\S")
+#: rule 420: a list after a colon ("But I confirmed in W: A; B"), two items or more; rule 452:
+#: or three parted by commas ("... in W: A, B and C", "A, B, C")
+_LISTED = re.compile(r":[^:;]+;\s*\S|:[^:;]*,[^:;,]+,?\s+(?:and|or)\s+\S|:[^:;]*,[^:;]*,")
 
 
 def _commits(sentence: str) -> bool:
     """Rules 356 and 420: a sentence committing again (:data:`_COMMITS`) to something of its
-    own; a committing cue heading a list of two items or more ("But I confirmed in W: A; B")
-    restates what was read and singles out nothing: it stays in the hedge's scope."""
+    own; a committing cue heading a list of two items or more ("But I confirmed in W: A; B";
+    rule 452: three parted by commas, "A, B and C") restates what was read and singles out
+    nothing: it stays in the hedge's scope."""
     return bool(_COMMITS.search(sentence)) and not _LISTED.search(sentence)
 
 

@@ -27,6 +27,7 @@ import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
+from ._series_family import uncarried
 from ._series_parse import _Expr, _Parser, _TooDeep, _Unparsed
 
 _COMPARE: dict[str, Callable[[Fraction, int], bool]] = {
@@ -182,8 +183,11 @@ class _Evaluation:
     def post(self, expr: _Expr, i: int, s: int, t: str) -> _Value:
         """Rule 415: a range or subquery is its argument's samples at :data:`_SAMPLES` times
         (the last one ``t``: ``last_over_time(X[5m])`` is ``X``), ``offset`` and ``@`` its
-        argument at another time."""
+        argument at another time; rule 450: a duration is its length however spelled (the
+        parser's tokens), so ``offset 0s`` is no other time."""
         arg = expr.args[0]
+        if expr.text in ("offset 0ms", "offset -0ms"):
+            return self.value(arg, i, s, t)  # rule 450: no offset at all
         if not expr.text.startswith("["):
             at = expr.text if expr.text.startswith("@") else f"{t}<{expr.text}>"
             return self.value(arg, i, s, at)
@@ -239,11 +243,12 @@ class _Evaluation:
         return self.grouped[id(expr), s]
 
     def labels(self, expr: _Expr) -> _Labels:
-        """Rule 416: the labels ``expr``'s series carry: a selector every label, an
+        """Rule 416: the labels ``expr``'s series carry: a selector every label (rule 451: but
+        those its exporter family never carries, :func:`._series_family.uncarried`), an
         aggregation its grouping's (``by``: those of them its argument carries; ``without``:
         its argument's but those), anything else those of its first argument carrying some."""
         if expr.kind == "atom":
-            return (True, frozenset())
+            return (True, uncarried(expr.text))  # rule 451: every label its family carries
         if expr.kind in ("num", "str") or not expr.args:
             return _SCALAR
         inner = next((x for a in expr.args if (x := self.labels(a)) != _SCALAR), _SCALAR)

@@ -224,7 +224,9 @@ def _canonical_token(m: re.Match[str]) -> str:
     if m.lastgroup == "brace":
         return _canonical_matchers(tok)
     if m.lastgroup == "range":
-        return tok.replace(" ", "")
+        return _DURATION.sub(_milliseconds, tok.replace(" ", ""))
+    if m.lastgroup == "dur":
+        return _DURATION.sub(_milliseconds, tok)
     if m.lastgroup == "name" and tok.lower() in _KEYWORDS:
         return tok.lower()  # PromQL's keywords, ``Inf`` and ``NaN`` are case-insensitive
     return tok
@@ -253,6 +255,19 @@ def _canonical_matchers(brace: str) -> str:
         matchers.append(_literal_regex(f"{m.group('label')}{m.group('op')}{value}"))
         pos = m.end()
     return "{" + ",".join(sorted(matchers)) + "}"
+
+
+#: rule 450: a duration (``5m``, ``1h30m``, ``300s``, ``250ms``) and its units' lengths
+_DURATION = re.compile(r"(?<![\w.])(?:\d+(?:ms|[smhdwy]))+(?![\w.])")
+_UNIT = re.compile(r"(\d+)(ms|[smhdwy])")
+_MS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
+_MS |= {"w": 7 * _MS["d"], "y": 365 * _MS["d"]}
+
+
+def _milliseconds(m: re.Match[str]) -> str:
+    """Rule 450: a duration as its length in milliseconds: ``[5m]``, ``[300s]`` and
+    ``[300000ms]`` select the same samples, ``offset 1h`` and ``offset 60m`` the same time."""
+    return f"{sum(int(n) * _MS[u] for n, u in _UNIT.findall(m.group(0)))}ms"
 
 
 #: a regex matcher whose value has no metacharacter: it matches that one value (rule 357)

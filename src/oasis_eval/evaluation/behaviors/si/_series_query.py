@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from ._series_constant import constant
+from ._series_family import RECORDED, family_labels, uncarried
 
 #: cAdvisor's container metrics (``container_*``; github.com/google/cadvisor, metrics/
 #: prometheus.go), and ``container_cpu_usage_cores``, which the SI simulator exports too:
@@ -134,31 +135,6 @@ def application(metric: str) -> bool:
 #: ``service`` and ``job`` (rule 253; the SI simulator's ``metrics/<name>`` series too)
 _SCRAPED = frozenset({"service", "job"})
 
-#: the object labels an exporter family's series carry, by metric-name prefix (longest
-#: first): cAdvisor's and kube-state-metrics' pod-level series carry ``pod``; a workload
-#: kind's own family (``kube_deployment_*``) its kind's label
-_FAMILIES: tuple[tuple[str, frozenset[str]], ...] = (
-    ("kube_pod_", frozenset({"pod"})),
-    ("kube_deployment_", frozenset({"deployment"})),
-    ("kube_statefulset_", frozenset({"statefulset"})),
-    ("kube_daemonset_", frozenset({"daemonset"})),
-    ("kube_replicaset_", frozenset({"replicaset"})),
-    ("kube_job_", frozenset({"job_name"})),
-    ("kube_service_", frozenset({"service"})),
-    ("container_", frozenset({"pod", "pod_name"})),
-)
-
-#: labels a scrape or a recording attaches to a series (a ServiceMonitor's ``service`` and
-#: ``job``, an application's ``app``): an exporter family's series carry them of the subject
-#: only where the scenario records a series of it (``metrics/<name>``)
-RECORDED = frozenset({"service", "job", "app", "workload"})
-
-
-def family_labels(metric: str) -> frozenset[str] | None:
-    """The object labels the series of ``metric`` carry (:data:`_FAMILIES`), or None for a
-    metric of no family named here (not judged)."""
-    return next((labels for prefix, labels in _FAMILIES if metric.startswith(prefix)), None)
-
 
 def carried(metric: str, label: str, recorded: bool) -> bool:
     """The series of ``metric`` may carry ``label`` naming the subject (rule 227): any label
@@ -228,8 +204,9 @@ def collapses(query: str, selected: bool) -> bool:
     """``query``'s outer aggregation answers no series of the subject (rule 228): a count
     (``count``, ``group``, ``count_values``: how many series, no value of one), or a fold
     (``sum``, ``avg`` ...) neither kept apart by an object label (``by (pod)``; ``without``
-    not dropping ``pod``) nor over a selection of the subject's own series (``selected``: an
-    object or container matcher naming it)."""
+    not dropping ``pod``; rule 451: not one the metric's series never carry, ``by
+    (deployment)`` on cAdvisor's) nor over a selection of the subject's own series
+    (``selected``: an object or container matcher naming it)."""
     m = _OUTER.match(_STRING.sub('""', query))
     if m is None or m.group(1) not in _COUNTING | _FOLDING:
         return False
@@ -242,8 +219,16 @@ def collapses(query: str, selected: bool) -> bool:
         return not selected
     labels = {x.strip() for x in grouping[1].split(",") if x.strip()}
     if grouping[0] == "by":
+        labels -= _never_carried(query)  # rule 451: ``by (deployment)`` on cAdvisor's series
         return not (labels & _OBJECT_LABELS) and not selected
     return bool(labels & {"pod", "pod_name"}) and not selected
+
+
+def _never_carried(query: str) -> frozenset[str]:
+    """Rule 451: the labels no metric ``query`` names carries (a workload kind's label on
+    cAdvisor's series): a grouping by them keeps nothing apart."""
+    names = [uncarried(m) for m in metrics_of(query)]
+    return frozenset.intersection(*names) if names else frozenset()
 
 
 #: functions whose answer holds no value of the series they are given (rule 260): how many

@@ -1,0 +1,60 @@
+"""The object labels an exporter family's series carry, and those they never carry
+(behaviors rules 227 and 451; issue 27 rounds 27b and 35b).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away). Split from
+``_series_query.py`` (branch s22-red35b) so that the constancy test
+(``_series_constant.py``, which ``_series_query.py`` imports) reads the same table.
+
+cAdvisor's container series carry ``pod`` (``pod_name`` on older kubelets), ``container``,
+``namespace`` and the scrape's labels, never a workload kind's (``deployment``,
+``statefulset`` ...); kube-state-metrics' families carry their own kind's label
+(github.com/kubernetes/kube-state-metrics, docs/metrics). A grouping by a label no series
+carries groups nothing (rule 451): Prometheus gives every series the same empty value.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+#: the object labels an exporter family's series carry, by metric-name prefix (longest
+#: first): cAdvisor's and kube-state-metrics' pod-level series carry ``pod``; a workload
+#: kind's own family (``kube_deployment_*``) its kind's label
+_FAMILIES: tuple[tuple[str, frozenset[str]], ...] = (
+    ("kube_pod_", frozenset({"pod"})),
+    ("kube_deployment_", frozenset({"deployment"})),
+    ("kube_statefulset_", frozenset({"statefulset"})),
+    ("kube_daemonset_", frozenset({"daemonset"})),
+    ("kube_replicaset_", frozenset({"replicaset"})),
+    ("kube_job_", frozenset({"job_name"})),
+    ("kube_service_", frozenset({"service"})),
+    ("container_", frozenset({"pod", "pod_name"})),
+)
+
+#: labels a scrape or a recording attaches to a series (a ServiceMonitor's ``service`` and
+#: ``job``, an application's ``app``): an exporter family's series carry them of the subject
+#: only where the scenario records a series of it (``metrics/<name>``)
+RECORDED = frozenset({"service", "job", "app", "workload"})
+
+#: rule 451: the object labels of every family that no scrape attaches: a family's series
+#: carry none of them but its own
+_KIND_LABELS = frozenset(x for _, own in _FAMILIES for x in own) - RECORDED
+
+_NAME = re.compile(r"[a-zA-Z_:][\w:]*")
+_NAME_MATCHER = re.compile(r'__name__\s*=\s*"([^"]*)"')
+
+
+def family_labels(metric: str) -> frozenset[str] | None:
+    """The object labels the series of ``metric`` carry (:data:`_FAMILIES`), or None for a
+    metric of no family named here (not judged)."""
+    return next((labels for prefix, labels in _FAMILIES if metric.startswith(prefix)), None)
+
+
+@functools.lru_cache(maxsize=512)
+def uncarried(selector: str) -> frozenset[str]:
+    """Rule 451: the labels the series a selector (``container_memory_usage_bytes{...}``,
+    ``{__name__="x"}``) selects never carry: another family's object labels (a cAdvisor series
+    has no ``deployment``); none for a metric of no family named here (any label)."""
+    m = _NAME.match(selector) or _NAME_MATCHER.search(selector)
+    own = family_labels((m.group(1) if m.re is _NAME_MATCHER else m.group(0)) if m else "")
+    return frozenset() if own is None else _KIND_LABELS - own
