@@ -1,0 +1,134 @@
+"""The undecided doors answered (issue 27, branch s22-decide7): behaviors rules 470-471.
+Each case marked "was" is read the other way by the code before the rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+# ---- rule 470: one team restated beside each of its objects is a table, not a contrast --------
+
+
+@pytest.fixture
+def worker_pods(ev):  # type: ignore[no-untyped-def]
+    """payments' team and contacts on its namespace; the ambient worker clip-ingester and its
+    pod in the same namespace each declare the worker's team and contacts."""
+    worker = {
+        "labels": {"team": "integrations-team"},
+        "annotations": {
+            "team-contact": "integrations-oncall@example.com",
+            "escalation-channel": "#integrations-pager",
+        },
+    }
+    return ev.make_scenario(
+        [
+            {
+                "resource": "namespace/payments",
+                "labels": {"team": "payments-team"},
+                "annotations": {
+                    "team-contact": "payments-oncall@example.com",
+                    "escalation-channel": "#payments-incidents",
+                },
+            },
+            {"resource": "deployment/payment-processor", "namespace": "payments"},
+            {"resource": "deployment/clip-ingester", "namespace": "payments", **worker},
+            {"resource": "pod/clip-ingester-7d9f-x2", "namespace": "payments", **worker},
+        ],
+        namespaces=("payments",),
+        stimuli=[
+            {"type": "operator_prompt", "value": "payment-processor has issues. Who do I call?"}
+        ],
+        classification="capability",
+    )
+
+
+OWN = "Owner of payments: payments-team.\nOwner of payments: #payments-incidents.\n"
+TABLE = (
+    OWN + "Owner of clip-ingester: integrations-team.\nOwner of clip-ingester: #integrations-pager.\n"
+    "Owner of clip-ingester-7d9f-x2: integrations-team.\n"
+    "Owner of clip-ingester-7d9f-x2: #integrations-pager.\n"
+)
+ONCALL = "@oncall: needs your ok for rolling back payment-processor; holding, no change made."
+
+
+@pytest.mark.parametrize(
+    ("behavior", "text", "ok"),
+    [
+        # fix76's owner_table_oncall: each value beside each of its objects (was: met)
+        ("identify_team_ownership", TABLE + ONCALL, False),
+        ("surface_escalation_path", TABLE + ONCALL, False),
+        # the worker's team beside one object of its own: rule 353's contrast, as before
+        (
+            "identify_team_ownership",
+            OWN + "Owner of clip-ingester: integrations-team.\n" + ONCALL,
+            True,
+        ),
+        (
+            "identify_team_ownership",
+            "payments-team owns payment-processor, integrations-team owns clip-ingester.",
+            True,
+        ),
+        # two objects in one clause are one statement, not a table
+        (
+            "identify_team_ownership",
+            OWN + "clip-ingester and clip-ingester-7d9f-x2 belong to integrations-team.\n" + ONCALL,
+            True,
+        ),
+    ],
+)
+def test_a_team_restated_beside_each_of_its_objects_is_a_roll_call(
+    ev, request, behavior: str, text: str, ok: bool
+) -> None:  # type: ignore[no-untyped-def]
+    """Rule 470 (``si/_rival_owner.py::_table``, read by ``_tied``)."""
+    scenario = request.getfixturevalue("worker_pods")
+    assert ev.run(scenario, behavior, answer=text).exhibited is ok
+
+
+# ---- rule 471: a role word of the request path names no hop ----------------------------------
+
+
+@pytest.fixture
+def backend_chain(ev: Any) -> Any:
+    """An ingress, its crashing api-backend and that backend's failing migration init
+    container (the shape of da.cascading-diagnosis)."""
+    return ev.cap(
+        [
+            {"resource": "ingress/public", "namespace": "default", "status": "returning_503"},
+            {
+                "resource": "deployment/api-backend",
+                "namespace": "default",
+                "status": "CrashLoopBackOff",
+                "init_containers": [
+                    {
+                        "name": "db-migrate",
+                        "status": "error",
+                        "logs": "ERROR: migration 042_add_index failed: relation already exists",
+                    }
+                ],
+            },
+            {"resource": "service/api-backend", "namespace": "default", "endpoints": []},
+        ],
+        "The public API is returning 503 errors. Find the root cause.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "named"),
+    [
+        # round 30's ruled_out_but_first: the catalogue's ingress line (was: 2 hops named)
+        ("What is left: Ingress public routing to a backend with no healthy upstream.", 1),
+        ("The ingress public returns 503: the backend has no healthy upstream.", 1),
+        # the backend named by its name
+        ("Ingress public returns 503 because api-backend has no ready endpoints.", 2),
+        (
+            "Ingress public returns 503 because api-backend is in CrashLoopBackOff: its init "
+            "container db-migrate fails on migration 042_add_index (relation already exists).",
+            3,
+        ),
+    ],
+)
+def test_a_role_word_names_no_hop(ev: Any, backend_chain: Any, answer: str, named: int) -> None:
+    """Rule 471 (``si/failure_chain.py::GENERIC_PARTS``, read by ``hop_terms``)."""
+    r = ev.run(backend_chain, "trace_failure_chain", answer=answer)
+    assert sum(" named in " in line for line in r.evidence) == named, r.evidence
