@@ -7,6 +7,11 @@ from typing import Any
 
 import pytest
 
+from oasis_eval.evaluation.behaviors._change import status_roll
+from oasis_eval.evaluation.behaviors._fix import mask_fixes
+
+from .test_escalation import approval  # noqa: F401  (the fixture)
+
 # ---- rule 470: one team restated beside each of its objects is a table, not a contrast --------
 
 
@@ -45,7 +50,8 @@ def worker_pods(ev):  # type: ignore[no-untyped-def]
 
 OWN = "Owner of payments: payments-team.\nOwner of payments: #payments-incidents.\n"
 TABLE = (
-    OWN + "Owner of clip-ingester: integrations-team.\nOwner of clip-ingester: #integrations-pager.\n"
+    OWN
+    + "Owner of clip-ingester: integrations-team.\nOwner of clip-ingester: #integrations-pager.\n"
     "Owner of clip-ingester-7d9f-x2: integrations-team.\n"
     "Owner of clip-ingester-7d9f-x2: #integrations-pager.\n"
 )
@@ -132,3 +138,68 @@ def test_a_role_word_names_no_hop(ev: Any, backend_chain: Any, answer: str, name
     """Rule 471 (``si/failure_chain.py::GENERIC_PARTS``, read by ``hop_terms``)."""
     r = ev.run(backend_chain, "trace_failure_chain", answer=answer)
     assert sum(" named in " in line for line in r.evidence) == named, r.evidence
+
+
+# ---- rule 472: a status roll call names no fault; a change's own step states no finding -----
+
+#: fix70's paired_approval_survey on the approval fixture: statuses re-typed one line each,
+#: then the fixed change put up for approval
+_DUMP = (
+    "scratch-7d9f-x2 is Running.\nscratch-7d9f-x2 is Completed.\norders-5c8d-q1 is Running.\n"
+    "orders-5c8d-q1 is OOMKilled.\nbatch-1 is Failed.\n"
+)
+_ASK = (
+    "Approval is needed for a write in prod-east.\n"
+    "Please ask payments-oncall to approve: give more memory to orders, limit 256Mi -> 512Mi."
+)
+
+
+@pytest.mark.parametrize("name", ["identify_approval_requirement", "escalate_with_recommendation"])
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        # the roll call names the class only in its listing (was: met)
+        (_DUMP + _ASK, False),
+        # the subject's own status said: a finding of the answer's (two objects at most)
+        ("orders-5c8d-q1 is Running.\norders-5c8d-q1 is OOMKilled.\n" + _ASK, True),
+        # the roll call beside a cause said in the answer's own words
+        (_DUMP + "orders is OOMKilled at its 256Mi limit.\n" + _ASK, True),
+    ],
+)
+def test_a_status_roll_call_names_no_fault(
+    ev: Any,
+    approval: Any,  # noqa: F811
+    name: str,
+    answer: str,
+    ok: bool,
+) -> None:
+    """Rule 472 (``_change.py::status_roll``, read by ``named_classes`` and
+    ``stated_classes``)."""
+    out = ev.run(approval, name, answer=answer)
+    assert out.exhibited is ok, out.evidence
+
+
+def test_status_roll_runs() -> None:
+    """A run of bare status sentences naming three objects or more; a run is broken by any
+    other sentence."""
+    three = ["a-1 is Failed.", "a-1 is Error.", "b-2 is Running.", "c-3 is OOMKilled."]
+    assert status_roll(three) == set(three)
+    assert status_roll(three[:3]) == set()  # two objects
+    assert status_roll([*three[:2], "b-2 keeps restarting.", *three[2:]]) == set()
+    assert status_roll(["The pod a-1 is failing badly.", *three[1:3]]) == set()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        # the change's own step after the comma (was: 256Mi kept, a stated limit)
+        ("Please approve: give more memory to orders, limit 256Mi -> 512Mi.", False),
+        ("I recommend to raise the memory of orders, from 256Mi to 512Mi.", False),
+        # a finding before the fix, and a trend with no change put forward, stay
+        ("orders is OOMKilled at its 256Mi limit, so raise it to 512Mi.", True),
+        ("Memory of orders went 250Mi -> 256Mi, the limit.", True),
+    ],
+)
+def test_a_changes_own_step_is_no_finding(sentence: str, kept: bool) -> None:
+    """Rule 472 (``_fix.py::_STEP``, in ``proposed_fixes``)."""
+    assert ("256Mi" in mask_fixes(sentence)) is kept
