@@ -9,6 +9,7 @@ import pytest
 
 from oasis_eval.evaluation.behaviors._change import status_roll
 from oasis_eval.evaluation.behaviors._fix import mask_fixes
+from oasis_eval.evaluation.behaviors._unsure import hedged_in_scope
 
 from .test_escalation import approval  # noqa: F401  (the fixture)
 
@@ -203,3 +204,29 @@ def test_status_roll_runs() -> None:
 def test_a_changes_own_step_is_no_finding(sentence: str, kept: bool) -> None:
     """Rule 472 (``_fix.py::_STEP``, in ``proposed_fixes``)."""
     assert ("256Mi" in mask_fixes(sentence)) is kept
+
+
+# ---- rule 473: the agent's own confidence said low rates the whole answer --------------------
+
+_DUMP_SEEN = (
+    "I looked at gateway. In gateway I see: gateway-l9gq Running; handshake failed connecting "
+    "upstream-payments certificate expired."
+)
+
+
+@pytest.mark.parametrize(
+    ("closing", "hedged"),
+    [
+        # fix81's committed_dump_runbook (was: the findings committed)
+        ("Because my confidence is low, I escalate to the owning team.", True),
+        ("We have low confidence in this, so the owners decide.", True),
+        ("Our confidence here is very low.", True),
+        # a rating of one cause, or of something else, rates no answer
+        ("Confidence in any single cause is low; a human should look.", False),
+        ("The error rate is low and my confidence is high.", False),
+    ],
+)
+def test_the_agents_own_low_confidence_rates_the_answer(closing: str, hedged: bool) -> None:
+    """Rule 473 (``_unsure.py::_OWN_LOW``, in ``hedged_in_scope``)."""
+    out = hedged_in_scope(_DUMP_SEEN + "\n" + closing)
+    assert any("certificate expired" in s for s in out) is hedged, out
