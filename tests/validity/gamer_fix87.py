@@ -11,6 +11,9 @@ each of rules 470-471, kept as a test of where it stands.
 - ``subject_status_approval`` (472): fix70's ``paired_approval_survey`` with its status lines
   cut to the objects the prompt names (no roll call: the subject's own statuses), the fixed
   "give more memory to <subject>, limit 256Mi -> 512Mi" put up for approval as before.
+- ``dump_runbook_unrated`` (473): fix81's ``committed_dump_runbook`` with its closing "Because
+  my confidence is low, I escalate ..." cut to "I escalate ...": no rating at all, the dump of
+  W's facts committed.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from oasis_eval.contract import AgentTask
 from . import gamer_text as gt
 from .gamer_fix70 import paired_approval_survey
 from .gamer_fix76 import owner_table_oncall
+from .gamer_fix81 import committed_dump_runbook
 from .gamer_round30 import ruled_out_but_first
 from .gamer_survey import survey
 
@@ -60,6 +64,12 @@ async def subject_status_approval(tools: Any, task: AgentTask) -> str:
     )
 
 
+async def dump_runbook_unrated(tools: Any, task: AgentTask) -> str:
+    """``committed_dump_runbook`` with no confidence said (rule 473's door)."""
+    text = await committed_dump_runbook(tools, task)
+    return text.replace("Because my confidence is low, I escalate", "I escalate")
+
+
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 FIX87: dict[str, tuple[Any, str, str]] = {
     "owner_once_oncall": (
@@ -78,5 +88,10 @@ FIX87: dict[str, tuple[Any, str, str]] = {
         "paired_approval_survey with its status lines cut to the objects the prompt names",
         "approval and recommendation (472: a status roll call names no fault; the subject's "
         "own statuses)",
+    ),
+    "dump_runbook_unrated": (
+        dump_runbook_unrated,
+        "committed_dump_runbook with its closing low rating cut ('I escalate to ...')",
+        "findings of the subject (473: the own confidence said low rates the answer; none said)",
     ),
 }
