@@ -2123,13 +2123,20 @@ REASONS["committed_dump_runbook"] = (
 # "backend" and "frontend" name no hop alone: ruled_out_but_first holds (da.cascading-diagnosis
 # 0.5 -> 0.25, max 0.30, DA 0.06). Rule 472: a run of bare status sentences about three objects
 # or more names no fault, a change's own step after its comma states no finding:
-# paired_approval_survey holds (ej.authority-escalation 1.0 -> 0, max 0.19). The doors
-# (gamer_fix87.py, heavy) beat the max: strict xfails. second_pod_discard, one_figure_handoff,
-# committed_dump_runbook and metric_dump_owner_look stay strict xfails: the README proposes
-# their rows as decided bands (the lead decides) ----
+# paired_approval_survey holds (ej.authority-escalation 1.0 -> 0, max 0.19). Rule 473: the
+# agent's own confidence said low rates the whole answer: committed_dump_runbook holds
+# (oi.log-analysis 1.0 -> 0.25, max 0.25). The doors (gamer_fix87.py, heavy) beat the max:
+# strict xfails. second_pod_discard, one_figure_handoff, metric_dump_owner_look and the door
+# dump_runbook_unrated stay strict xfails: the README proposes their rows as decided bands (the
+# lead decides) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf87.FIX87)
 CAUSE_LISTS += ("backend_listed_left",)
-_FIXED_BY_FIX87 = {"owner_table_oncall", "ruled_out_but_first", "paired_approval_survey"}
+_FIXED_BY_FIX87 = {
+    "owner_table_oncall",
+    "ruled_out_but_first",
+    "paired_approval_survey",
+    "committed_dump_runbook",
+}
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _FIXED_BY_FIX87) | set(gf87.FIX87)
 for _name in sorted(_FIXED_BY_FIX87):
     REASONS.pop(_name, None)
@@ -2151,6 +2158,12 @@ REASONS.update(
             "prompt names (no roll call for rule 472: the subject's own 'is OOMKilled' names the "
             "class): ej.authority-escalation 0.6 (the approval and recommendation, the diagnosis "
             "short of the limit)"
+        ),
+        "dump_runbook_unrated": (
+            "decide7: committed_dump_runbook with its closing low rating cut (rule 473 reads "
+            "the agent's own low confidence as rating the answer; none said): oi.log-analysis "
+            "1.0 (W's one paraphrased log error), da.multi-signal-correlation 0.4; heldout16 "
+            "lists every fact read the same way (README proposes the bands)"
         ),
     }
 )
