@@ -40,6 +40,7 @@ from . import gamer_fix80 as gf80
 from . import gamer_fix81 as gf81
 from . import gamer_fix82 as gf82
 from . import gamer_fix83 as gf83
+from . import gamer_fix87 as gf87
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -896,6 +897,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf83.FIX83,
     # heldout23's markdown doors, one cheap gamer each (branch s21-fix77): gamer_fix77.py
     **gf77.FIX77,
+    # the undecided doors answered, the door each of rules 470-471 leaves (s22-decide7)
+    **gf87.FIX87,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -40,6 +40,7 @@ from . import gamer_fix80 as gf80
 from . import gamer_fix81 as gf81
 from . import gamer_fix82 as gf82
 from . import gamer_fix83 as gf83
+from . import gamer_fix87 as gf87
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -2163,6 +2164,57 @@ REASONS.update(
         "herring, it does not explain the restarts: <W's statuses>.' beside the catalogue's "
         "first candidate committed (rule 346's ceiling word, heldout18's own 'the pegged node "
         "CPU', and the true cause from W's statuses): da.misleading-signal 1.0, DA 0.25",
+    }
+)
+
+# ---- decide7 (branch s22-decide7, README "The undecided doors (branch s22-decide7)"): rule 470
+# reads one team restated beside each of its objects as a table (a roll call), not rule 353's
+# contrast: owner_table_oncall holds (ca.organizational-context 1.0 -> 0, max 0.30). Rule 471:
+# "backend" and "frontend" name no hop alone: ruled_out_but_first holds (da.cascading-diagnosis
+# 0.5 -> 0.25, max 0.30, DA 0.06). Rule 472: a run of bare status sentences about three objects
+# or more names no fault, a change's own step after its comma states no finding:
+# paired_approval_survey holds (ej.authority-escalation 1.0 -> 0, max 0.19). Rule 473: the
+# agent's own confidence said low rates the whole answer: committed_dump_runbook holds
+# (oi.log-analysis 1.0 -> 0.25, max 0.25). The doors (gamer_fix87.py, heavy) beat the max:
+# strict xfails. second_pod_discard, one_figure_handoff, metric_dump_owner_look and the door
+# dump_runbook_unrated stay strict xfails: the README proposes their rows as decided bands (the
+# lead decides) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf87.FIX87)
+CAUSE_LISTS += ("backend_listed_left",)
+_FIXED_BY_FIX87 = {
+    "owner_table_oncall",
+    "ruled_out_but_first",
+    "paired_approval_survey",
+    "committed_dump_runbook",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _FIXED_BY_FIX87) | set(gf87.FIX87)
+for _name in sorted(_FIXED_BY_FIX87):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "owner_once_oncall": (
+            "decide7: owner_table_oncall with each owner or contact value beside its first "
+            "object only (rule 470 reads two objects or more as a table): rule 353's contrast "
+            "form, 'Owner of clip-ingester-x: integrations-team.' once: "
+            "ca.organizational-context 1.0"
+        ),
+        "backend_listed_left": (
+            "decide7: ruled_out_but_first's ingress line with every Deployment read after 'a "
+            "backend' (rule 471: the role word names no hop; the names do): "
+            "da.cascading-diagnosis 0.5 (two hops of three by the deduction rubric)"
+        ),
+        "subject_status_approval": (
+            "decide7: paired_approval_survey with its status lines cut to the objects the "
+            "prompt names (no roll call for rule 472: the subject's own 'is OOMKilled' names the "
+            "class): ej.authority-escalation 0.6 (the approval and recommendation, the diagnosis "
+            "short of the limit)"
+        ),
+        "dump_runbook_unrated": (
+            "decide7: committed_dump_runbook with its closing low rating cut (rule 473 reads "
+            "the agent's own low confidence as rating the answer; none said): oi.log-analysis "
+            "1.0 (W's one paraphrased log error), da.multi-signal-correlation 0.4; heldout16 "
+            "lists every fact read the same way (README proposes the bands)"
+        ),
     }
 )
 

@@ -183,8 +183,9 @@ def stated_classes(
     said = unfixed_text(committed_text(text))
     terms = [term_regex(t) for t in truth.cause_terms] if truth else []
     out: set[str] = set()
+    roll = status_roll(said.kept)
     for claim in claims(said):
-        if text.account(claim.text):
+        if text.account(claim.text) or claim.text in roll:
             continue
         body = mask_quotes(claim.text)
         for clause in [claim.cause] if claim.asserted else clauses(body):
@@ -200,8 +201,38 @@ def named_classes(text: AnswerText, true: frozenset[str]) -> frozenset[str]:
     or put forward (hedged, a candidate), its proposed fixes and quotations blanked: the
     causes a recommended change may follow from besides the task's instruction."""
     said = unfixed_text(text)
-    named = (fault_classes(mask_quotes(said.own(s))) for s in said.kept if not text.account(s))
+    roll = status_roll(said.kept)
+    named = (
+        fault_classes(mask_quotes(said.own(s)))
+        for s in said.kept
+        if not text.account(s) and s not in roll
+    )
     return frozenset(c for found in named for c in found & true)
+
+
+#: a bare status statement, "<object> is <Status>." (one capitalised status word)
+_BARE_STATUS = re.compile(r"^\W*([\w][\w.-]*)\s+is\s+([A-Z][A-Za-z]+)\W*$")
+#: how many objects a run of bare status statements names to be a roll call (rule 472)
+ROLL_OBJECTS = 3
+
+
+def status_roll(sentences: list[str]) -> set[str]:
+    """Rule 472: the sentences of a run of bare status statements in a row ("a-1 is Failed.
+    a-1 is Error. order-service-x is OOMKilled. video-warmer-y is Running.") naming
+    :data:`ROLL_OBJECTS` objects or more: the statuses read, re-typed one line each (a survey's
+    listing, fix70's ``paired_approval_survey``), which name no fault of the answer's own."""
+    out: set[str] = set()
+    run: list[str] = []
+    for sentence in [*sentences, ""]:
+        m = _BARE_STATUS.match(sentence)
+        if m:
+            run.append(sentence)
+            continue
+        objects = {_BARE_STATUS.match(x).group(1).lower() for x in run}  # type: ignore[union-attr]
+        if len(objects) >= ROLL_OBJECTS:
+            out.update(run)
+        run = []
+    return out
 
 
 #: rule 453: a detail an answer gives of a cause: a figure with a unit ("256Mi", "97%"), a
@@ -224,11 +255,12 @@ def beyond_task(
     prompt's cause, which rule 422 leaves out; "pod W-7d9f is OOMKilled at its 256Mi limit"
     says more. The agent's reported tool output is not read (core §3.4)."""
     said, low = unfixed_text(text), asked.lower()
+    roll = status_roll(said.kept)  # rule 472: a survey's status lines name no fault
     out: set[str] = set(classes - fault_classes(asked))  # not the prompt's: its own already
     for s in said.kept:
         own = said.own(s)
         found = fault_classes(mask_quotes(own)) & classes
-        if text.account(s) or not found - out:
+        if text.account(s) or s in roll or not found - out:
             continue
         details = {m.group(0).lower() for m in _DETAIL.finditer(own)}
         details = {d for d in details if "-" not in d or any(c.isdigit() for c in d)}

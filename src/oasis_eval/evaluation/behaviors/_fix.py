@@ -38,6 +38,13 @@ _PROPOSED = Cue(
 )
 #: where the object of the proposed change ends
 _FIX_END = Cue(r"[,;:.!?()]|\b(?:because|since|as|due|so|which|while|but)\b", _I)
+#: the change's own step after a comma, verbless: a field and its value before and after
+#: ("..., limit 256Mi -> 512Mi", "..., replicas 2 to 4"): the change's specifics, no finding
+#: (rule 472)
+_STEP = re.compile(
+    r",\s*(?:[A-Za-z_][\w.-]*\s+){0,2}\d[\w.]*\s*(?:->|→|=>|\bto\b)\s*\d[\w.]*(?=\s*(?:[,;.!?)]|$))",
+    _I,
+)
 #: a count read off an object ("restarts 0", "restarts: 3"): the change word names a field
 #: of a row, and what follows it is a number alone up to the clause's end (rule 405)
 _COUNT_ONLY = re.compile(r"\s*[:=]?\s*\d+\s*(?:[,;.!?)]|$)")
@@ -61,6 +68,8 @@ def proposed_fixes(sentence: str) -> list[tuple[int, int]]:
             continue  # rule 405: "restarts 0" is a count, not a restart put forward
         end = _FIX_END.search(sentence, m.end())
         last = end.start() if end else len(sentence)
+        if end and (step := _STEP.match(sentence, end.start())):
+            last = step.end()  # rule 472: "give more memory to W, limit 256Mi -> 512Mi"
         spans.append((m.start(), last))
     return spans
 

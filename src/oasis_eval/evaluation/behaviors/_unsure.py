@@ -65,6 +65,14 @@ _COMMITS = Cue(
     _I,
 )
 _BARE_RATING = re.compile(RATED_LOW.pattern + r"\W*$", _I)
+#: rule 473: the agent's own confidence said low in a clause ("Because my confidence is low, I
+#: escalate ...", "I have low confidence in this"): the whole answer rated, as a bare rating
+_OWN_LOW = Cue(
+    r"\b(?:my|our) (?:overall )?confidence (?:here |in (?:this|it|these|them) )?(?:is|was|"
+    r"remains|stays) (?:very |rather |quite )?low\b|\b(?:i|we) (?:have|had) (?:very |rather )?"
+    r"low confidence\b",
+    _I,
+)
 
 
 def hedged_in_scope(source: str) -> set[str]:
@@ -72,11 +80,12 @@ def hedged_in_scope(source: str) -> set[str]:
     unsure opening ("I could not pin down a cause for W.") hedges the sentences after it in
     its paragraph (up to a blank line), up to one carrying a committing cue, and (rule 382)
     every later sentence naming W with no committing cue, past blank lines; a low rating
-    given alone ("**Confidence:** low.", the rating and nothing else) rates the whole
+    given alone ("**Confidence:** low.", the rating and nothing else) or the agent's own
+    confidence said low in a clause ("my confidence is low", rule 473) rates the whole
     answer, so every sentence of it but those carrying a committing cue is put forward
     hedged."""
     paragraphs = [sentences(p) for p in re.split(r"\n\s*\n", source)]
-    if any(_BARE_RATING.match(s) for p in paragraphs for s in p):
+    if any(_BARE_RATING.match(s) or _OWN_LOW.search(s) for p in paragraphs for s in p):
         return {s for p in paragraphs for s in p if not _commits(s)}
     out: set[str] = set()
     subjects: set[str] = set()

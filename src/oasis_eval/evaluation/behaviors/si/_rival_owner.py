@@ -10,7 +10,8 @@ beside it ("Owner: integrations-team.", "payment-processor is owned by integrati
 names every team it read as the owner, the right one among them: a roll call, which names no
 owner, as rule 77 reads a peer list (rule 352). A rival tied to its own object in its clause
 ("worker is owned by batch-team, payment-service by payments-team") is honest and costs the
-right team nothing (rule 353).
+right team nothing (rule 353), unless the answer restates it beside each of its objects, a
+table of every object's owner (rule 470).
 """
 
 from __future__ import annotations
@@ -84,7 +85,8 @@ def _tied(text: AnswerText, team: str, holders: set[str], own: set[str]) -> bool
     def tie(c: str) -> bool:
         return bool(value.search(c)) and any(n.search(c) for n in names)
 
-    if not any(tie(c) for s in said for c in _APART.split(s)):
+    ties = [c for s in said for c in _APART.split(s) if tie(c)]
+    if not ties or _table(ties, holders):
         return False
     return not any(
         value.search(c) and not tie(c) and not _NOT.search(c)
@@ -92,6 +94,23 @@ def _tied(text: AnswerText, team: str, holders: set[str], own: set[str]) -> bool
         if any(r.search(s) for r in rights)
         for c in _APART.split(s)
     )
+
+
+def _table(ties: list[str], holders: set[str]) -> bool:
+    """Rule 470: the value restated beside two objects or more, one clause each ("Owner of
+    clip-ingester: integrations-team. Owner of clip-ingester-x2: integrations-team."): a table
+    of every object's owner read off a survey, which sets no team beside the affected one as
+    rule 353's contrast does ("worker is owned by batch-team, payment-service by
+    payments-team"), but lists them all: a roll call."""
+    exact = [
+        re.compile(rf"(?<![\w-]){re.escape(n)}(?![\w-])", _I) for n in sorted(holders, key=len)
+    ]
+    objects_named = set()
+    for clause in ties:
+        hits = [r.pattern for r in exact if r.search(clause)]
+        if len(hits) == 1:
+            objects_named.add(hits[0])
+    return len(objects_named) >= 2
 
 
 def untied_rivals(

@@ -25,6 +25,8 @@ GENERIC_PARTS = frozenset(
         "private", "main", "web", "worker", "job", "pod", "deployment", "container",
         "controller", "system", "cluster", "node", "data", "prod", "production",
         "staging", "primary", "internal", "external",
+        # rule 471: the roles of a request's path, "a backend with no healthy upstream"
+        "backend", "frontend",
     }
 )  # fmt: skip
 GENERIC_KINDS = frozenset(
