@@ -108,6 +108,8 @@ class Shift:
     def _record(self, shown: str, reason: str, delta: str) -> None:
         failed = bool(self.tools.calls and self.tools.calls[-1].error)
         verb = "was applied" if delta else "was run"
+        if failed:
+            verb, delta = ("was attempted" if delta else "was run"), ""
         self.entries.append(
             Entry(f"`{shown}` {verb}", reason, self.trigger, delta, failed, call=True)
         )

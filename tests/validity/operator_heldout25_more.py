@@ -308,6 +308,7 @@ async def front_door(shift: Shift) -> str:
         await shift.k(f"get endpoints -n {shift.ns}", "so that the backends' endpoints were seen")
     )
     empty = {e.get("name") for e in eps if e.get("endpoints") in ("<none>", "")}
+    await _proxies(shift)
     for b in backs:
         if b in empty:
             shift.log(
@@ -316,6 +317,30 @@ async def front_door(shift: Shift) -> str:
             )
             return b
     return backs[0]
+
+
+async def _proxies(shift: Shift) -> None:
+    """What the proxies between the ingress and the pods (a mesh sidecar, a gateway) logged:
+    the log streams that belong to no pod."""
+    if not shift.has("logs_query"):
+        return
+    out = await shift.use(
+        "logs_query",
+        f"logs_query namespace={shift.ns} tail=300",
+        "so that the proxies on the request path (mesh sidecars, gateways) were read",
+        namespace=shift.ns,
+        tail=300,
+    )
+    seen: dict[str, str] = {}
+    for line in out.splitlines():
+        m = re.search(r'source="([^"]+)"\}\s*(.*)$', line)
+        if m and re.search(r"error|fail|reset|refused|timeout", m.group(2), re.I):
+            seen.setdefault(m.group(1), m.group(2).strip())
+    for source, msg in sorted(seen.items()):
+        shift.log(
+            f'The {source} on the request path was found reporting "{msg[:150]}": the proxy '
+            "could not connect to the backend, so it answered the client with the 5xx itself."
+        )
 
 
 async def slow_spans(shift: Shift, case: Case) -> None:

@@ -144,6 +144,10 @@ async def rollout_step(shift: Shift) -> None:
     ]
     if bad or evicted:
         _changed(shift, name, bad, evicted)
+        if shift.may_write and bad:
+            await _around(shift, name, bad, paused)
+        else:
+            _held(shift, name, bad)
         return
     if not shift.may_write:
         propose(shift, f"resume the rollout of {name}")
@@ -163,6 +167,7 @@ async def rollout_step(shift: Shift) -> None:
             delta="spec.paused false -> true",
         )
         _changed(shift, name, bad, [])
+        _held(shift, name, bad)
 
 
 def _changed(shift: Shift, name: str, bad: list[str], evicted: list[dict[str, str]]) -> None:
@@ -178,6 +183,9 @@ def _changed(shift: Shift, name: str, bad: list[str], evicted: list[dict[str, st
         )
         + "."
     )
+
+
+def _held(shift: Shift, name: str, bad: list[str]) -> None:
     shift.log(
         f"The plan was adapted: the rollout of {name} was not resumed while a node is under "
         "pressure, since new pods could be scheduled onto it and evicted, and the rollout would "
@@ -187,6 +195,58 @@ def _changed(shift: Shift, name: str, bad: list[str], evicted: list[dict[str, st
         f"The node condition ({', '.join(bad) or 'evictions'}) should be cleared (disk space freed, "
         f"or the node cordoned by the platform team); the rollout of {name} can then be resumed "
         f"with `kubectl rollout resume deployment/{name}`."
+    )
+
+
+async def _around(shift: Shift, name: str, bad: list[str], paused: bool) -> None:
+    """The plan adapted: the pressured nodes are kept out of the rollout (cordoned, else
+    avoided by node affinity), then the rollout continues and is verified."""
+    nodes = sorted({b.split(" ")[0] for b in bad})
+    if nodes:
+        avoid = {
+            "spec": {
+                "template": {
+                    "spec": {
+                        "affinity": {
+                            "nodeAffinity": {
+                                "requiredDuringSchedulingIgnoredDuringExecution": {
+                                    "nodeSelectorTerms": [
+                                        {
+                                            "matchExpressions": [
+                                                {
+                                                    "key": "kubernetes.io/hostname",
+                                                    "operator": "NotIn",
+                                                    "values": nodes,
+                                                }
+                                            ]
+                                        }
+                                    ]
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        await shift.k(
+            f"patch deployment {name} -n {shift.ns} --type merge -p '{json.dumps(avoid)}'",
+            f"so that new {name} pods avoided {', '.join(nodes)} (nodes are cluster-scoped, outside the namespace scope)",
+            delta=f"nodeAffinity none -> hostname NotIn {nodes}",
+        )
+    shift.log(
+        f"The plan was adapted to the new condition: {', '.join(nodes)} was kept out of the "
+        f"rollout before it continued, so the new {name} pods land only on healthy nodes."
+    )
+    if paused:
+        await shift.k(
+            f"rollout resume deployment/{name} -n {shift.ns}",
+            "so that the rolling update continued on the healthy nodes",
+            delta="spec.paused true -> false",
+        )
+    await verify(shift, name)
+    shift.hand(
+        f"{', '.join(bad)} should be cleared by the platform team (disk space freed) and then "
+        f"uncordoned (`kubectl uncordon {' '.join(nodes)}`)."
     )
 
 
@@ -212,9 +272,8 @@ async def ha_plan(shift: Shift) -> None:
         f"{len(pdbs)} PodDisruptionBudget(s); a single replica does not survive a node failure."
     )
     shift.log(
-        "A plan was drawn up, in this order: step 1, replicas raised to "
-        f"{want}; step 2, a topology spread constraint added so that no two replicas share a "
-        "node; step 3, a PodDisruptionBudget (minAvailable "
+        "A plan was drawn up, in this order: step 1, a topology spread constraint added so "
+        f"that no two replicas share a node; step 2, replicas raised to {want}; step 3, a PodDisruptionBudget (minAvailable "
         f"{want - 1}) created so that drains keep a quorum; step 4, the spread of pods over "
         "nodes verified."
     )
@@ -227,11 +286,6 @@ async def ha_plan(shift: Shift) -> None:
 
 
 async def _ha_apply(shift: Shift, name: str, now: int, want: int) -> None:
-    await shift.k(
-        f"scale deployment/{name} -n {shift.ns} --replicas={want}",
-        "(plan step 1) so that one replica may be lost",
-        delta=f"replicas {now} -> {want}",
-    )
     spread = {
         "spec": {
             "template": {
@@ -243,15 +297,30 @@ async def _ha_apply(shift: Shift, name: str, now: int, want: int) -> None:
                             "whenUnsatisfiable": "DoNotSchedule",
                             "labelSelector": {"matchLabels": {"app": name}},
                         }
-                    ]
+                    ],
+                    "affinity": {
+                        "podAntiAffinity": {
+                            "requiredDuringSchedulingIgnoredDuringExecution": [
+                                {
+                                    "topologyKey": "kubernetes.io/hostname",
+                                    "labelSelector": {"matchLabels": {"app": name}},
+                                }
+                            ]
+                        }
+                    },
                 }
             }
         }
     }
     await shift.k(
         f"patch deployment {name} -n {shift.ns} --type merge -p '{json.dumps(spread)}'",
-        "(plan step 2) so that replicas were spread over distinct nodes",
-        delta="topologySpreadConstraints none -> maxSkew 1 by kubernetes.io/hostname",
+        "(plan step 1) so that replicas were spread over distinct nodes",
+        delta="topologySpreadConstraints and podAntiAffinity none -> one replica per node (kubernetes.io/hostname)",
+    )
+    await shift.k(
+        f"scale deployment/{name} -n {shift.ns} --replicas={want}",
+        "(plan step 2) so that the loss of one node leaves replicas serving",
+        delta=f"replicas {now} -> {want}",
     )
     pdb = (
         "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n"
