@@ -39,6 +39,7 @@ class Case:
     detail: dict[str, str] = field(default_factory=dict)
     mem: list[float] = field(default_factory=list)
     config: dict[str, dict[str, str]] = field(default_factory=dict)
+    nsconfig: dict[str, dict[str, str]] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
 
 
@@ -82,27 +83,24 @@ async def read_case(shift: Shift, name: str) -> Case:
 
 
 async def _configs(shift: Shift, case: Case) -> None:
-    """The ConfigMaps the deployment reads (envFrom or configMapKeyRef), with their data."""
+    """The namespace's ConfigMaps (one read): those the deployment references (envFrom or
+    configMapKeyRef) kept as its configuration, the rest kept aside as the namespace's."""
     refs = set(re.findall(r"config map '([a-z0-9.-]+)'", case.deploy))
     refs |= set(re.findall(r"^\s+([a-z0-9.-]+)\s+ConfigMap\s+Optional", case.deploy, re.M))
-    listed = await shift.k(
-        f"get configmaps -n {shift.ns}", "so that configuration named after the workload was found"
-    )
-    head = case.name.split("-")[0]
-    for row in listed.splitlines()[1:]:
-        cm = row.split()[0] if row.split() else ""
-        if cm.split("-")[0] == head and not cm.startswith("kube-"):
-            refs.add(cm)
-    for cm in sorted(refs):
-        doc = load_yaml(
-            await shift.k(
-                f"get configmap {cm} -n {shift.ns} -o yaml",
-                f"so that the configuration {case.name} reads from {cm} was seen",
-            )
+    doc = load_yaml(
+        await shift.k(
+            f"get configmaps -n {shift.ns} -o yaml",
+            f"so that the configuration {case.name} reads (and the namespace's) was seen",
         )
-        data = (doc or {}).get("data") if isinstance(doc, dict) else None
-        if isinstance(data, dict):
-            case.config[cm] = {str(k): str(v) for k, v in data.items()}
+    )
+    for item in (doc or {}).get("items") or [] if isinstance(doc, dict) else []:
+        meta = item.get("metadata") or {}
+        role = str((meta.get("labels") or {}).get("app.kubernetes.io/component", ""))
+        name = str(meta.get("name", ""))
+        if role in ("security-policy", "runbook") or name.startswith("kube-"):
+            continue
+        data = {str(k): str(v) for k, v in (item.get("data") or {}).items()}
+        (case.config if name in refs else case.nsconfig)[name] = data
 
 
 async def init_logs(shift: Shift, case: Case) -> None:
@@ -124,11 +122,13 @@ async def init_logs(shift: Shift, case: Case) -> None:
 
 def conn_cap(case: Case) -> bool:
     """A connection cap in the workload's own configuration, low enough to drop connections."""
-    for cm, data in sorted(case.config.items()):
+    for cm, data in [*sorted(case.config.items()), *sorted(case.nsconfig.items())]:
         for k, v in sorted(data.items()):
             if re.search(r"CONN", k) and v.isdigit() and int(v) <= 20:
                 case.kind, case.sure = "conncap", True
                 case.detail = {"cm": cm, "key": k, "value": v}
+                case.config.setdefault(cm, data)
+                case.sources.append("configuration")
                 case.cause = (
                     f"the connection cap {k}={v} in the ConfigMap {cm}: {case.name} accepts at "
                     f"most {v} concurrent connections, further connections are refused or dropped, "

@@ -30,10 +30,10 @@ async def rate_of(shift: Shift, metric: str, name: str) -> float | None:
 
 async def canary_step(shift: Shift) -> None:
     named = shift.named()
-    base = named[0] if named else ""
-    can = next(
-        (d for d in sorted(shift.deploys) if "canary" in d and (not base or d.startswith(base))), ""
-    )
+    base = next((n for n in named if "canary" not in n), "")
+    canaries = sorted(d for d in shift.deploys if "canary" in d and d != base)
+    own = [d for d in canaries if base and d.startswith(base)]
+    can = (own or canaries or [""])[0]
     if not can:
         shift.hand("No canary deployment was found; its name should be confirmed.")
         return
