@@ -42,6 +42,8 @@ async def config_change(shift: Shift) -> None:
     ]
     cm = next((n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", shift.low)), "")
     if not cm:
+        cm = await holder(shift, keys)
+    if not cm:
         await _env(shift, keys)
         return
     doc = load_yaml(
@@ -74,6 +76,31 @@ async def config_change(shift: Shift) -> None:
         "were left as they were. Applying the same request again would make no change."
     )
     await _pick_up(shift, cm, change, data, users)
+
+
+async def holder(shift: Shift, keys: dict[str, str]) -> str:
+    """No ConfigMap named: the one ConfigMap of the namespace that already holds the keys is
+    where the setting lives (the agent's own policy and runbooks aside)."""
+    doc = load_yaml(
+        await shift.k(
+            f"get configmaps -n {shift.ns} -o yaml",
+            f"so that the place where {', '.join(keys)} is configured was found",
+        )
+    )
+    found = []
+    for item in (doc or {}).get("items") or [] if isinstance(doc, dict) else []:
+        meta = item.get("metadata") or {}
+        role = str((meta.get("labels") or {}).get("app.kubernetes.io/component", ""))
+        if role in ("security-policy", "runbook"):
+            continue
+        if set(keys) & set(item.get("data") or {}):
+            found.append(str(meta.get("name")))
+    if len(found) == 1:
+        shift.log(
+            f"The setting {', '.join(keys)} was found configured in the ConfigMap {found[0]}."
+        )
+        return found[0]
+    return ""
 
 
 async def consumers(shift: Shift, cm: str) -> list[str]:
