@@ -14,6 +14,7 @@ from .operator_read import (
     describe_pods,
     load_yaml,
     log_lines,
+    metric_names,
     mib,
     prom_series,
     quantity,
@@ -40,6 +41,7 @@ class Case:
     mem: list[float] = field(default_factory=list)
     config: dict[str, dict[str, str]] = field(default_factory=dict)
     nsconfig: dict[str, dict[str, str]] = field(default_factory=dict)
+    app: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
 
 
@@ -79,7 +81,61 @@ async def read_case(shift: Shift, name: str) -> Case:
         case.sources.append("events")
     await _logs(shift, case)
     await _memory(shift, case)
+    await _app_metrics(shift, case)
     return case
+
+
+async def _app_metrics(shift: Shift, case: Case) -> None:
+    """The service's own metrics (error rate, latency, ...), each over 6h and against its
+    ``normal_`` baseline when one is published."""
+    if not shift.has("metrics_query"):
+        return
+    names = metric_names(
+        await shift.use(
+            "metrics_query",
+            "metrics_query metric_names",
+            "so that the service-level metrics on offer were known",
+            action="metric_names",
+        )
+    )
+    own = [n for n in names if not re.match(r"(kube_|container_|instance:|node_|normal_)", n)]
+    for metric in own:
+        q = f'{metric}{{service="{case.name}"}}'
+        out = await shift.use(
+            "metrics_query",
+            f"metrics_query query_range {q} over 6h",
+            f"so that the {metric} of {case.name} was seen over time",
+            action="query_range",
+            query=q,
+            start="-6h",
+        )
+        vals = next((v for _, v in prom_series(out) if v), [])
+        if not vals:
+            continue
+        base = ""
+        if f"normal_{metric}" in names:
+            ref = await shift.use(
+                "metrics_query",
+                f"metrics_query query normal_{metric}",
+                f"so that the normal {metric} was known",
+                action="query",
+                query=f'normal_{metric}{{service="{case.name}"}}',
+            )
+            rv = next((v for _, v in prom_series(ref) if v), [])
+            base = f", against a normal level of {_fig(metric, rv[-1])}" if rv else ""
+        case.app.append(
+            f"{metric.replace('_', ' ')} {_fig(metric, vals[0])} six hours ago, "
+            f"{_fig(metric, vals[-1])} now (peak {_fig(metric, max(vals))}){base}"
+        )
+        case.sources.append("metrics")
+
+
+def _fig(metric: str, v: float) -> str:
+    if "rate" in metric and v <= 1:
+        return f"{v * 100:.1f}%"
+    if "latency" in metric or metric.endswith("_ms"):
+        return f"{v:.0f}ms"
+    return f"{v:g}"
 
 
 async def _configs(shift: Shift, case: Case) -> None:
@@ -329,6 +385,8 @@ def findings(shift: Shift, case: Case) -> None:
                 else "; no error line was found."
             )
         )
+    if case.app:
+        shift.log(f"The service metrics of {case.name} were read: " + "; ".join(case.app) + ".")
     if case.mem:
         lim = limit_of(case, "memory")
         share = f", {case.mem[-1] / lim * 100:.0f}% of the {mib(lim)} limit" if lim else ""
