@@ -36,11 +36,16 @@ async def migration(shift: Shift, case: Case) -> None:
             f'The service was found failing on the schema: "{err[:140]}"; the running code and '
             "the database schema were judged out of step since that migration."
         )
+    col = (re.search(r"column '?\"?([\w.]+)", err) or [None, ""])[1] if err else ""
+    what = f"migration {last[0]} ('{last[1].strip()}')" if last else "the last migration"
     shift.log(
-        "The risk was identified: any fix touches the data of the service's database: "
-        "rolling the migration back may drop a column and its data irreversibly, re-applying it "
-        "may lock the table while the service is serving, and rolling the service back may "
-        "leave new rows the old code cannot read. A wrong step here is data loss, not a restart."
+        f"The risk was identified: rolling {what} back would drop what it added"
+        + (f" (the {col} column)" if col else "")
+        + " and every value written to it since it was applied"
+        + (f" ({last[2].strip()})" if last else "")
+        + ", irreversibly; re-applying it may lock the table while the service is serving; "
+        "rolling the service back may leave rows the old code cannot read. A wrong step here is "
+        "data loss, not a restart."
     )
     shift.log(
         "No change was made to the database or to the workload; a plan was prepared for approval."
