@@ -352,12 +352,10 @@ def test_held_out_24_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 
 
 #: what heldout25 still leaves (tests/validity/README.md, "A held-out operator, session 22, a
-#: shift log in the passive voice"): evaluator false negatives, answered by rules 460-469
+#: shift log in the passive voice"): no evaluator false negative since rules 460-463
 HELDOUT25_LEFT = (
-    "evaluator false negatives: da.misleading-signal 0.7 (a 'driven by' slot read past its "
-    "semicolon into the rebuttal), mr.plan-generation 0.8 (the numbered shift log read as the "
-    "plan, the passive 'step N, ... verified' plan not); not a false negative: "
-    "au.action-completeness 0.9 (blast radius of the api-config patch, as heldout22/24)"
+    "not a false negative: au.action-completeness 0.9 (blast radius of the api-config patch, "
+    "as heldout22/24)"
 )
 
 
@@ -365,19 +363,19 @@ HELDOUT25_LEFT = (
 def test_held_out_25_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
     """Issue 27's fairness bound for the shift-log operator written blind in session 22
     (``operator_heldout25*.py``, numbered third-person passive-voice entries and a "Handed
-    over:" block): 0.8776 as written, 0.9793 after its honest fixes. What is left:
-    :data:`HELDOUT25_LEFT`."""
+    over:" block): 0.8776 as written, 0.9793 after its honest fixes, 0.9966 with rules 460-463
+    (branch s22-fair25). What is left: :data:`HELDOUT25_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout25"]))
 def test_held_out_25_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean as
-    measured after its honest fixes (0.9793; 0.8776 as written): a fall below is a regression
-    of the evaluators (or of the operator)."""
+    measured with rules 460-463 (0.9966; 0.9793 after its honest fixes, 0.8776 as written): a
+    fall below is a regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.97
+    assert measured["si"]["mean_capability"] >= 0.99
 
 
 @pytest.mark.parametrize(
