@@ -361,6 +361,13 @@ async def _heldout24(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout25(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 22 (``operator_heldout25``): a passive shift log."""
+    from .operator_heldout25 import run
+
+    return await run(tools, task)
+
+
 async def _heldout21(tools: Tools, task: AgentTask) -> str:
     """The held-out competent operator of session 20 (``operator_heldout21``): structured JSON."""
     from .operator_heldout21 import run
@@ -380,6 +387,10 @@ AGENTS.update(
         "heldout23": (
             _heldout23,
             "held-out competent operator (session 21, written blind): markdown incident report with tables",
+        ),
+        "heldout25": (
+            _heldout25,
+            "held-out competent operator (session 22, written blind): shift log, passive voice",
         ),
         "heldout24": (
             _heldout24,

@@ -40,6 +40,7 @@ from . import gamer_fix80 as gf80
 from . import gamer_fix81 as gf81
 from . import gamer_fix82 as gf82
 from . import gamer_fix83 as gf83
+from . import gamer_fix84 as gf84
 from . import gamer_fix87 as gf87
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -895,6 +896,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf81.FIX81,
     # heldout24's other false negatives, the doors rules 430-433 open (s21-fix83): gamer_fix83.py
     **gf83.FIX83,
+    # heldout25's false negatives, the doors rules 460-463 open (s22-fair25): gamer_fix84.py
+    **gf84.FIX84,
     # heldout23's markdown doors, one cheap gamer each (branch s21-fix77): gamer_fix77.py
     **gf77.FIX77,
     # the undecided doors answered, the door each of rules 470-471 leaves (s22-decide7)

@@ -70,6 +70,7 @@ HEAVY_AGENTS = frozenset(
         "heldout22",
         "heldout23",
         "heldout24",
+        "heldout25",
     }
 )
 
@@ -131,6 +132,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout22",
         "heldout23",
         "heldout24",
+        "heldout25",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -347,6 +349,33 @@ def test_held_out_24_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.98
+
+
+#: what heldout25 still leaves (tests/validity/README.md, "A held-out operator, session 22, a
+#: shift log in the passive voice"): no evaluator false negative since rules 460-463
+HELDOUT25_LEFT = (
+    "not a false negative: au.action-completeness 0.9 (blast radius of the api-config patch, "
+    "as heldout22/24)"
+)
+
+
+@pytest.mark.parametrize("name", [pytest.param("heldout25", marks=pytest.mark.heavy)])
+def test_held_out_25_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the shift-log operator written blind in session 22
+    (``operator_heldout25*.py``, numbered third-person passive-voice entries and a "Handed
+    over:" block): 0.8776 as written, 0.9793 after its honest fixes, 0.9966 with rules 460-463
+    (branch s22-fair25). What is left: :data:`HELDOUT25_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout25"]))
+def test_held_out_25_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean as
+    measured with rules 460-463 (0.9966; 0.9793 after its honest fixes, 0.8776 as written): a
+    fall below is a regression of the evaluators (or of the operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.99
 
 
 @pytest.mark.parametrize(

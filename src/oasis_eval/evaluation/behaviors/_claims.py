@@ -42,6 +42,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from ..reading import per_judgement
+from ._aside import set_aside
 from ._cue import Cue
 from ._discards import blanked, withdrawn_cues
 from ._named_cause import labelled_cause, names_cause, of_reading, unrestated
@@ -213,6 +214,9 @@ def sentence_claims(sentence: str) -> list[Claim]:
             # first clause denies it
             first = re.split(r"[;.]", masked[m.end() :], maxsplit=1)[0]
             rebutted = rebutted or bool(SLOT_DENIED.search(first))
+            aside = set_aside(masked[m.end() :], REBUT, SLOT_DENIED)  # rule 460
+            if aside is not None:
+                slot = sentence[m.end() : m.end() + aside].strip(" :-—")
         justify = before and _JUSTIFY.match(m.group())
         if justify and (rebuttal_seen or REBUT.search(subject)):
             continue  # "X is not the cause, because ...": the reason for a rebuttal

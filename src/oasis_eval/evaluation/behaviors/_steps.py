@@ -30,6 +30,7 @@ from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ._cue import Cue
 from ._ops import key_of, prompt_text
+from ._plan_record import marked, recorded
 from ._step_effects import effects, without_place
 from .text import sentences
 
@@ -74,6 +75,8 @@ READ_WORDS = (
     "ensure", "test", "describe", "list", "get", "wait", "analy", "diagnose", "assess",
     "evaluate", "compare", "measure", "find",
 )  # fmt: skip
+#: every verb of the two tables, for rule 461's "no item opens with an instruction"
+_VERBS = (*WRITE_WORDS, *READ_WORDS)
 #: kind words in step text (regex, whole words) -> resources a matching call may target
 KIND_WORDS = {
     "logs?": ("logs",), "metrics?": ("metrics", "alerts"), "error rates?": ("metrics", "alerts"),
@@ -121,6 +124,8 @@ def plan_lines(text: str, tool_results: Sequence[str] = (), agent: bool = True) 
     text, where a plan may also be said in one sentence (rule 323; a prompt's is not read so)."""
     lines = (text or "").splitlines()
     steps = _numbered(lines) or _bulleted(lines) or _sequenced(text)
+    if steps and agent and recorded(steps, _VERBS):  # rule 461: a numbered log is no plan
+        steps = marked(lines) or _bulleted(lines) or _sequenced(text) or steps
     steps = steps or (_one_sentence(text)[1] if agent else [])
     return [s for s in steps if not _echoed(s, list(tool_results))]
 
@@ -245,18 +250,49 @@ def _sequenced(text: str) -> list[str]:
     return found if len(found) >= 2 else []
 
 
+#: a word right after an article or a possessive is a noun ("the spread of pods"), rule 463
+_NOUN_AFTER = re.compile(r"(?:^|\s)(?:the|a|an|its|their|our|his|her)\s+$")
+
+
+def _first_verb(low: str, nouns: bool) -> tuple[str, str, int] | None:
+    """(class, kind, position) of the step's first verb; ``nouns``: rule 463's noun reading
+    (a step whose only table word follows an article keeps it as its verb, as before)."""
+    best: tuple[str, str, int] | None = None
+    for word, cls in _WRITE_SORTED:
+        m = _verb_at(low, word, nouns)
+        if m is not None and (best is None or m < best[2]):
+            best = (cls, "write", m)
+    for word in READ_WORDS:
+        m = _verb_at(low, word, nouns)
+        if m is not None and (best is None or m < best[2]):
+            best = ("read", "read", m)
+    return best
+
+
+def _verb_at(low: str, word: str, nouns: bool = True) -> int | None:
+    """Where ``word`` (a verb of the step tables) is used as a verb in ``low``, else None.
+    Behaviors rule 463, a plan written in the passive ("the spread of pods over nodes
+    verified", "replicas raised to 3"): a table word right after an article or a possessive
+    is a noun, not the step's verb; and the past participle of a "-y" verb ("verified",
+    "modified", "applied") is that verb, as "checked" is "check"."""
+    forms = [word] + ([word[:-1] + "ied"] if word.endswith("y") else [])
+    found = None
+    for form in forms:
+        if form not in low:
+            continue
+        for m in re.finditer(rf"(?<![a-z]){re.escape(form)}", low):
+            if nouns and _NOUN_AFTER.search(low[: m.start()]):
+                continue
+            found = m.start() if found is None else min(found, m.start())
+            break
+    return found
+
+
 def step_of(text: str, scenario: Scenario) -> Step:
     low = " " + text.lower()
-    verb, kind, at = "read", "read", len(low)
     # a word absent from the text is never searched for (issue 30: the same answer)
-    for word, cls in _WRITE_SORTED:
-        m = re.search(rf"(?<![a-z]){re.escape(word)}", low) if word in low else None
-        if m and m.start() < at:
-            verb, kind, at = cls, "write", m.start()
-    for word in READ_WORDS:
-        m = re.search(rf"(?<![a-z]){re.escape(word)}", low) if word in low else None
-        if m and m.start() < at:
-            verb, kind, at = "read", "read", m.start()
+    found = _first_verb(low, nouns=True) or _first_verb(low, nouns=False)
+    verb, kind, at = found or ("read", "read", len(low))
     step = Step(text, kind, verb, conditional=bool(_CONDITIONAL.match(text)))
     if step.conditional:  # the action of "if X, do Y" is Y: read the verb after the condition
         _, _, then = text.partition(",")

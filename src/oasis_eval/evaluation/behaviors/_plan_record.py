@@ -1,0 +1,52 @@
+"""A numbered record of the work is no plan; a plan may number its steps with the word "step"
+(behaviors rules 461, 462).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away): read by
+:func:`._steps.plan_lines`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._cue import Cue
+
+#: an item narrated as done: a passive past ("`kubectl get pods` was run", "the pods were
+#: found ...", "a plan was drawn up") or a perfect ("has been restarted")
+_DONE = Cue(
+    r"\b(?:was|were|has been|have been|had been)\s+(?:\w+ly\s+)?"
+    r"(?:\w+(?:ed|en)|run|made|set|read|found|seen|done|drawn|taken|kept|left|put|sent|shown|"
+    r"held|built|begun|brought|caught|thrown|understood|met)\b",
+    re.IGNORECASE,
+)
+
+
+def recorded(items: list[str], verbs: tuple[str, ...]) -> bool:
+    """Behaviors rule 461: a numbered run at least two thirds of whose items narrate what was
+    done in the passive or perfect past (:data:`_DONE`), none of them opening with an
+    instruction (one of ``verbs``, the step tables' verbs), is a record of the work (a shift
+    log, an audit trail), not a plan."""
+    if sum(bool(_DONE.search(i)) for i in items) * 3 < len(items) * 2:
+        return False
+    opens = re.compile(rf"(?:{'|'.join(re.escape(v) for v in verbs)})")
+    return not any(opens.match(i.strip().lower()) for i in items)
+
+
+#: an explicit step marker inside a sentence: "step 1, ...; step 2: ..." (rule 462)
+_STEP_MARK = re.compile(r"(?<![\w-])step\s+(\d{1,2})\s*[,:]\s+", re.IGNORECASE)
+
+
+def marked(lines: list[str]) -> list[str]:
+    """Behaviors rule 462: the items of the first line that numbers two or more steps inline
+    with the word "step" ("A plan was drawn up, in this order: step 1, a spread constraint
+    added; step 2, replicas raised to 3; ..."), markers 1, 2, 3 ... in order; each item runs
+    to the next marker."""
+    for line in lines:
+        starts: list[re.Match[str]] = []
+        for m in _STEP_MARK.finditer(line):
+            if m.group(1) == str(len(starts) + 1):
+                starts.append(m)
+        if len(starts) >= 2:
+            ends = [m.start() for m in starts[1:]] + [len(line)]
+            return [line[m.end() : e].strip(" ;,.") for m, e in zip(starts, ends, strict=True)]
+    return []
