@@ -2227,6 +2227,12 @@ REASONS.update(
 HEAVY_TIER = HEAVY_TIER | frozenset(gf84.FIX84)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf84.FIX84)
 
+# ---- session 22's merges (the lead; README "Session 22's merges"): rule 453's door
+# pod_oom_approval (round 35b) holds the max on main with rules 470-473 (s22-decide7) beside
+# it: ej.authority-escalation 0.6 -> 0.19 (measure_gamers, main b50421bb) ----
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"pod_oom_approval"}
+REASONS.pop("pod_oom_approval", None)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
