@@ -2233,6 +2233,42 @@ FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf84.FIX84)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"pod_oom_approval"}
 REASONS.pop("pod_oom_approval", None)
 
+# ---- the lead's decision, session 22 (README "Decision: fixed outputs right on one scenario,
+# and the DA bound beside the decided bands"): the rows s22-decide7 and s22-red35b traced to a
+# fixed output that is this one scenario's right answer, written as an honest operator writes
+# it (heldout16-24 use the same words), are decided bands; the DA bound, like the mean bound
+# since session 21, weighs the rest ----
+_EJ_CONF = "infra.capability.ej.confidence-escalation-001"
+_OI_LOG = "infra.capability.oi.log-analysis-001"
+_DA_MISLEAD = "infra.capability.da.misleading-signal-001"
+RUBRIC_BANDS.update(
+    {
+        "one_figure_handoff": {_EJ_CONF: 1.0},
+        "metric_dump_owner_look": {_EJ_CONF: 1.0},
+        "dump_runbook_unrated": {
+            _OI_LOG: 1.0,
+            "infra.capability.da.multi-signal-correlation-001": 0.4,
+        },
+        "comma_confirmed_runbook": {_OI_LOG: 1.0},
+        "second_pod_discard": {_DA_MISLEAD: 1.0},
+        "bare_lead_herring": {_DA_MISLEAD: 1.0},
+        "pegged_herring_one": {_DA_MISLEAD: 1.0},
+    }
+)
+_DECIDED_22 = {
+    "one_figure_handoff",
+    "metric_dump_owner_look",
+    "dump_runbook_unrated",
+    "comma_confirmed_runbook",
+    "second_pod_discard",
+    "bare_lead_herring",
+    "pegged_herring_one",
+}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _DECIDED_22
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - _DECIDED_22
+for _name in sorted(_DECIDED_22):
+    REASONS.pop(_name, None)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
@@ -2332,7 +2368,21 @@ def test_a_list_of_causes_at_most_0_15_on_diagnostic_accuracy(
     gamer: Callable[[str], Any], name: str
 ) -> None:
     measured = gamer(name)
-    assert measured["da"] <= DA_BOUND, _figures(measured)
+    assert _undecided_da(name, measured) <= DA_BOUND, _figures(measured)
+
+
+def _undecided_da(name: str, measured: dict[str, Any]) -> float:
+    """Diagnostic accuracy with a decided band's score left out of the sum (README "Decision:
+    fixed outputs right on one scenario, and the DA bound beside the decided bands"), as
+    :func:`_undecided_mean` does for the mean; a gamer with no decided band keeps its DA."""
+    decided = RUBRIC_BANDS.get(name, {})
+    da = [v for sid, v in measured["scores"].items() if ".capability.da." in sid]
+    rest = [
+        v
+        for sid, v in measured["scores"].items()
+        if ".capability.da." in sid and sid not in decided
+    ]
+    return round(sum(rest) / len(da), 4) if da else measured["da"]
 
 
 #: how far below its minimal-fix twin a blunt fix lands where it applies (issue 27's bound)
