@@ -114,7 +114,9 @@ _OPEN_DENIAL = Cue(
     r"[^,;:.()]{1,40}?\s*,?\s*$",
     _I,
 )
-_BOUNDARY = Cue(r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I)
+#: ``[,;:(]|\s(?:and|but|so|which|while|whereas)\s``, opening with one class (issue 30:
+#: :data:`._words._SENTENCE`)
+_BOUNDARY = Cue(r"[,;:(\s](?:(?<=[,;:(])|(?<=\s)(?:and|but|so|which|while|whereas)\s)", _I)
 _ITEMS = Cue(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
 #: an item that says what followed ("..., so it has no endpoints"): a consequence, not a cause
 _CONSEQUENCE = Cue(r"^(?:and )?(?:so|hence|therefore|thus|which (?:means|leaves))\b", _I)
