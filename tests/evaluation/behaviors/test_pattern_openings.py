@@ -27,7 +27,7 @@ REWRITTEN = [
     ),
     (_claims._BOUNDARY.regex, r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I),
     (
-        _discards.VERDICT_AFTER,
+        _discards.VERDICT_AFTER.regex,
         _discards.VERDICT_AFTER.pattern.replace(
             r"[:(\s](?:(?<=[:(])|(?<=\s)[—–-])", r"(?::|\s[—–-]|\()", 1
         ),
