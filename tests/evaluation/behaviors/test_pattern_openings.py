@@ -14,6 +14,7 @@ import re._parser as sre_parse  # type: ignore[import-not-found]
 import pytest
 
 from oasis_eval.evaluation.behaviors import _change, _claims, _discards, _words
+from oasis_eval.evaluation.behaviors.si import _hand_off
 
 _I = re.IGNORECASE
 #: (the pattern in use, the alternation it replaces, its flags)
@@ -33,10 +34,12 @@ REWRITTEN = [
         ),
         _I,
     ),
+    (_hand_off._NUMBER, r"(?<![\w.])-?\d+(?:\.\d+)?(?![\d.])", 0),
 ]
 ATOMS = [".", "!", "?", " ", "  ", "\n", "\t", "\u00a0", ",", ";", ":", "(", ")", "x", "-", "—"]
 ATOMS += ["–", "*", "_", "and", "AND", "but", "so", "which", "rather than", "however"]
 ATOMS += ["ruled out", "Discarded", "not the cause", "red herring", " as the cause"]
+ATOMS += ["1", "42", "0.5", "-", ".7", "a1", "٣"]
 
 
 @pytest.mark.parametrize(("pattern", "original", "flags"), REWRITTEN)
