@@ -13,7 +13,7 @@ import re._parser as sre_parse  # type: ignore[import-not-found]
 
 import pytest
 
-from oasis_eval.evaluation.behaviors import _change, _claims, _discards, _words
+from oasis_eval.evaluation.behaviors import _carrier_reads, _change, _claims, _discards, _words
 from oasis_eval.evaluation.behaviors.si import _hand_off
 
 _I = re.IGNORECASE
@@ -35,11 +35,15 @@ REWRITTEN = [
         _I,
     ),
     (_hand_off._NUMBER, r"(?<![\w.])-?\d+(?:\.\d+)?(?![\d.])", 0),
+    (_words.SERIES, r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}(?![\w])", 0),
 ]
+#: patterns told to skip what cannot open a match (the same matches, groups and all)
+NARROWED = [(_carrier_reads._LABEL, r'(\w+)\s*(?:=~|!~|!=|=)\s*"([^"]*)"')]
 ATOMS = [".", "!", "?", " ", "  ", "\n", "\t", "\u00a0", ",", ";", ":", "(", ")", "x", "-", "—"]
 ATOMS += ["–", "*", "_", "and", "AND", "but", "so", "which", "rather than", "however"]
 ATOMS += ["ruled out", "Discarded", "not the cause", "red herring", " as the cause"]
-ATOMS += ["1", "42", "0.5", "-", ".7", "a1", "٣"]
+ATOMS += ["1", "42", "0.5", "-", ".7", "a1", "٣", "kube_pod", "_x", "x_y_z", "é", "=", "!=", "=~"]
+ATOMS += ['"', '"api"', "app", "ns"]
 
 
 @pytest.mark.parametrize(("pattern", "original", "flags"), REWRITTEN)
@@ -56,3 +60,13 @@ def test_a_pattern_opening_with_a_class_matches_as_the_alternation(
             m.span() for m in before.finditer(text)
         ], text
         assert pattern.split(text) == before.split(text), text
+
+
+@pytest.mark.parametrize(("pattern", "original"), NARROWED)
+def test_a_narrowed_pattern_finds_what_it_found(pattern: re.Pattern[str], original: str) -> None:
+    assert pattern.pattern != original
+    before = re.compile(original)
+    draw = random.Random(30)
+    for _ in range(4000):
+        text = "".join(draw.choice(ATOMS) for _ in range(draw.randint(0, 14)))
+        assert pattern.findall(text) == before.findall(text), text

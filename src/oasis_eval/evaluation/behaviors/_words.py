@@ -369,8 +369,9 @@ class Phrases:
 
 
 #: a Prometheus-style series name (lower snake case, three parts or more:
-#: ``kube_pod_container_resource_limits``): a name the agent read, not a statement
-SERIES = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}(?![\w])")
+#: ``kube_pod_container_resource_limits``): a name the agent read, not a statement;
+#: ``(?<![\w.])[a-z][a-z0-9]*...`` written to open with its class (issue 30: :data:`_SENTENCE`)
+SERIES = re.compile(r"[a-z](?<![\w.][a-z])[a-z0-9]*(?:_[a-z0-9]+){2,}(?![\w])")
 
 
 def mask_series(text: str) -> str:
