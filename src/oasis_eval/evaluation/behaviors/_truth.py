@@ -337,7 +337,7 @@ def _logged_fault(scenario: Scenario) -> GroundTruth | None:
 def ground_truth(scenario: Scenario) -> GroundTruth | None:
     """The scenario's ground truth (module docstring for the rules), with the terms and
     fault classes an asserted cause is checked against (:meth:`GroundTruth.finish`). Built
-    once per judgement (issue 30: fifteen rules of a scenario ask for it) and shared: no
+    once per judgement (issue 30: several rules of a scenario ask for it) and shared: no
     caller changes it."""
     gt = _ground_truth(scenario)
     if gt is None:
