@@ -6,11 +6,19 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import re
+import re._parser as sre_parse  # type: ignore[import-not-found]  # the prefilter's parsed form
 
 import pytest
 
 import oasis_eval.evaluation.behaviors as behaviors
-from oasis_eval.evaluation.behaviors._cue import Cue, _case_free, _relaxed, needed_words
+from oasis_eval.evaluation.behaviors._cue import (
+    Cue,
+    _case_free,
+    _factored,
+    _prefilter,
+    _relaxed,
+    needed_words,
+)
 from oasis_eval.evaluation.reading import judgement_memo
 
 TEXTS = [
@@ -216,3 +224,42 @@ def test_a_cues_answer_is_kept_per_judgement_only(monkeypatch: pytest.MonkeyPatc
         assert cue.search("it crashed")
     cue.search("it crashed")
     assert settled == ["it crashed", "all fine", "it crashed", "it crashed"]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "factored"),
+    [
+        (r"(?:might|may|maybe|could (?:be|have)|suspect\w*)", True),
+        (r"(?:can't|cannot) (?:yet )?tell|no idea|possibl[ey]", True),  # a group, a class spread
+        (r"misleading|red herring|not (?:the|a) cause", True),
+        (r"(?:(?:a|b)|c)d|e", True),  # nested openings distributed
+        (r"x", True),
+        (r"\w+x|ab", False),  # a branch opening with a class of more than letters
+        (r"a?b|c", False),  # or with a repeat: its letter may not be there
+        (r"(a)|b", False),  # a capturing group: no renumbering
+        (r"(?i:ab)|c", False),  # flags of its own
+        (r"(?i)ab|c", False),  # letters equated
+        (r"^ab|c", False),
+        (r"", False),
+    ],
+)
+def test_a_prefilter_is_factored_by_its_first_letters(pattern: str, factored: bool) -> None:
+    """Issue 30: a prefilter's alternatives grouped by their first letter (``re`` then skips
+    to those letters and tries only their branches) match where and what the pattern does."""
+    assert (_factored(sre_parse.parse(pattern)) is not None) == factored
+    plain, pre = re.compile(pattern), _prefilter(pattern, 0)
+    texts = [t.lower() for t in TEXTS] + ["ab", "bd", "cd", "ed", "e", "xab", "can't yet tell"]
+    texts += ["it may be", "mighty", "possibly", "not a cause", "no idea", "a b c d e"]
+    for text in texts:
+        for at in (0, len(text) // 2):
+            found, first = pre.search(text, at), plain.search(text, at)
+            assert (found and found.span()) == (first and first.span()), (pattern, text, at)
+
+
+def test_the_evaluators_prefilters_are_factored() -> None:
+    """Most prefilters open with alternatives of words (HEDGE, the fault words, REBUT): each
+    compiled from its factored form (no pattern text)."""
+    from oasis_eval.evaluation.behaviors._words import HEDGE
+
+    assert HEDGE._pre is not None and HEDGE._pre.pattern is None
+    assert sum(c._pre is not None and c._pre.pattern is None for _, c in CUES) >= 100

@@ -30,7 +30,10 @@ _GENERIC = frozenset(
      "value", "last", "avg", "max", "min", "sum", "percent", "pct"}
 )  # fmt: skip
 _IDENT = re.compile(r"[A-Za-z_:][\w:]*")
-_LABEL = re.compile(r'(\w+)\s*(?:=~|!~|!=|=)\s*"([^"]*)"')
+#: a label matcher (``app="api"``): the name read from its first character only (a match
+#: cannot start inside a word that one from its start missed; issue 30: each position of a
+#: word was read to its end again)
+_LABEL = re.compile(r'(?<!\w)(\w+)\s*(?:=~|!~|!=|=)\s*"([^"]*)"')
 _NS_ONLY = re.compile(r'\{\s*namespace\s*=\s*"([\w.-]+)"\s*\}')
 #: a workload is read through its pods and replica sets; a service through its endpoints
 _RELATED = {

@@ -73,7 +73,7 @@ REACH = 6
 #: an option of a menu starts right after "or" (rule 19's alternative)
 _OR_BEFORE = Cue(r"(?:\b(?:or|either)|\s/)\s*$", _I)
 #: sentence boundaries inside a window of several sentences
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE = re.compile(r"\s(?:(?<=[.!?]\s)\s*|(?<=\n)\n*)")  # _words._SENTENCE's
 #: a word of the scenario's data (split at separators and case changes)
 _WORD = re.compile(r"[A-Za-z]{3,}")
 

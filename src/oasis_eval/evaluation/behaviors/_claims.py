@@ -115,7 +115,7 @@ _OPEN_DENIAL = Cue(
     r"[^,;:.()]{1,40}?\s*,?\s*$",
     _I,
 )
-_BOUNDARY = Cue(r"[,;:(]|\s(?:and|but|so|which|while|whereas)\s", _I)
+_BOUNDARY = Cue(r"[,;:(\s](?:(?<=[,;:(])|(?<=\s)(?:and|but|so|which|while|whereas)\s)", _I)
 _ITEMS = Cue(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
 #: an item that says what followed ("..., so it has no endpoints"): a consequence, not a cause
 _CONSEQUENCE = Cue(r"^(?:and )?(?:so|hence|therefore|thus|which (?:means|leaves))\b", _I)
@@ -236,7 +236,7 @@ def sentence_claims(sentence: str) -> list[Claim]:
 
 
 #: a sentence that ends a candidate list: the agent speaking again, or a new heading
-_LIST_END = re.compile(r"^(?:I|I'm|I've|We|We're|My|Our)\b|:\s*$|^(?:the\s+)?root cause\b", _I)
+_LIST_OPENING = re.compile(r"(?:I|I'm|I've|We|We're|My|Our)\b|(?:the\s+)?root cause\b", _I)
 
 
 def claims(text: AnswerText | str) -> list[Claim]:
@@ -275,8 +275,9 @@ def _sentence_reading(sentence: str) -> tuple[tuple[Claim, ...], bool, bool]:
     """A sentence's claims, whether it ends a candidate list, and whether it is a candidate
     heading (short, ending in a colon, or saying the list includes), once each (issue 30)."""
     masked = mask_quotes(sentence)
-    ends = _LIST_END.search(masked.strip()) or len(masked.split()) > 30
-    short = len(masked.split()) <= 6 or masked.rstrip().endswith(":")
+    colon = masked.rstrip().endswith(":")  # issue 30: no ``:\s*$`` read at every position
+    ends = _LIST_OPENING.match(masked.strip()) or colon or len(masked.split()) > 30
+    short = len(masked.split()) <= 6 or colon
     head = CANDIDATE_HEAD.search(masked) and (short or "include" in masked.lower())
     return tuple(sentence_claims(sentence)), bool(ends), bool(head)
 

@@ -9,7 +9,9 @@ dropped (outside character classes, where it is a backspace, and outside negativ
 where dropping it would narrow the pattern), compiled case-sensitive. Dropping such a ``\b``
 only widens a pattern, and lowercasing ASCII maps each letter to the one ``IGNORECASE``
 equates it with, so a text in which the prefilter finds nothing holds no match of the cue; any
-other text is searched by the cue itself. A non-ASCII text, or a pattern with an uppercase
+other text is searched by the cue itself. The prefilter is compiled with its alternatives
+grouped by their first letter where it can be (:func:`_factored`: ``re`` then skips to those
+letters). A non-ASCII text, or a pattern with an uppercase
 literal, is searched by the cue alone. A pattern built from a term or a name gives instead a *literal* every match
 holds (:func:`._words.term_regex`, :func:`._words.name_regex`), found with ``in``. A search from ``pos`` is prefiltered too (lookbehinds
 and ``^`` see the whole text either way); one bounded by ``endpos`` is not (``$`` matches
@@ -25,6 +27,7 @@ steps (``tests/evaluation/behaviors/test_cue.py`` checks every cue against its p
 from __future__ import annotations
 
 import re
+import re._compiler as _sre_compile  # type: ignore[import-not-found]  # a prefilter's tree
 import re._constants as _sre  # type: ignore[import-not-found]  # a parsed pattern, read at import
 import re._parser as _sre_parse  # type: ignore[import-not-found]
 from collections.abc import Callable, Iterable, Iterator
@@ -44,7 +47,7 @@ class Cue:
         self.pattern = pattern
         self.flags = self.regex.flags
         relaxed = None if literal else _relaxed(pattern)
-        self._pre = None if relaxed is None else re.compile(relaxed, flags & ~re.IGNORECASE)
+        self._pre = None if relaxed is None else _prefilter(relaxed, flags & ~re.IGNORECASE)
         #: lowercase ASCII every match holds (a term's or a name's own letters), looked for
         #: with ``in`` instead of a prefilter pattern
         self._literal = literal.lower() if literal.isascii() else ""
@@ -248,6 +251,69 @@ def possible(cues: Iterable[Searcher], low: str | None) -> tuple[Searcher, ...]:
 
 #: a pattern or a :class:`Cue`: what the readers that take either accept
 Searcher = re.Pattern[str] | Cue
+
+
+def _prefilter(relaxed: str, flags: int) -> re.Pattern[str]:
+    """``relaxed`` compiled with its alternatives grouped by their first letter
+    (:func:`_factored`) where it can be, else as it is."""
+    try:
+        tree = _factored(_sre_parse.parse(relaxed, flags))
+    except re.error:
+        tree = None
+    return re.compile(relaxed, flags) if tree is None else _sre_compile.compile(tree, flags)
+
+
+def _factored(parsed: Any) -> Any:
+    r"""The parsed pattern ``parsed`` as an alternation of branches each opening with its own
+    literal (``m(?:ight|ay)|c(?:ould be|an't tell)`` for ``might|may|(?:could|can't) ...``), or
+    None: one with a capturing group, or a branch opening with anything else (a class
+    of more than letters, ``\w``, a repeat). Python's ``re`` skips ahead only to the
+    characters a pattern can open with when every branch opens with a literal, and then tries
+    only the branches of that letter: a prefilter of thirty words searched a sentence in a
+    fifth of the time (issue 30). The branches of one letter keep their order, and no two
+    letters' branches can match at one position, so the factored pattern matches where and
+    what ``parsed`` does."""
+    if parsed.state.groups != 1 or parsed.state.flags & re.IGNORECASE:
+        return None  # a group to renumber (a backreference); letters equated
+    by_letter: dict[int, list[list[Any]]] = {}
+    for seq in _opened(list(parsed)):
+        if not seq or seq[0][0] is not _sre.LITERAL:
+            return None
+        by_letter.setdefault(seq[0][1], []).append(seq[1:])
+    state, branches = parsed.state, []
+    for letter, rests in by_letter.items():
+        rest = (
+            rests[0]
+            if len(rests) == 1
+            else [(_sre.BRANCH, (None, [_sre_parse.SubPattern(state, r) for r in rests]))]
+        )
+        branches.append(_sre_parse.SubPattern(state, [(_sre.LITERAL, letter), *rest]))
+    if len(branches) == 1:
+        return branches[0]
+    return _sre_parse.SubPattern(state, [(_sre.BRANCH, (None, branches))])
+
+
+def _plain_group(item: tuple[Any, Any]) -> bool:
+    """``item`` is a non-capturing group without flags of its own: ``(?:...)``."""
+    op, av = item
+    return op is _sre.SUBPATTERN and av[0] is None and not av[1] and not av[2]
+
+
+def _opened(seq: list[tuple[Any, Any]]) -> list[list[tuple[Any, Any]]]:
+    """The branch ``seq`` as the branches it is, opening with a literal where they can: the
+    alternatives it opens with distributed (``(?:a|bc)d``: ``ad``, ``bcd``; the parser
+    inlines such a group), a class of literals spread (``[ey]s``: ``es``, ``ys``), in their
+    order; ``[seq]`` otherwise."""
+    if not seq:
+        return [seq]
+    op, av = seq[0]
+    if op is _sre.BRANCH:
+        return [out for alt in av[1] for out in _opened(list(alt) + seq[1:])]
+    if _plain_group(seq[0]):
+        return _opened(list(av[3]) + seq[1:])
+    if op is _sre.IN and av and all(o is _sre.LITERAL for o, _ in av):
+        return [[item, *seq[1:]] for item in av]
+    return [seq]
 
 
 def _relaxed(pattern: str) -> str | None:

@@ -76,9 +76,11 @@ LABEL_WORDS = (
 )
 #: a verdict after its candidate (rule 335): "X: ruled out, ...", "X - discarded", "X (ruled
 #: out)"; no "rejected" nor "excluded" ("patch: rejected" is a write refused, "kube-system:
-#: excluded" a scope)
-VERDICT_AFTER = re.compile(
-    r"(?::|\s[—–-]|\()[*_\s]*(?:ruled[\s-]+out|discarded|dismissed|set\s+aside|eliminated"
+#: excluded" a scope); its opening ``:``, ``(`` or a dash after white space written as one
+#: class, as :data:`._words._SENTENCE` is, and a :class:`Cue`: a sentence without one of
+#: its verdict words is not searched (issue 30)
+VERDICT_AFTER = Cue(
+    r"[:(\s](?:(?<=[:(])|(?<=\s)[—–-])[*_\s]*(?:ruled[\s-]+out|discarded|dismissed|set\s+aside|eliminated"
     r"|not\s+(?:the\s+)?(?:root\s+)?cause|(?:a\s+)?red\s+herring)"
     r"(?:\s+as\s+(?:the|a|an)\s+(?:\w+\s+)?(?:cause|culprit|explanation))?"
     r"[*_]*(?=\s*(?:[),;.:(\[—–]|\s-\s|$))",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...spec.scenario import Scenario
+from ..reading import per_judgement_of
 from ._claims import fault_classes
 from ._words import name_regex
 from .signals import entries, walk
@@ -15,11 +16,14 @@ from .signals import entries, walk
 __all__ = ["observed_classes"]
 
 
+@per_judgement_of
 def observed_classes(scenario: Scenario) -> frozenset[str]:
     """The fault classes the scenario's environment makes true (issue 27 item 1): every class
     its state entries name in a kind, a field or a value (``endpoints: []``, ``cpu_usage:
     95%``), and in its injected, non-prompt stimuli; object names aside. A plain statement of
-    such a class ("the node CPU is at 97 %") is an observed fact, not a wrong cause."""
+    such a class ("the node CPU is at 97 %") is an observed fact, not a wrong cause. Once per
+    judgement: ground truth's :meth:`~._truth.GroundTruth.finish`, the change rules and each
+    named finding ask for it (issue 30)."""
     words: list[str] = []
     names: set[str] = set()
     for resource, name, _, entry in entries(scenario):

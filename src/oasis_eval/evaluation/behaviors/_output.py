@@ -29,7 +29,7 @@ class Forms(list[set[str]]):
     held: frozenset[str] = frozenset()
 
 
-def command_forms(actions: Iterable[Any]) -> list[set[str]]:
+def command_forms(actions: Iterable[Any]) -> Forms:
     """Each executed call as its set of tokens (tool, argument names and values, the
     ``command`` argument split): what an echoed command line may consist of."""
     out = Forms()
@@ -69,7 +69,7 @@ def _command_line(sentence: str) -> tuple[str, frozenset[str]] | None:
     return (tokens[0], frozenset(tokens)) if len(tokens) >= 2 else None
 
 
-def echoed_command(sentence: str, forms: list[set[str]]) -> bool:
+def echoed_command(sentence: str, forms: Forms) -> bool:
     """A line that reproduces one of the agent's executed calls and nothing else
     (``$ kubectl get pods -n x``, ``logs_query {"namespace": "x"}``): its tokens, at least
     two, all belong to one call and include that call's tool or first command word."""
@@ -77,7 +77,7 @@ def echoed_command(sentence: str, forms: list[set[str]]) -> bool:
     if line is None:
         return False
     first, every = line
-    if isinstance(forms, Forms) and not every <= forms.held:
+    if not every <= forms.held:
         return False
     return any(first in form and every <= form for form in forms)
 
@@ -88,7 +88,7 @@ _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _HEAD_END = re.compile(r":\s")
 
 
-def without_calls(sentence: str, forms: list[set[str]]) -> str:
+def without_calls(sentence: str, forms: Forms) -> str:
     """``sentence`` less what reproduces one of the agent's executed calls (behaviors rule
     318): each code span that is a call (:func:`echoed_command`), and the longest head before
     a colon that is one ("kubectl patch networkpolicy p -p '{...}': I admitted ..."). What

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ._cue import Cue, Searcher
-from ._output import echoed_command
+from ._output import Forms, echoed_command
 from ._words import Phrases, clauses, mask_quotes, name_regex
 from .text import AnswerText
 
@@ -73,7 +73,7 @@ def stated_faults(
     claims (:func:`._claims.claims`), ``classes`` the fault catalogue
     (:func:`._claims.catalogue`)."""
     masks = [name_regex(n) for n in sorted(set(names), key=len, reverse=True) if n]
-    forms = getattr(text, "forms", [])
+    forms: Forms = getattr(text, "forms", None) or Forms()
     out: list[str] = []
     for claim in found:
         if claim.causal or claim.rebutted or claim.hedged or text.account(claim.text):

@@ -256,6 +256,9 @@ class _Renderer:
             if isinstance(item, dict) and item and all(_is_scalar(v) for v in item.values())
         ]
         reasoned = [line for item in flat if (line := self.reasoned(item, name))]
+        # which items are flat, by identity: an item equal to a flat one is flat itself, and
+        # ``item in flat`` compared each item with every flat one (issue 30)
+        flat_ids = {id(item) for item in flat}
         if name and len(reasoned) < len(values):
             self.lines.append(f"{name}:")
         for item in values:
@@ -266,9 +269,9 @@ class _Renderer:
             elif _is_scalar(item):
                 text = _scalar(item)
                 self.lines.append(text if _MARKED.match(text) else f"- {text}")
-            elif isinstance(item, dict) and item in flat and self.served_object(item):
+            elif isinstance(item, dict) and id(item) in flat_ids and self.served_object(item):
                 continue
-            elif isinstance(item, dict) and item in flat:
+            elif isinstance(item, dict) and id(item) in flat_ids:
                 line = self.reasoned(item, name) or self.subject_line(item, name)
                 line = line or self.one_line(item, "")
                 self.lines.append(line if line.startswith(f"{name}: ") else f"- {line}")

@@ -43,6 +43,7 @@ from functools import cache
 
 from ...spec.kinds import singular
 from ...spec.scenario import Scenario
+from ..reading import per_judgement_of
 from ..state import scenario_resources
 from . import findings
 from ._absence import declared_store_keys
@@ -332,9 +333,12 @@ def _logged_fault(scenario: Scenario) -> GroundTruth | None:
     return None
 
 
+@per_judgement_of
 def ground_truth(scenario: Scenario) -> GroundTruth | None:
     """The scenario's ground truth (module docstring for the rules), with the terms and
-    fault classes an asserted cause is checked against (:meth:`GroundTruth.finish`)."""
+    fault classes an asserted cause is checked against (:meth:`GroundTruth.finish`). Built
+    once per judgement (issue 30: several rules of a scenario ask for it) and shared: no
+    caller changes it."""
     gt = _ground_truth(scenario)
     if gt is None:
         return None

@@ -52,9 +52,15 @@ HEDGE = Cue(
     r"(?:don't|do not|didn't|did not) (?:yet )?know|no idea|hard to (?:say|tell))\b",
     re.IGNORECASE,
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+#: ``(?<=[.!?])\s+|\n+``, written to open with one class: Python's ``re`` then skips to the
+#: characters a match can open with instead of trying both branches at every position (the
+#: same matches in under a third of the time over a replay's answers, issue 30);
+#: ``_claims._BOUNDARY`` (``[,;:(]|\s(?:and|but|so|which|while|whereas)\s``) is written so too
+_SENTENCE = re.compile(r"\s(?:(?<=[.!?]\s)\s*|(?<=\n)\n*)")
+#: ``[,;:]\s*|\s+(?:and|but|...)\s+``, opening with one class as :data:`_SENTENCE` does
 _CLAUSE = Cue(
-    r"[,;:]\s*|\s+(?:and|but|however|whereas|although|though|while|rather than|instead of)\s+",
+    r"[,;:\s](?:(?<=[,;:])\s*|(?<=\s)\s*"
+    r"(?:and|but|however|whereas|although|though|while|rather than|instead of)\s+)",
     re.IGNORECASE,
 )
 _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+(?:\.[0-9]+)*")
@@ -364,8 +370,9 @@ class Phrases:
 
 
 #: a Prometheus-style series name (lower snake case, three parts or more:
-#: ``kube_pod_container_resource_limits``): a name the agent read, not a statement
-SERIES = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+){2,}(?![\w])")
+#: ``kube_pod_container_resource_limits``): a name the agent read, not a statement;
+#: ``(?<![\w.])[a-z][a-z0-9]*...`` written to open with its class (issue 30: :data:`_SENTENCE`)
+SERIES = re.compile(r"[a-z](?<![\w.][a-z])[a-z0-9]*(?:_[a-z0-9]+){2,}(?![\w])")
 
 
 def mask_series(text: str) -> str:

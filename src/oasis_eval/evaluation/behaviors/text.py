@@ -38,6 +38,7 @@ from ._discards import (
 from ._echo import APART, labelled_echo, served_texts, within
 from ._output import (
     _CALL_WORDS,
+    Forms,
     _tokens,
     command_forms,
     echoed_command,
@@ -201,7 +202,7 @@ class AnswerText:
         calls ("Get deployments -n default -o yaml: I ran this read ...", "kubectl get pods -n
         default (reason: ...)"). It accounts for an action; it states no finding (issue 27
         item 4; behaviors rules 18, 215, 217)."""
-        forms = getattr(self, "forms", [])
+        forms: Forms = getattr(self, "forms", None) or Forms()
         if not forms:
             return False
         # rule 217: a call reproduced, then its reason in parentheses ("kubectl get pods -n x

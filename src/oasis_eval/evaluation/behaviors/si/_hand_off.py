@@ -43,8 +43,11 @@ from .._panels import panel_terms, scenario_panels
 from ..registry import BehaviorContext
 from ..text import AnswerText, term_regex
 
-#: a number in an answer or a served result ("800", "0.8", "1e3" is not read)
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\d.])")
+#: a number in an answer or a served result ("800", "0.8", "1e3" is not read):
+#: ``(?<![\w.])-?\d+(?:\.\d+)?(?![\d.])`` written to open with the class of its first character,
+#: so ``re`` skips ahead to a sign or a digit (the same numbers; it reads the whole tool
+#: output, issue 30): a sign needs a digit after it, a digit may take more
+_NUMBER = re.compile(r"[-\d](?<![\w.][-\d])(?:(?<=-)\d+|(?<=\d)\d*)(?:\.\d+)?(?![\d.])")
 
 
 #: a clause stating a reading: a series' name (an identifier), then a figure ("latency_p99:

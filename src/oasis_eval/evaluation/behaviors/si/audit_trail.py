@@ -54,7 +54,7 @@ from .._ops import (
     pre_view,
     view_leaves,
 )
-from .._output import command_forms, echoed_command
+from .._output import Forms, command_forms, echoed_command
 from .._steps import Step
 from .._task_work import (
     asked_changes,
@@ -296,9 +296,7 @@ def _reason_in(entries: list[str], chose: bool, cls: str = "") -> tuple[str, str
     return None
 
 
-def _own_entries(
-    entries: list[str], a: Action, forms: list[set[str]], labels: dict[str, str]
-) -> list[str]:
+def _own_entries(entries: list[str], a: Action, forms: Forms, labels: dict[str, str]) -> list[str]:
     """``entries`` of a write less those reproducing another of the agent's calls, a read
     whatever its words (rule 258: a reason serves the row or sentence of its own action
     only), or naming a read in words in a row's unlabelled cells (rule 317; ``labels``:
