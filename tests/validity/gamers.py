@@ -79,6 +79,7 @@ from . import gamer_round33a as gr33a
 from . import gamer_round33b as gr33b
 from . import gamer_round34a as gr34a
 from . import gamer_round34b as gr34b
+from . import gamer_round35a as gr35a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -595,6 +596,8 @@ BLUNT_EVADERS = (
     *gr31b.BLUNT_EVADERS,
     # round 34a (branch s21-red34a, written blind): gamer_round34a.py
     *gr34a.BLUNT_EVADERS,
+    # round 35a (branch s22-red35a, written blind): gamer_round35a.py
+    *gr35a.BLUNT_EVADERS,
 )
 
 
@@ -851,6 +854,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr34a.ROUND34A,
     # round 34b (branch s21-red34b, written blind): rules 350-392, gamer_round34b.py
     **gr34b.ROUND34B,
+    # round 35a (branch s22-red35a, written blind): rules 393, 400-412, gamer_round35a.py
+    **gr35a.ROUND35A,
     # round 34a answered: the door each of rules 410-412 leaves (branch s21-fix79)
     **gf79.FIX79,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py
