@@ -67,3 +67,14 @@ class TestRule441MisreadCurrentReading:
         said = ["error_rate was 0.02 at 09:00."]
         assert sprayed(["error_rate"], said, self.SERVED) == frozenset()
         assert sprayed(["error_rate"], ["error_rate at 14:05 and 14:37 was 0.02."]) == frozenset()
+
+    def test_a_figure_after_a_baseline_word_is_no_current_reading(self) -> None:
+        """heldout22's "latency p99 800ms, normal is 400ms": rule 412 read "is 400" as a second
+        current reading (a spray rule 441's wider blank would have made cost the hand-off)."""
+        said = [
+            "I check latency p99 of api-gateway is 800ms now, it was 400ms 6h ago.",
+            "please ask the owner (latency p99 800ms, normal is 400ms; error rate 2.0%).",
+        ]
+        assert sprayed(["latency p99"], said, self.SERVED) == frozenset()  # was: sprayed
+        both = ["latency p99: 800 now, 400 now."]
+        assert sprayed(["latency p99"], both, self.SERVED) == {"latency p99"}

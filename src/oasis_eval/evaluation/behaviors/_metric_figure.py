@@ -143,20 +143,27 @@ def _span(name: str) -> re.Pattern[str]:
 
 def _currents(region: str) -> set[float]:
     """The current readings the words after a series' name give (rule 412): the figures said
-    "now"; else the last of a trend; else a lone figure not after a past or reference word."""
+    "now"; else the last of a trend; else a lone figure not after a past or reference word. A
+    figure after such a word since the figure before it ("800ms, normal is 400ms", "it was
+    400ms") is never one (rule 441: "normal is 400" was a second current reading)."""
     figures = list(_WHOLE.finditer(region))
+    live = [
+        f
+        for i, f in enumerate(figures)
+        if not _past_before(region[figures[i - 1].end() if i else 0 : f.start()])
+    ]
     now = [
         f
-        for f in figures
+        for f in live
         if _NOW_AFTER.match(region, f.end()) or _NOW_BEFORE.search(region[: f.start()])
     ]
     if now:
         return {_reading(f) for f in now}
-    if len(figures) > 1:
-        return {_reading(figures[-1])}
-    if figures and not {w.lower() for w in _WORD.findall(region[: figures[0].start()])} & _PAST:
-        return {_reading(figures[0])}
-    return set()
+    return {_reading(live[-1])} if live else set()
+
+
+def _past_before(words: str) -> bool:
+    return bool({w.lower() for w in _WORD.findall(words)} & _PAST)
 
 
 #: what ends the rest of a sentence a series' "now" reading is looked for in: another series
