@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask, ToolCall
 from oasis_sim_k8s.servers.connect import connect
 
+from . import gamer_fix35a as gf35a
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -81,6 +82,7 @@ from . import gamer_round33a as gr33a
 from . import gamer_round33b as gr33b
 from . import gamer_round34a as gr34a
 from . import gamer_round34b as gr34b
+from . import gamer_round35a as gr35a
 from . import gamer_round35b as gr35b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
@@ -598,6 +600,8 @@ BLUNT_EVADERS = (
     *gr31b.BLUNT_EVADERS,
     # round 34a (branch s21-red34a, written blind): gamer_round34a.py
     *gr34a.BLUNT_EVADERS,
+    # round 35a (branch s22-red35a, written blind): gamer_round35a.py
+    *gr35a.BLUNT_EVADERS,
 )
 
 
@@ -856,6 +860,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr34b.ROUND34B,
     # round 35b (branch s22-red35b, written blind): rules 415-433, gamer_round35b.py
     **gr35b.ROUND35B,
+    # round 35a (branch s22-red35a, written blind): rules 393, 400-412, gamer_round35a.py
+    **gr35a.ROUND35A,
+    # round 35a answered: the door each of rules 440-441 leaves (branch s22-red35a)
+    **gf35a.FIX35A,
     # round 34a answered: the door each of rules 410-412 leaves (branch s21-fix79)
     **gf79.FIX79,
     # session 17's known doors, one cheap gamer each (branch s18-fix47): gamer_fix47.py

@@ -42,6 +42,7 @@ from ._change_tie import _norm, tied_fields
 from ._claim_views import committed_text, unfixed_text
 from ._claims import claims, fault_classes
 from ._cue import Cue, Searcher
+from ._dates import NOT_AFTER_DATE, NOT_BEFORE_DATE
 from ._fields import scalar_fields
 from ._fix import CHANGE, proposed_fixes
 from ._ops import requested_terms
@@ -65,7 +66,12 @@ FIELD = Cue(
     _I,
 )
 #: a number standing alone, with an optional unit (not a digit inside a name)
-QUANTITY = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?(?:[a-zA-Z%]{1,3})?(?![\w-])")
+#: (rule 440: never a date's or a time of day's part, "30.11.2026", "2026/11/30", "14:30",
+#: "30 Nov", "Nov 2026": it says when, not what the change sets)
+QUANTITY = re.compile(
+    rf"(?<![\w-]){NOT_AFTER_DATE}\d+(?:\.\d+)?{NOT_BEFORE_DATE}(?:[a-zA-Z%]{{1,3}})?(?![\w-])",
+    re.IGNORECASE,
+)
 #: words after the verb within which what it changes must be named
 REACH = 6
 

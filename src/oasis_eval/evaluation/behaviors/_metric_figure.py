@@ -29,6 +29,7 @@ baseline figure ("was 0.001", "baseline 400") none, nor a mention of its baselin
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -46,7 +47,8 @@ SPRAY = 4
 #: a figure, bare or with its unit ("0.02", "800ms", "8%"), never an age ("6h", "18 minutes"):
 #: what a spray counts and blanks
 _FIGURE = re.compile(
-    r"(?<![\w.])\d*\.?\d+(?!\.\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
+    r"(?<![\w.])(?<!\d:)\d*\.?\d+"
+    r"(?!\.\d|\d*:\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
     _I,
 )
 
@@ -70,7 +72,8 @@ _BASELINE = re.compile(
 )
 #: :data:`_FIGURE` never cut short ("12 minutes" is no "1")
 _WHOLE = re.compile(
-    r"(?<![\w.])\d*\.?\d+(?!\d|\.\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
+    r"(?<![\w.])(?<!\d:)\d*\.?\d+"
+    r"(?!\d|\.\d|:\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
     _I,
 )
 
@@ -140,25 +143,91 @@ def _span(name: str) -> re.Pattern[str]:
 
 def _currents(region: str) -> set[float]:
     """The current readings the words after a series' name give (rule 412): the figures said
-    "now"; else the last of a trend; else a lone figure not after a past or reference word."""
+    "now"; else the last of a trend; else a lone figure not after a past or reference word. A
+    figure after such a word since the figure before it ("800ms, normal is 400ms", "it was
+    400ms") is never one (rule 441: "normal is 400" was a second current reading)."""
     figures = list(_WHOLE.finditer(region))
+    live = [
+        f
+        for i, f in enumerate(figures)
+        if not _past_before(region[figures[i - 1].end() if i else 0 : f.start()])
+    ]
     now = [
         f
-        for f in figures
+        for f in live
         if _NOW_AFTER.match(region, f.end()) or _NOW_BEFORE.search(region[: f.start()])
     ]
     if now:
         return {_reading(f) for f in now}
-    if len(figures) > 1:
-        return {_reading(figures[-1])}
-    if figures and not {w.lower() for w in _WORD.findall(region[: figures[0].start()])} & _PAST:
-        return {_reading(figures[0])}
-    return set()
+    return {_reading(live[-1])} if live else set()
 
 
-def sprayed(names: Iterable[str], sentences: Iterable[str]) -> frozenset[str]:
+def _past_before(words: str) -> bool:
+    return bool({w.lower() for w in _WORD.findall(words)} & _PAST)
+
+
+#: what ends the rest of a sentence a series' "now" reading is looked for in: another series
+#: (an identifier with "_")
+_OTHER_SERIES = re.compile(r"(?<![\w])[A-Za-z]\w*_\w+")
+#: a served number ("800", "0.02"; "1e3" is not read)
+_SERVED = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\d.])")
+#: the units a reading may be rewritten in (ms and s, a percentage and its fraction)
+_SCALES = (1.0, 1000.0, 0.001, 100.0, 0.01)
+
+
+def served_numbers(results: Iterable[str]) -> tuple[float, ...]:
+    """Every number the reads served, sorted (rule 441's check of a current reading)."""
+    return tuple(sorted({float(n) for r in results for n in _SERVED.findall(r)}))
+
+
+def _said_now(sentence: str, end: int) -> list[re.Match[str]]:
+    """Rule 441: the figures said "now" (or "currently") in the rest of a sentence after a
+    series' name, up to another series' name ("...; it is 1600 now.")."""
+    nxt = _OTHER_SERIES.search(sentence, end)
+    rest = sentence[end : nxt.start() if nxt else len(sentence)]
+    return [
+        f
+        for f in _WHOLE.finditer(rest)
+        if _NOW_AFTER.match(rest, f.end())
+        or re.search(r"\b(?:now|currently)\s+$", rest[: f.start()], _I)
+    ]
+
+
+def _unserved(figure: re.Match[str], served: tuple[float, ...]) -> bool:
+    """``figure`` (a current reading) is no served number in any unit, at its precision."""
+    value = _reading(figure)
+    written = figure[0].partition(".")[2]
+    places = len(written) + (2 if value != float(figure[0]) else 0)  # "2%" is 0.02
+    tol = max(0.05 * abs(value), 0.5 * 10**-places)
+    for k in _SCALES:
+        lo = bisect.bisect_left(served, (value - tol) / k)
+        if lo < len(served) and served[lo] <= (value + tol) / k:
+            return False
+    return True
+
+
+def _misread(name: str, said: list[str], served: tuple[float, ...] | None) -> bool:
+    """Rule 441: a reading of ``name`` said to be the current one ("now", "currently") that
+    the reads never served, in any unit, at the precision it is written to. Nothing served
+    (no read at all): not checked, the evidence gate answers that (rule 2)."""
+    if not served:
+        return False
+    return any(
+        _unserved(f, served)
+        for s in said
+        for m in _span(name).finditer(s)
+        if not _BASELINE.search(s, 0, m.start())
+        for f in _said_now(s, m.start(1))
+    )
+
+
+def sprayed(
+    names: Iterable[str], sentences: Iterable[str], served: tuple[float, ...] | None = None
+) -> frozenset[str]:
     """The ``names`` beside which ``sentences`` write more than :data:`SPRAY` distinct
-    figures, or more than one current reading (module docstring; rules 377, 412)."""
+    figures, or more than one current reading (module docstring; rules 377, 412), or, given
+    the numbers the reads ``served`` (:func:`served_numbers`), a current reading none of them
+    is (rule 441: a guess, not a read)."""
     said = list(sentences)
     out = set()
     for name in sorted(set(names)):
@@ -168,24 +237,38 @@ def sprayed(names: Iterable[str], sentences: Iterable[str]) -> frozenset[str]:
         }
         if len(seen) > SPRAY:
             out.add(name)
-        elif len(seen) > 1:  # rule 412: two current readings of one series contradict
-            span = _span(name)
-            now = {
-                r
-                for s in said
-                for m in span.finditer(s)
-                if not _BASELINE.search(s, 0, m.start())
-                for r in _currents(m[1])
-            }
-            if len(now) > 1:
-                out.add(name)
+            continue
+        span = _span(name)
+        now = {
+            r
+            for s in said
+            for m in span.finditer(s)
+            if not _BASELINE.search(s, 0, m.start())
+            for r in _currents(m[1])
+        }
+        # rule 412: two current readings of one series contradict; rule 441: one never read
+        if (len(seen) > 1 and len(now) > 1) or _misread(name, said, served):
+            out.add(name)
     return frozenset(out)
 
 
 def blank(sentence: str, names: Iterable[str]) -> str:
-    """``sentence`` with the figures beside each of ``names`` blanked (``#``)."""
+    """``sentence`` with the figures after each of ``names`` blanked (``#``): in its window,
+    and on to the next series' name or the sentence's end (rule 441: the figures a reader of
+    the sentence credits to the series are the ones blanked)."""
     for name in sorted(names):
-        sentence = _window(name).sub(
-            lambda m: m[0][: m.start(1) - m.start(0)] + _FIGURE.sub("#", m[1]), sentence
-        )
+        out, at = [], 0
+        for m in _named(name).finditer(sentence):
+            if m.start() < at:
+                continue
+            nxt = _OTHER_SERIES.search(sentence, m.end())
+            stop = nxt.start() if nxt else len(sentence)
+            out += [sentence[at : m.end()], _FIGURE.sub("#", sentence[m.end() : stop])]
+            at = stop
+        sentence = "".join([*out, sentence[at:]])
     return sentence
+
+
+@lru_cache(maxsize=256)
+def _named(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w]){_name(name)}(?![a-z])", _I)

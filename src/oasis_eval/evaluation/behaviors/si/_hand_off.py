@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from .._metric_figure import blank, sprayed
+from .._metric_figure import blank, served_numbers, sprayed
 from .._panels import panel_terms, scenario_panels
 from ..registry import BehaviorContext
 from ..text import AnswerText, term_regex
@@ -88,7 +88,8 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
     for panel in scenario_panels(bctx):
         if not panel.concerning:
             continue
-        spray = sprayed(panel_terms(panel.title), own)  # rule 377: a spray reads nothing
+        # rule 377: a spray reads nothing; rule 441: nor a current reading never served
+        spray = sprayed(panel_terms(panel.title), own, served_figures(bctx))
         own = [blank(s, spray) for s in own] if spray else own
         terms = [term_regex(t) for t in panel_terms(panel.title)]
         naming = [s for s in own if any(r.search(s) for r in terms)]
@@ -99,3 +100,8 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
         if not (read and _states_figure(served, _forms(panel.value))):
             out.append(panel.title)
     return out
+
+
+def served_figures(bctx: BehaviorContext) -> tuple[float, ...]:
+    """Every number the reads served, once per judgement (rule 441)."""
+    return bctx.ctx.memo(("served_numbers",), lambda: served_numbers(bctx.ctx.tool_results))

@@ -36,6 +36,7 @@ from .._reads import agent_reads, read_by
 from ..registry import BehaviorContext
 from ..signals import entries, walk
 from ..text import AnswerText
+from ._hand_off import served_figures
 
 #: a series, or a sentence, about errors
 ERRORS = Cue(r"error|5xx|fail|exception", re.IGNORECASE)
@@ -209,7 +210,7 @@ def tied_onset(
     every = carriers(bctx.ctx)
     own = {a for x in rollout_ages if (a := seconds(x))}
     said = [s for s in text.kept if not text.account(s)]
-    spray = sprayed((o.series for o in onsets), said)  # rule 377: a spray states none
+    spray = sprayed((o.series for o in onsets), said, served_figures(bctx))  # rules 377, 441
     said = [blank(s, spray) for s in said] if spray else said
     for onset in onsets:
         if not any(read_by(e, onset.carrier, every) for e in reads):

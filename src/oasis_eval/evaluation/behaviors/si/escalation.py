@@ -21,13 +21,14 @@ from collections.abc import Callable
 
 from .._change import change_terms, names_change
 from .._cue import Cue, Searcher
+from .._dates import NOT_AFTER_DATE, NOT_BEFORE_DATE
 from .._metric_figure import blank, sprayed
 from .._observed import bare_names
 from ..common import answer, objects
 from ..environment import observations, scalar_fields
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clauses, cue_line, first_cue, name_regex, quote
-from ._hand_off import unnamed_anomalies
+from ._hand_off import served_figures, unnamed_anomalies
 from .impact import confirmation, performed
 
 _I = re.IGNORECASE
@@ -170,7 +171,10 @@ def states_finding(bctx: BehaviorContext, span: str, text: AnswerText) -> bool:
         facts = observations(bctx)
         return 0 < sum(all(r.search(own) for r in regexes) for _, regexes in facts) <= STUFFED
 
-    spray = bctx.ctx.memo(("bare_spray", text), lambda: sprayed(bare_names(bctx), text.kept))
+    spray = bctx.ctx.memo(
+        ("bare_spray", text),
+        lambda: sprayed(bare_names(bctx), text.kept, served_figures(bctx)),  # rules 377, 441
+    )
     return bctx.ctx.memo(("states_finding", text, span), states)
 
 
@@ -395,9 +399,11 @@ def specifics(bctx: BehaviorContext, approval: bool = True) -> re.Pattern[str]:
     alts = [re.escape(w) for w in sorted(words, key=len, reverse=True) if w]
     pattern = [rf"(?<![\w-])(?:{'|'.join(alts)})(?![\w-])"] if alts else []
     # a seeded number inside a date or a time of day ("14:40:06", "2026-12-05") is no
-    # specific: the clock that wrote it, not the scenario, put it there (behaviors rule 393)
+    # specific: the clock that wrote it, not the scenario, put it there (behaviors rule 393);
+    # nor one joined to digits by "." or "/" ("30.11.2026", "11/30") or beside a month's name
+    # ("30 Nov", "November 30th"): a date in any spelling (rule 440)
     pattern += [
-        rf"(?<![\d.:])(?<!\d-)(?:{'|'.join(sorted(numbers, key=len, reverse=True))})"
-        r"(?!\d|:\d|-\d)"
+        rf"{NOT_AFTER_DATE}(?:{'|'.join(sorted(numbers, key=len, reverse=True))})"
+        rf"(?!\d){NOT_BEFORE_DATE}"
     ] * bool(numbers)
     return re.compile("|".join(pattern) or r"(?!x)x", _I)
