@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .declared_secrets import resolve_value_ref, secret_literals, walk_path
-from .encoded_forms import encoded_forms
+from .encoded_forms import encoded_forms, factored
 from .redaction_search import (
     NARROW_ABOVE,
     NARROW_ITEMS,
@@ -338,7 +338,8 @@ class Redactor:
         prepared = len(self.forms) + len(self.patterns)
         if self._heads is None or self._heads[0] != prepared:
             try:
-                regexes = sorted({self._prefixes.get(p, p).encode("utf-8") for p in self.patterns})
+                heads = factored({self._prefixes.get(p, p) for p in self.patterns})
+                regexes = [head.encode("utf-8") for head in heads]
             except UnicodeEncodeError:
                 return None
             self._heads = (prepared, regexes, set())
