@@ -202,7 +202,8 @@ class Redactor:
         The prefilter looks for the first :data:`PREFIX` characters of each form in a
         string, the first :data:`BYTES_PREFIX` in a structure's bytes (and the first units of each regex
         form): whatever holds a form holds its prefix, and the regex stays short. Each text that holds a prefix is then checked form by form."""
-        self._order = sorted(self.forms, key=lambda f: (-len(f), f))
+        self._order = sorted(self.forms)  # then longest first, stable: (-len, form)
+        self._order.sort(key=len, reverse=True)
         self._compiled = None
         base = self._base if self._base is not None and self._base._ready() else None
         forms = [f for f in self.forms if base is None or f not in base.forms]
