@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .declared_secrets import resolve_value_ref, secret_literals, walk_path
-from .encoded_forms import encoded_forms
+from .encoded_forms import encoded_forms, factored
 from .redaction_search import (
     NARROW_ABOVE,
     NARROW_ITEMS,
@@ -202,7 +202,8 @@ class Redactor:
         The prefilter looks for the first :data:`PREFIX` characters of each form in a
         string, the first :data:`BYTES_PREFIX` in a structure's bytes (and the first units of each regex
         form): whatever holds a form holds its prefix, and the regex stays short. Each text that holds a prefix is then checked form by form."""
-        self._order = sorted(self.forms, key=lambda f: (-len(f), f))
+        self._order = sorted(self.forms)  # then longest first, stable: (-len, form)
+        self._order.sort(key=len, reverse=True)
         self._compiled = None
         base = self._base if self._base is not None and self._base._ready() else None
         forms = [f for f in self.forms if base is None or f not in base.forms]
@@ -338,7 +339,8 @@ class Redactor:
         prepared = len(self.forms) + len(self.patterns)
         if self._heads is None or self._heads[0] != prepared:
             try:
-                regexes = sorted({self._prefixes.get(p, p).encode("utf-8") for p in self.patterns})
+                heads = factored({self._prefixes.get(p, p) for p in self.patterns})
+                regexes = [head.encode("utf-8") for head in heads]
             except UnicodeEncodeError:
                 return None
             self._heads = (prepared, regexes, set())

@@ -19,7 +19,7 @@ from typing import Any
 import ahocorasick_rs
 
 from ..errors import OasisError
-from .encoded_forms import PATTERN_SHORTEST
+from .encoded_forms import PATTERN_SHORTEST, factored
 
 __all__ = [
     "CLEAN_ITEM_MAX",
@@ -187,7 +187,9 @@ def searchers(
     if regexes:
         shortest = min(shortest, PATTERN_SHORTEST)
     # the literal prefixes and the regex forms are two searches: one alternation of both
-    # would lose the literal-prefix scan that makes the trie fast
+    # would lose the literal-prefix scan that makes the trie fast; regex forms sharing their
+    # first unit are one regex (encoded_forms.factored)
+    regexes = factored(regexes)
     pattern = "|".join(regexes)
     search = _one_of(_literals(heads), compiled_pattern(pattern).search if regexes else None)
     try:

@@ -41,6 +41,7 @@ from ..files import (
     write_atomic,
 )
 from ..spec.profile import Profile
+from .indented_json import indented
 from .manifest import RunKey, load_run_key, write_manifest
 from .record import RunRecord
 from .redaction import Redactor, secret_literals
@@ -145,9 +146,7 @@ def write_run(
     write_atomic(run_dir / VERDICT_YAML, verdict_yaml(record.verdict).encode("utf-8"))
     write_atomic(run_dir / VERDICT_JSON, verdict_json(record.verdict).encode("utf-8"))
     write_atomic(run_dir / RECORD, record.model_dump_json(indent=2).encode("utf-8"))
-    write_atomic(
-        run_dir / PROFILE, json.dumps(profile_json, indent=1, sort_keys=True).encode("utf-8")
-    )
+    write_atomic(run_dir / PROFILE, indented(profile_json).encode("utf-8"))
     ev_dir = run_dir / EVIDENCE
     ev_dir.mkdir(exist_ok=True)
     for scenario_id in sorted(evidence):

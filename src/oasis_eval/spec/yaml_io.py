@@ -113,11 +113,121 @@ def safe_load_all(text: str, limits: YamlLimits = LIMITS) -> list[Any]:
 
 def safe_load(text: str, limits: YamlLimits = LIMITS) -> Any:
     """``yaml.safe_load`` within ``limits`` (raises ``yaml.YAMLError``). Aliases are built as
-    shared objects: a caller that lifts :attr:`YamlLimits.max_nodes` must walk by identity."""
+    shared objects: a caller that lifts :attr:`YamlLimits.max_nodes` must walk by identity.
+
+    A plain document (no anchor, alias, merge key or tag beyond the core schema's scalars) is
+    built in the one pass that checks the limits (:func:`_plain_load`, issue 30); anything else,
+    or anything that pass refuses or fails on, takes the limit scan and libyaml's loader as
+    before, so the data and the errors are theirs."""
+    plain = _plain_load(text, limits)
+    if plain is not _NOT_PLAIN:
+        return plain
     docs = safe_load_all(text, limits)
     if len(docs) > 1:
         raise yaml.YAMLError(f"expected a single document, found {len(docs)}")
     return docs[0] if docs else None
+
+
+_NOT_PLAIN = object()
+_STR = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
+#: scalar tags built by the safe constructor's own function for them (the rest: not plain)
+_SCALARS = frozenset(
+    "tag:yaml.org,2002:" + name
+    for name in ("null", "bool", "int", "float", "binary", "timestamp", "str")
+)
+_SEQUENCES = (None, "!", yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG)
+_MAPPINGS = (None, "!", yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG)
+
+
+def _plain_load(text: str, limits: YamlLimits) -> Any:
+    """``safe_load(text)`` of a plain document from the parser's events alone, each limit
+    checked on the way, or :data:`_NOT_PLAIN`. The one parse ``check_limits`` makes already:
+    libyaml's second parse, its node tree and the constructor's generators are not needed
+    when nothing is shared or tagged (issue 30: the issued kubeconfig is parsed each
+    scenario). Scalars are resolved and constructed by the loader's own resolver and
+    constructor functions, so a value is exactly what ``safe_load`` gives it."""
+    if _LOADER.yaml_path_resolvers:  # resolution would depend on the path: the full path
+        return _NOT_PLAIN
+    events: Any = yaml.parse(text, Loader=_Loader)  # a generator: closed when done
+    try:
+        return _built(events, limits)
+    except (yaml.YAMLError, ValueError, TypeError):  # the full path raises its own error
+        return _NOT_PLAIN
+    finally:
+        events.close()
+
+
+def _built(events: Any, limits: YamlLimits) -> Any:
+    resolve, constructors = _LOADER.resolve, _LOADER.yaml_constructors
+    stack: list[tuple[Any, list[Any] | None]] = []  # (container, a mapping's pending key)
+    documents, total, root = 0, 0, None
+    for event in events:
+        kind = type(event)
+        if kind is yaml.ScalarEvent:
+            if event.anchor is not None:
+                return _NOT_PLAIN
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = resolve(yaml.ScalarNode, event.value, event.implicit)
+            if tag == _STR:
+                value: Any = event.value
+            elif tag in _SCALARS:
+                value = constructors[tag](_LOADER, yaml.ScalarNode(tag, event.value))
+            else:
+                return _NOT_PLAIN  # a merge key, the value key, a tag of another schema
+            total += 1
+        elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            if event.anchor is not None or len(stack) >= limits.max_depth:
+                return _NOT_PLAIN
+            if event.tag not in (_MAPPINGS if kind is yaml.MappingStartEvent else _SEQUENCES):
+                return _NOT_PLAIN
+            value = {} if kind is yaml.MappingStartEvent else []
+            total += 1
+        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+            value = stack.pop()[0]
+            if not stack:
+                root = value
+            continue
+        elif kind is yaml.DocumentStartEvent:
+            documents += 1
+            if documents > 1:
+                return _NOT_PLAIN
+            continue
+        elif kind is yaml.AliasEvent:
+            return _NOT_PLAIN
+        else:  # stream start and end, document end
+            continue
+        if total > limits.max_nodes:
+            return _NOT_PLAIN
+        _place(stack, value)
+        if kind is not yaml.ScalarEvent:
+            stack.append((value, [] if kind is yaml.MappingStartEvent else None))
+        elif not stack:
+            root = value
+    return root
+
+
+def _place(stack: list[tuple[Any, list[Any] | None]], value: Any) -> None:
+    """Put a new node in the container on top of the stack: a list's next item, a mapping's
+    key (kept until its value) or the value of the pending key (the last of equal keys wins,
+    as in the constructor)."""
+    if not stack:
+        return
+    container, pending = stack[-1]
+    if pending is None:
+        container.append(value)
+    elif pending:
+        container[pending.pop()] = value
+    else:
+        if isinstance(value, (dict, list)):
+            raise TypeError("a collection as a mapping key")  # the full path's error
+        pending.append(value)
+
+
+#: the loader whose resolver and scalar constructors :func:`_plain_load` calls (the class's own
+#: tables; a scalar's resolution and construction read nothing of the instance's state)
+_LOADER = _Loader("")
+_LOADER.dispose()
 
 
 @dataclass
