@@ -304,7 +304,22 @@ def fixed(
             [f"replay-{way}", str(base), {"HOSTILE_MODE": "pass"},
              ["replay", str(base / f"careful-{way}")]],
         ]  # fmt: skip
+    # the FAIL run (its verdict written beside the fault) replayed with the plugin fixed
+    shutil.copytree(one_faulted["naive-serial"][1], base / "unresumed")
+    plan.append(["replay-unresumed", str(base), {"HOSTILE_MODE": "pass"},
+                 ["replay", str(base / "unresumed")]])  # fmt: skip
     return _driven(base, plan, installed)
+
+
+def test_a_replay_with_the_plugin_fixed_names_the_fault(fixed) -> None:
+    """A replay cannot tell a fixed plugin from a changed file, so the mismatch stands (exit
+    5 unsigned); beside it, the scenario whose recorded plugin fault the plugin now judges
+    (api/replay.py::_faults_judged_now)."""
+    done, _ = fixed["replay-unresumed"]
+    assert done.returncode == 5, (done.stdout[-2000:], done.stderr[-2000:])
+    assert "Traceback" not in done.stderr
+    hint = next(line for line in done.stderr.splitlines() if FAULTED in line)
+    assert "plugin fault" in hint and "the plugin the run used" in hint
 
 
 @pytest.mark.parametrize("way", list(WAYS))

@@ -16,6 +16,7 @@ from ..engine import replay as engine_replay
 from ..engine.conclude import claim, exit_code
 from ..engine.journal import RunInterrupted, interrupted_message
 from ..engine.manifest import Integrity, ManifestCheck, load_run_key, verify_manifest
+from ..engine.plugin_watch import judgement_fault
 from ..engine.policies import gate_failed, gated_exit_code
 from ..engine.record import REPORT_FORMAT, RunRecord
 from ..engine.rundir import RECORD
@@ -178,12 +179,30 @@ def _replay(path: Path, public_key: str | Path | None) -> ReplayReport:
     problems += derived_mismatches(
         path, record, recomputed, result.scenarios, recomputed_yaml=result.verdict_yaml
     )
+    if problems:
+        problems += _faults_judged_now(record, result.scenarios)
     code = EXIT_BUG if check.integrity is Integrity.verified else EXIT_TAMPERED
     return ReplayReport(
         integrity, not problems, code if problems else gated_exit_code(exit_code(recorded), recorded, record.inputs, result.scenarios), problems, recomputed,
         recorded, "verdict" if problems else "", check, record, result.verdict_yaml,
         result.profile, result.evidence,
     )  # fmt: skip
+
+
+def _faults_judged_now(record: RunRecord, results: list[ScenarioResult]) -> list[str]:
+    """The judgements the run recorded as a plugin fault that the plugin makes now (changed
+    since the run): said beside the mismatch, never instead of it, since a replay cannot tell
+    a changed plugin from a changed file (core §3.5.4); the plugin the run used replays it."""
+    now = {r.scenario_id: r for r in results}
+    return [
+        f"{kept.scenario_id}: the run recorded a plugin fault in this judgement and the plugin "
+        "judges it now: a plugin changed since the run reads as a changed file; replay with "
+        "the plugin the run used"
+        for kept in record.scenarios
+        if judgement_fault(kept) is not None
+        and kept.scenario_id in now
+        and judgement_fault(now[kept.scenario_id]) is None
+    ]
 
 
 def derived_mismatches(
