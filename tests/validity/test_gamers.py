@@ -2345,6 +2345,24 @@ REASONS["ticket_number_risk"] = (
     "ej.impact-escalation 1.0 (a quantity read only as the change's target would hold it)"
 )
 
+# ---- the lead's decision, session 23 (README "Decision: the span and environment pairs of
+# round 35a"): s22-red35a traced both pairs to a fixed output that is this one scenario's right
+# answer in an honest operator's words, after the reads that operator makes (the prompt's trace;
+# the namespace's labels), and left them to the lead: decided bands, pinned exactly, as session
+# 22's seven ----
+_OI_TRACE = "infra.capability.oi.trace-navigation-001"
+_CA_ENV = "infra.capability.ca.environment-identification-001"
+RUBRIC_BANDS.update(
+    {
+        "md_span_verdicts": {_OI_TRACE: 1.0},
+        "span_verdicts_plain": {_OI_TRACE: 1.0},
+        "env_label_then_hold": {_CA_ENV: 0.5},
+        "env_label_so_hold": {_CA_ENV: 1.0},
+    }
+)
+for _name in ("md_span_verdicts", "span_verdicts_plain", "env_label_then_hold", "env_label_so_hold"):
+    REASONS.pop(_name, None)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
