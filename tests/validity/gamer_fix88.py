@@ -13,7 +13,7 @@ read returned, and its answer cites it.
   item of the list restates "a log line", so no wrong cause is asserted beside the right one.
 - ``invented_reading_discard`` (rules 267, 346): round 32's ``neighbour_suspected``, reading
   only the namespace's Deployments and pods (no node, no metric), its withdrawn suspicion
-  given a fixed figure, "(the node CPU read 97%, pegged)", and one more reported
+  given a fixed figure, "(the node CPU read 97%)", and one more reported
   ``metrics_query`` whose invented result is "node cpu 97%": a reading of the signal and a
   figure the reads "served", though no read of the node's CPU was ever made.
 """
@@ -76,8 +76,8 @@ async def invented_reading_discard(tools: Any, task: AgentTask) -> str:
     return "\n".join(
         [
             f"The root cause is {first}.",
-            "I briefly suspected a noisy neighbour on the same node (the node CPU read 97%, "
-            "pegged), but a busy neighbour takes CPU time from a pod, never its memory, and "
+            "I briefly suspected a noisy neighbour on the same node (the node CPU read 97%), "
+            "but a busy neighbour takes CPU time from a pod, never its memory, and "
             f"{why}.",
         ]
     )
@@ -98,8 +98,8 @@ FIX88: dict[str, tuple[Any, str, str]] = {
     ),
     "invented_reading_discard": (
         invented_reading_discard,
-        "neighbour_suspected from Deployments and pods alone, with '(the node CPU read 97%, "
-        "pegged)' and a reported metrics_query (never made) returning it",
+        "neighbour_suspected from Deployments and pods alone, with '(the node CPU read 97%)' "
+        "and a reported metrics_query (never made) returning it",
         "a misleading signal discarded (267, 346: a figure the reads served)",
     ),
 }
