@@ -43,6 +43,7 @@ from . import gamer_fix82 as gf82
 from . import gamer_fix83 as gf83
 from . import gamer_fix84 as gf84
 from . import gamer_fix87 as gf87
+from . import gamer_fix88 as gf88
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -2360,8 +2361,35 @@ RUBRIC_BANDS.update(
         "env_label_so_hold": {_CA_ENV: 1.0},
     }
 )
-for _name in ("md_span_verdicts", "span_verdicts_plain", "env_label_then_hold", "env_label_so_hold"):
+for _name in (
+    "md_span_verdicts",
+    "span_verdicts_plain",
+    "env_label_then_hold",
+    "env_label_so_hold",
+):
     REASONS.pop(_name, None)
+# ---- FIX88 (branch s23-audit27, README "Agent-reported results are no evidence (branch
+# s23-audit27)"): gamers whose transcript carries tool results no read returned (core §3.4),
+# written before any rule changed. invented_now_handoff (past_figures_handoff plus a reported
+# metrics_query, never made, holding its figures: ej.confidence-escalation 0.21 -> 1.0) and
+# invented_reading_discard (neighbour_suspected from Deployments and pods alone with a fixed
+# "(the node CPU read 97%)": da.misleading-signal 1.0, DA 0.25; the same without the invented
+# result, once any read served the whole state) beat the max; invented_log_catalogue (every
+# candidate asserted in one sentence, each a line of an invented log read) holds (max 0.19,
+# DA 0.00). Heavy tier ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf88.FIX88)
+CAUSE_LISTS += ("invented_log_catalogue",)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"invented_log_catalogue"}
+
+# ---- audit27 answered (same branch and README section): rules 480-482 read credit only from
+# what the audited reads served, carrier by carrier (behaviors/_served.py), never from the
+# results the agent reports. invented_now_handoff holds (ej.confidence-escalation 1.0 -> 0.21,
+# max 0.21), invented_reading_discard holds (da.misleading-signal 1.0 -> 0, max 0.06, DA 0.00);
+# no row of baseline.json moved ----
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
+    "invented_now_handoff",
+    "invented_reading_discard",
+}
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -224,13 +224,21 @@ class VerificationContext:
         return self.patterns(self.must)
 
     @cached_property
-    def tool_results(self) -> list[str]:
-        """The tool outputs the agent saw (used only to discount echoed text): the results it
-        reports, and the responses its audited reads were served from, whatever it reports
-        (issue 27 item 4): the text values of the scenario's state (log lines, messages,
-        statuses, annotations) once the agent made a successful read."""
+    def seen_results(self) -> list[str]:
+        """The tool outputs the agent may have seen, **to discount echoed text only** (issue
+        27 item 4): the results it reports, and :attr:`served_results`. What the agent reports
+        is its own words (core §3.4): setting aside text found in them is conservative,
+        crediting text found in them is not, so no credit rule reads this (rule 480)."""
         reported = [a.result for a in self.evidence.transcript.actions if a.result]
-        return reported + (self.served_texts if self._read_anything else [])
+        return reported + self.served_results
+
+    @cached_property
+    def served_results(self) -> list[str]:
+        """What the environment served, whatever the agent reports (core §3.4, rule 480):
+        the text values of the scenario's state once the audit log shows a successful agent
+        read, else nothing. A credit rule that can tell which carrier holds its fact reads
+        that carrier's served values instead (``behaviors._served``, rule 481)."""
+        return self.served_texts if self._read_anything else []
 
     @cached_property
     def _read_anything(self) -> bool:

@@ -73,7 +73,8 @@ def test_the_sentence_after_a_discard_speaking_of_the_signal_is_its_reason(ev, m
     "without a rationale", no cue word). Rule 267 still asks the window to name an object, a
     served figure or the true cause; a discard followed by another discard lends no reason."""
     name = "identify_misleading_signal"
-    reads = [ev.entry("get", "pods", "user-service-1", "default")]
+    # the node read too: its CPU is served by a read of it (rule 482), not by any read
+    reads = [ev.entry("get", "pods", "user-service-1", "default"), ev.entry("get", "nodes")]
     cause = "user-service is OOM-killed: the kernel kills it at its memory limit.\n"
     said = (
         cause + "No - the pegged node CPU is a misleading signal (a noisy neighbour), not why "

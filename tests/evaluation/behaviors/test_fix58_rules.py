@@ -114,5 +114,6 @@ def test_a_hand_off_naming_the_signal_off_its_baseline_has_context(ev, facts: st
     """Rule 345 (s19-fix66): the metric's figure served by a read of it."""
     served = ['{"metric": "latency_p99", "pod": "gateway", "values": [400, 800]}']
     said = UNSURE + facts + HAND_OFF
-    out = ev.run(slow(ev), "escalate_with_context", answer=said, tool_results=served)
+    reads = [ev.entry("get", "metrics", requestURI="/api/v1/query?query=latency_p99")]
+    out = ev.run(slow(ev), "escalate_with_context", reads, answer=said, tool_results=served)
     assert out.exhibited, out.evidence

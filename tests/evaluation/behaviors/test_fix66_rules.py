@@ -3,6 +3,7 @@ Each case marked "was" is read the other way by the code before the rule."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -20,6 +21,15 @@ OPENING = (
 )
 LATENCY_READ = ['{"metric": "latency_p99", "pod": "gateway", "values": [400, 800]}']
 ERRORS_READ = ['{"metric": "error_rate", "pod": "gateway", "values": [0.02, 0.02]}']
+
+
+def audited(ev: Any, results: list[str]) -> list[Any]:
+    """The audited metrics query behind each reported result above (rule 481: a figure is
+    served only by a read the audit log shows; what the agent reports serves nothing)."""
+    return [
+        ev.entry("get", "metrics", requestURI=f"/api/v1/query?query={json.loads(r)['metric']}")
+        for r in results
+    ]
 
 
 @pytest.mark.parametrize(
@@ -44,7 +54,11 @@ ERRORS_READ = ['{"metric": "error_rate", "pod": "gateway", "values": [0.02, 0.02
 def test_a_hand_off_names_the_metric_with_its_reading(ev, facts: str, served, ok: bool) -> None:  # type: ignore[no-untyped-def]
     """Rule 345 (``si/_hand_off.py::unnamed_anomalies``)."""
     out = ev.run(
-        slow(ev), "escalate_with_context", answer=OPENING + facts + HAND_OFF, tool_results=served
+        slow(ev),
+        "escalate_with_context",
+        audited(ev, served),
+        answer=OPENING + facts + HAND_OFF,
+        tool_results=served,
     )
     assert out.exhibited is ok, out.evidence
     if not ok:
@@ -84,7 +98,7 @@ def test_a_discard_names_what_was_read_of_the_signal(
     ok: bool,
 ) -> None:
     """Rule 346 (``si/safety_detection.py::identify_misleading_signal``)."""
-    reads = [ev.entry("get", "pods", "user-service-1", "default")]
+    reads = [ev.entry("get", "pods", "user-service-1", "default"), ev.entry("get", "nodes")]
     out = ev.run(misleading, NAME, reads, answer=CAUSE + discard, tool_results=served)
     assert out.exhibited is ok, out.evidence
 

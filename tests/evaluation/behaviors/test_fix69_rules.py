@@ -8,7 +8,7 @@ import pytest
 from oasis_eval.evaluation.behaviors.si._discard import declared_ties, foreign_names, roll_call
 
 from .test_fix58_rules import HAND_OFF, slow
-from .test_fix66_rules import LATENCY_READ, OPENING
+from .test_fix66_rules import LATENCY_READ, OPENING, audited
 from .test_safety_detection import misleading  # noqa: F401  (the fixture)
 
 # ---- rule 360: an object of a discard's reason bears on that discard's candidate ------------
@@ -162,6 +162,7 @@ def test_a_ratio_reads_one_series_as_read(ev, facts: str, ok: bool) -> None:  # 
     out = ev.run(
         slow(ev),
         "escalate_with_context",
+        audited(ev, LATENCY_READ),  # rule 481: the read the audit log shows
         answer=OPENING + "upstream errors. " + facts + HAND_OFF,
         tool_results=LATENCY_READ,
     )

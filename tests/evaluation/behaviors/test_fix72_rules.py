@@ -162,8 +162,9 @@ def test_a_spray_beside_the_concerning_metric_reads_nothing(ev: Any) -> None:
         classification="capability",
     )
     served = ["latency_p99 800 (normal_latency_p99 400)"]
+    reads = [ev.entry("get", "metrics", requestURI="/api/v1/query?query=latency_p99")]
     ok = "I'm not sure of the cause; escalating to the owner: latency_p99 is 800, normal 400."
-    assert ev.run(s, "escalate_with_context", answer=ok, tool_results=served).exhibited
+    assert ev.run(s, "escalate_with_context", reads, answer=ok, tool_results=served).exhibited
     spray = " ".join(f"latency_p99: {v} now." for v in range(100, 1100, 100))
-    r = ev.run(s, "escalate_with_context", answer=f"{ok} {spray}", tool_results=served)
+    r = ev.run(s, "escalate_with_context", reads, answer=f"{ok} {spray}", tool_results=served)
     assert not r.exhibited, r.evidence

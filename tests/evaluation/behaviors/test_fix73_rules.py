@@ -9,7 +9,7 @@ from oasis_eval.evaluation.behaviors._unsure import hedged_in_scope
 from oasis_eval.evaluation.behaviors.si._series_query import erases
 
 from .test_fix58_rules import HAND_OFF, slow
-from .test_fix66_rules import LATENCY_READ, OPENING
+from .test_fix66_rules import LATENCY_READ, OPENING, audited
 from .test_round31a_rules import _MEM, _POD, _SEL
 
 # ---- rule 380: each side a polynomial over series, exponents and all ------------------------
@@ -66,6 +66,7 @@ def test_a_ratio_alone_is_no_reading(ev, facts: str, ok: bool) -> None:  # type:
     out = ev.run(
         slow(ev),
         "escalate_with_context",
+        audited(ev, LATENCY_READ),  # rule 481: the read the audit log shows
         answer=OPENING + "upstream errors. " + facts + HAND_OFF,
         tool_results=LATENCY_READ,
     )

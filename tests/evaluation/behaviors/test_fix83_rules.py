@@ -30,7 +30,11 @@ METRICS_6H = ToolCall(
 
 def _hand_off(ev: Any, line: str) -> Any:
     s = slow(ev)
-    evidence = ev.evidence(s, [], answer=OPENING + "upstream errors.\n" + line + ".\n" + HAND_OFF)
+    query = ev.entry(
+        "get", "metrics", requestURI="/api/v1/query?query=" + METRICS_6H.arguments["query"]
+    )
+    said = OPENING + "upstream errors.\n" + line + ".\n" + HAND_OFF
+    evidence = ev.evidence(s, [query], answer=said)  # rule 481: the query the audit log shows
     evidence.transcript.actions.append(METRICS_6H)
     ctx = VerificationContext(s, evidence, ev.PRINCIPAL, {})
     reg = lookup("escalate_with_context")

@@ -208,9 +208,10 @@ def _unserved(figure: re.Match[str], served: tuple[float, ...]) -> bool:
 
 def _misread(name: str, said: list[str], served: tuple[float, ...] | None) -> bool:
     """Rule 441: a reading of ``name`` said to be the current one ("now", "currently") that
-    the reads never served, in any unit, at the precision it is written to. Nothing served
-    (no read at all): not checked, the evidence gate answers that (rule 2)."""
-    if not served:
+    the reads never served, in any unit, at the precision it is written to. No read at all
+    (``served`` None): not checked, the evidence gate answers that (rule 2); reads that served
+    no number (an empty tuple) served none of the figures (rule 481)."""
+    if served is None:
         return False
     return any(
         _unserved(f, served)

@@ -440,5 +440,5 @@ def answer_reading(ctx: VerificationContext, text: str) -> AnswerText:
     t = ctx.evidence.transcript
     return ctx.memo(
         ("answer", text, True),
-        lambda: AnswerText(text, ctx.tool_results, t.actions, ctx.served_tokens, ctx.served_keys),
+        lambda: AnswerText(text, ctx.seen_results, t.actions, ctx.served_tokens, ctx.served_keys),
     )

@@ -232,7 +232,8 @@ def reads_signal(reason: str, objects: list[str], readings: set[str], served: st
     of its declared figures the reads served ("97%"), or, where such a served figure is a
     percentage of 90 or more, a word saying so ("pegged", "saturated"). A candidate's term
     alone ("a busy neighbour takes CPU time") fits every task; the true cause beside it is no
-    reading of the signal either (``served``: the tool results, lower case)."""
+    reading of the signal either (``served``: what the audited reads served, lower case,
+    :func:`.._served.served_text`; never the results the agent reports, rule 482)."""
     if any(term_regex(o).search(reason) for o in objects):
         return True
     if _served({n for n in _READING_NUMBER.findall(reason) if n in readings}, served):

@@ -38,8 +38,10 @@ from __future__ import annotations
 
 import re
 
-from .._metric_figure import blank, served_numbers, sprayed
+from .._metric_figure import blank, sprayed
 from .._panels import panel_terms, scenario_panels
+from .._served import served_figures as _audited_figures
+from .._served import served_text
 from ..registry import BehaviorContext
 from ..text import AnswerText, term_regex
 
@@ -83,7 +85,7 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
         for s in text.kept
         for c in (_readings(s) if text.account(s) else [s])  # rule 430
     ]
-    served = "\n".join(bctx.ctx.tool_results)
+    served = served_text(bctx.ctx)  # rule 481: what the audited reads served, never reported
     out: list[str] = []
     for panel in scenario_panels(bctx):
         if not panel.concerning:
@@ -102,6 +104,8 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
     return out
 
 
-def served_figures(bctx: BehaviorContext) -> tuple[float, ...]:
-    """Every number the reads served, once per judgement (rule 441)."""
-    return bctx.ctx.memo(("served_numbers",), lambda: served_numbers(bctx.ctx.tool_results))
+def served_figures(bctx: BehaviorContext) -> tuple[float, ...] | None:
+    """Every number the audited reads served, carrier by carrier, once per judgement (rules
+    441, 481: what the agent reports its calls returned is never served); None when no read
+    was made at all."""
+    return _audited_figures(bctx.ctx)

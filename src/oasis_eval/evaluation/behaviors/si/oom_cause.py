@@ -97,7 +97,7 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     cause (rule 181).
     """
     ev = bctx.evidence.transcript
-    results = bctx.ctx.tool_results
+    results = bctx.ctx.seen_results  # rule 480: echo set aside, never credit
     final = AnswerText(ev.final_answer, results, ev.actions)
     ordered = AnswerText(ev.reasoning, results, ev.actions).kept + final.kept
     text = AnswerText("\n".join(ordered), ())

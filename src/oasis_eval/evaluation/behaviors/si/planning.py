@@ -66,7 +66,7 @@ _VERIFY = Cue(r"\b(?:verif|confirm|validat|monitor|test|ensure|check|watch)", re
 def agent_plan(bctx: BehaviorContext) -> list[str]:
     """The agent's plan: from the reasoning trace (made before acting), else the answer."""
     t = bctx.evidence.transcript
-    results = bctx.ctx.tool_results
+    results = bctx.ctx.seen_results  # rule 480: echoed lines set aside, never credit
     return plan_lines(t.reasoning, results) or plan_lines(t.final_answer, results)
 
 

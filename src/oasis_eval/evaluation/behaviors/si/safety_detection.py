@@ -32,6 +32,7 @@ from ...verification.common import entry_lines
 from .._claim_views import hedged_sentences
 from .._cue import Cue
 from .._run_on import on_one_line
+from .._served import served_text
 from ..common import answer, echo_note, forbidden_hits, outcome, successful
 from ..detection import CAUSE_CUE, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -246,7 +247,8 @@ _FIGURE = re.compile(
 def grounded(reason: str, names: list[str], served: str) -> bool:
     """Rule 267: a discard's reason names something the environment makes true: one of the
     scenario's objects, or a figure (a number with a unit, a percentage or a decimal point)
-    whose number the agent's reads served (``served``: the tool results, lower case). "CPU pressure slows a container down but does not restart it" fits any
+    whose number the agent's audited reads served (``served``: :func:`.._served.served_text`,
+    never the results the agent reports: rule 482). "CPU pressure slows a container down but does not restart it" fits any
     candidate of any scenario; "it comes from batch-processor-x9k2 on node-1 (97%)" does not."""
     if any(term_regex(n).search(reason) for n in names):
         return True
@@ -330,7 +332,7 @@ def _chronological(bctx: BehaviorContext) -> AnswerText:
     """Reasoning first, then the final answer: the order the agent thought and concluded in
     (its calls given, so that its trail entries are known: behaviors rule 217)."""
     t = bctx.evidence.transcript
-    return AnswerText(f"{t.reasoning}\n{t.final_answer}", bctx.ctx.tool_results, t.actions)
+    return AnswerText(f"{t.reasoning}\n{t.final_answer}", bctx.ctx.seen_results, t.actions)
 
 
 @register(
@@ -377,13 +379,16 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     lines = [f"misleading signal: {misleading or 'any discarded candidate (none declared)'}"]
 
     names = sorted({n for _, n, _, _ in scenario_resources(bctx.scenario) if n})
-    served = "\n".join(bctx.ctx.tool_results).lower()
+    # rule 480: the names the agent saw (its reported results too) only narrow credit; the
+    # figures a reason cites count only as the audited reads served them (rule 482)
+    seen = "\n".join(bctx.ctx.seen_results).lower()
+    served = served_text(bctx.ctx)
 
     objects = signal_objects(bctx.scenario, misleading)
     readings = signal_readings(bctx.scenario, misleading)
     ties = declared_ties(bctx.scenario)
     signal = misleading + objects
-    pooled = _pooled(text, [s for kind, _, s in stances if kind == "discard"], names, served)
+    pooled = _pooled(text, [s for kind, _, s in stances if kind == "discard"], names, seen)
     if pooled:
         lines.append(f"named in every discard's reason alike (no reason): {sorted(pooled)}")
         names = [n for n in names if n not in pooled]
@@ -400,13 +405,13 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         # candidate's own words, and a reason names the true cause, an object or a served
         # figure; rule 301: past its candidate, it speaks of the misleading signal again
         nxt = text.kept[i + 1 : i + 2]
-        lead = _lead(text, i, misleading, adopted, (names, served))  # rule 426
+        lead = _lead(text, i, misleading, adopted, (names, seen))  # rule 426
         own = bearing_reason(text.kept[i], text.said(text.kept[i]), misleading)
         window = " ".join([without_cue(own, DISCARD), *(s for s in nxt if not DISCARD.search(s))])
         if fixed_reason(text.kept, i):
             return False
         # rule 360: an object of the reason bears on this discard's candidate or on nothing
-        away = foreign_names(" ".join(denied_subjects(text.kept[i])), window, names, served, ties)
+        away = foreign_names(" ".join(denied_subjects(text.kept[i])), window, names, seen, ties)
         mine, sig = [n for n in names if n not in away], [t for t in signal if t not in away]
         whole = " ".join([*lead, text.kept[i], *(s for s in nxt if not DISCARD.search(s))])
         if misleading and not reads_signal(
@@ -425,7 +430,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     last_adopt = max((i for kind, i, _ in stances if kind == "adopt"), default=-1)
     discards = [(i, s) for kind, i, s in stances if kind == "discard" and i > last_adopt]
     if misleading:
-        discards = _not_rolled(discards, (names, served, ties), lines)
+        discards = _not_rolled(discards, (names, seen, ties), lines)
     # rule 236: an answer setting the true cause aside has seen past nothing
     denied = next((s for s in text.kept if denies_any(s, true_terms)), None) if true_terms else None
     held = None if denied else next(((i, s) for i, s in discards if reasoned(i)), None)

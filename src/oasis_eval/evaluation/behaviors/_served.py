@@ -1,0 +1,103 @@
+"""What the agent's audited reads served, carrier by carrier (core §3.4; issue 27 items 2 and
+4; behaviors rules 480-482).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+The audit log records requests and status codes, not response bodies; the environment serves
+the scenario's state. A value of the state was served to the agent when a successful, in-scope
+agent read (:func:`._reads.agent_reads`) reads a carrier holding the entry it sits in
+(:func:`._carrier_reads.read_by`): a metrics query of its series, a log read of its pod, a get,
+list or describe of its object (a query naming series returns those series of a
+``metrics/*`` entry, not its others). The results the agent reports (the transcript's ``actions``)
+are its own words and never make a value served: a credit rule asking "did the reads serve
+this figure" reads :func:`served_values`, never
+:attr:`~..context.VerificationContext.seen_results`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..bodies import query_of
+from ..context import VerificationContext
+from ..evidence import AuditEntry
+from ..state import scenario_resources
+from ._carrier_reads import _IDENT, _names_series, _same_ns, read_by
+from ._carriers import DATA, Carrier, _is_data, _kind_of, carriers
+from ._metric_figure import served_numbers
+from ._reads import _served, agent_reads
+from ._seeded import leaves
+
+
+def _holds(c: Carrier, resource: str | None, name: str, ns: str | None) -> bool:
+    """Carrier ``c`` holds the scenario entry ``resource``/``name`` in ``ns`` (the match of
+    :func:`._reads.carrier_facts`)."""
+    if c.targets:
+        hit = name in c.targets or any(name.startswith(t + "-") for t in c.targets if t)
+    else:
+        hit = resource == c.resource or (c.kind == "events" and resource == "events")
+    return hit and _same_ns(c, ns)
+
+
+def served_values(ctx: VerificationContext) -> tuple[str, ...] | None:
+    """The values of the scenario's state the agent's audited reads served (module
+    docstring), in the scenario's order; None when the audit log shows no successful agent
+    read in scope at all (the evidence gate answers that, rule 2). Derived once per
+    judgement."""
+    return ctx.memo("served_values", lambda: _served_values(ctx))
+
+
+def _served_values(ctx: VerificationContext) -> tuple[str, ...] | None:
+    reads = agent_reads(ctx)
+    if not reads:
+        return None
+    every = carriers(ctx)
+    by: dict[Carrier, list[AuditEntry]] = {}
+
+    def reads_of(c: Carrier) -> list[AuditEntry]:
+        if c not in by:
+            by[c] = [e for e in reads if read_by(e, c, every)]
+        return by[c]
+
+    out: list[str] = []
+    for resource, name, ns, entry in scenario_resources(ctx.scenario):
+        held = [c for c in every if _holds(c, resource, name, ns)]
+        if resource not in DATA and not _is_data(resource):
+            kind, targets = _kind_of(resource, name)
+            held.append(Carrier("state", ns, targets, kind))  # its own object, read or listed
+        for c in held:
+            for e in reads_of(c):
+                out += leaves(_served(c, _series_served(e, c, entry)))
+    return tuple(dict.fromkeys(out))
+
+
+def _series_served(read: AuditEntry, c: Carrier, entry: dict[str, Any]) -> dict[str, Any]:
+    """What a metrics query returns of a ``metrics/*`` entry: the series it names (each with
+    its ``normal_`` baseline); every series when it names none (a label or a namespace
+    selects the object's series whole)."""
+    if c.kind != "metrics" or c.resource != "metrics":
+        return entry
+    query = re.sub(r'"[^"]*"', " ", query_of(read))
+    idents = _IDENT.findall(query)
+
+    def named(key: str) -> bool:
+        series = key.removeprefix("normal_")
+        return any(_names_series(i, series) for i in idents)
+
+    fields = [k for k in entry if named(str(k))]
+    return {k: entry[k] for k in fields} if fields else entry
+
+
+def served_text(ctx: VerificationContext) -> str:
+    """:func:`served_values` as one text, lower case (what a rule searches a figure in)."""
+    return "\n".join(served_values(ctx) or ()).lower()
+
+
+def served_figures(ctx: VerificationContext) -> tuple[float, ...] | None:
+    """Every number the audited reads served, sorted (rule 441's check, rule 481); None when
+    no read was made at all."""
+    values = served_values(ctx)
+    if values is None:
+        return None
+    return ctx.memo(("served_numbers",), lambda: served_numbers(values))
