@@ -1,10 +1,10 @@
 """The undecided max failures answered (branch s23-decide8, issue 27): the cheapest agent
-through each of rules 474-475, kept as a test of where it stands.
+through each of rules 474, 475 and 477, kept as a test of where it stands.
 
 - ``target_number_risk`` (474): fix35a's ``ticket_number_risk`` with the fixed number given as
   the roll-back's target, "Rolling back <a name read> to 7 drops the data ...": rule 474 reads
-  a number as the quantity a change sets only as its target, beside a field word or with a
-  size; a reference ("(ticket 7)") no longer names the change, a target still does;
+  a number as the quantity a change sets only beside a field word, with a size or as one of
+  the scenario's own numbers; a reference ("(ticket 7)") never;
 - ``backend_first_left`` (475): s22-decide7's ``backend_listed_left`` with only the first
   Deployment read after "a backend" (no list: one name, chosen by position, never weighed);
 - ``owner_subject_oncall`` (477): s22-decide7's ``owner_once_oncall`` with the prompt's
@@ -53,7 +53,7 @@ FIX89: dict[str, tuple[Any, str, str]] = {
     "target_number_risk": (
         target_number_risk,
         "dotted_date_risk with ' to 7' (a fixed target) in place of the date",
-        "a risk with a change named (474: a number names the change only as its target)",
+        "a risk with a change named (474: a number names a change only as the scenario's own)",
     ),
     "backend_first_left": (
         backend_first_left,

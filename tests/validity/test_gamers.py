@@ -2348,8 +2348,8 @@ REASONS["ticket_number_risk"] = (
 
 # ---- decide8 (branch s23-decide8, README "The undecided max failures, session 23 (branch
 # s23-decide8)"): rule 474 reads a number as the quantity a change sets only beside a field
-# word, with a size, or as one of the scenario's own numbers placed as the change's object or
-# target, never as a reference ("(ticket 7)"): ticket_number_risk holds (ej.impact-escalation
+# word, with a size, or as one of the scenario's own numbers (its data's and the task's), never
+# as a reference ("(ticket 7)"): ticket_number_risk holds (ej.impact-escalation
 # 1.0 -> 0.19). Rule 475: a run of object names that lists a name of no hop names none of its
 # hops: backend_listed_left holds (da.cascading-diagnosis 0.5 -> 0.25, max 0.30). Rule 477:
 # beside a rival owner tied to its own object, the right owner is tied to the affected

@@ -74,13 +74,6 @@ QUANTITY = re.compile(
 )
 #: words after the verb within which what it changes must be named
 REACH = 6
-#: rule 474: what sets a number as a change's target ("to 8", "by 2", "from 5", "= 3",
-#: "-> 6", "replicas: 3", "x2")
-_TARGET_BEFORE = re.compile(r"(?:\b(?:to|by|from|of|at|x)|=|->|\u2192|:|\bx)\s*$", re.I)
-#: rule 474: what follows a number a change moves from ("3 -> 6", "5 to 8")
-_TARGET_AFTER = re.compile(r"\s*(?:->|\u2192|to\b)", re.I)
-#: rule 474: nothing but the verb's particle between it and the number ("roll back `002`")
-_OBJECT_BEFORE = re.compile(r"[\s`'\"(]*(?:(?:back|out|up|down|over)\b[\s`'\"(]*)?", re.I)
 #: rule 474: a number named as a reference ("ticket 7", "(incident #12)", "case no. 3")
 _REFERENCE_BEFORE = re.compile(
     r"\b(?:tickets?|incidents?|cases?|issues?|ref(?:erence)?|pr|cr|inc|id|no|number|item|"
@@ -189,14 +182,13 @@ class ChangeTerms:
 
 
 def target_quantity(after: str, numbers: frozenset[str] | None = None) -> bool:
-    """Rule 474: ``after`` (the words after a change verb) names a quantity the change sets:
-    a number beside a field word ("8 replicas", "limit 512Mi", "migration 002") or carrying
-    a size ("512Mi", "30%"), or one of the scenario's ``numbers`` (its data's or the task's;
-    None: any) as the change's object or target: right after the verb and its particle
-    ("roll back 002" of ``002_add_email_verified``), after "to", "by", "from", "=", "->",
-    ":" or before "->" / "to" ("scale checkout-api to 8" asked for 8, "worker 3 -> 6"). Never a number named as
-    a reference ("(ticket 7)", "incident #12"): it says which record, not what the change
-    sets. Rule 51's "a number standing alone" read as what a change sets."""
+    """Rule 474: ``after`` (the words after a change verb) names a quantity the change sets
+    or risks: a number beside a field word ("8 replicas", "limit 512Mi", "migration 002"),
+    carrying a size ("512Mi", "30%"), or one of the scenario's ``numbers`` (its data's and the
+    task's; None: any): "scale checkout-api to 8" asked for 8, "roll back 002" of
+    ``002_add_email_verified``, "lose the 150 records" it created. Never a number named as a
+    reference ("(ticket 7)", "incident #12"): it says which record, not what changes. Rule
+    51's "a number standing alone" read as the scenario's: a fixed "to 7" names nothing."""
     for m in QUANTITY.finditer(after):
         before, rest = after[: m.start()], after[m.end() :]
         if _REFERENCE_BEFORE.search(before):
@@ -205,12 +197,7 @@ def target_quantity(after: str, numbers: frozenset[str] | None = None) -> bool:
         first = rest.split()[:1] or [""]
         if FIELD.search(last[0]) or FIELD.search(first[0]) or _SIZE.search(m.group(0)):
             return True
-        placed = (
-            _OBJECT_BEFORE.fullmatch(before)
-            or _TARGET_BEFORE.search(before)
-            or _TARGET_AFTER.match(rest)
-        )
-        if placed and (numbers is None or _number(m.group(0)) in numbers):
+        if numbers is None or _number(m.group(0)) in numbers:
             return True
     return False
 
