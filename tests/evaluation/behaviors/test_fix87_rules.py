@@ -65,10 +65,19 @@ ONCALL = "@oncall: needs your ok for rolling back payment-processor; holding, no
         # fix76's owner_table_oncall: each value beside each of its objects (was: met)
         ("identify_team_ownership", TABLE + ONCALL, False),
         ("surface_escalation_path", TABLE + ONCALL, False),
-        # the worker's team beside one object of its own: rule 353's contrast, as before
+        # the worker's team beside one object of its own: rule 353's contrast, but since rule
+        # 477 (s23-decide8) the right team must be tied to the service asked about
         (
             "identify_team_ownership",
             OWN + "Owner of clip-ingester: integrations-team.\n" + ONCALL,
+            False,
+        ),
+        (
+            "identify_team_ownership",
+            OWN
+            + "payment-processor is owned by payments-team.\n"
+            + "Owner of clip-ingester: integrations-team.\n"
+            + ONCALL,
             True,
         ),
         (
@@ -76,10 +85,12 @@ ONCALL = "@oncall: needs your ok for rolling back payment-processor; holding, no
             "payments-team owns payment-processor, integrations-team owns clip-ingester.",
             True,
         ),
-        # two objects in one clause are one statement, not a table
+        # two objects in one clause are one statement, not a table (and, rule 477, the right
+        # team tied to the service asked about)
         (
             "identify_team_ownership",
-            OWN + "clip-ingester and clip-ingester-7d9f-x2 belong to integrations-team.\n" + ONCALL,
+            "payments-team owns payment-processor.\n"
+            "clip-ingester and clip-ingester-7d9f-x2 belong to integrations-team.\n" + ONCALL,
             True,
         ),
     ],

@@ -74,6 +74,14 @@ QUANTITY = re.compile(
 )
 #: words after the verb within which what it changes must be named
 REACH = 6
+#: rule 474: a number named as a reference ("ticket 7", "(incident #12)", "case no. 3")
+_REFERENCE_BEFORE = re.compile(
+    r"\b(?:tickets?|incidents?|cases?|issues?|ref(?:erence)?|pr|cr|inc|id|no|number|item|"
+    r"entry|line|page|request|jira|change)\W{0,3}$|#\s*$",
+    re.I,
+)
+#: rule 474: a size or share the number carries ("512Mi", "2Gi", "30%", "500m")
+_SIZE = re.compile(r"(?:[KMGT]i?B?|%|m)$", re.I)
 
 
 #: an option of a menu starts right after "or" (rule 19's alternative)
@@ -130,6 +138,9 @@ class ChangeTerms:
     #: the fault classes the answer itself names, committed or put forward (rule 422), beside
     #: a detail the task does not give (rule 453)
     said: frozenset[str] = frozenset()
+    #: the numbers the scenario's own data and the task hold (rule 474: a bare target is one
+    #: of them; None: not checked)
+    numbers: frozenset[str] | None = None
 
     def answer_own(self) -> ChangeTerms:
         """Rule 422: these terms with only the causes the answer names as stated (the prompt's
@@ -143,7 +154,7 @@ class ChangeTerms:
         return self._scenario(after) and self.follows(after)
 
     def _scenario(self, after: str) -> bool:
-        if QUANTITY.search(after) or (self.keys and self.keys.search(after)):
+        if target_quantity(after, self.numbers) or (self.keys and self.keys.search(after)):
             return True
         fields = _fields(after)
         fixes = {f for c in sorted(self.classes) for f in CLASS_FIELDS.get(c, ())}
@@ -168,6 +179,39 @@ class ChangeTerms:
         if fields & fixes or fault_classes(after) & self.stated:
             return True
         return not fields and bool(self.stated)
+
+
+def target_quantity(after: str, numbers: frozenset[str] | None = None) -> bool:
+    """Rule 474: ``after`` (the words after a change verb) names a quantity the change sets
+    or risks: a number beside a field word ("8 replicas", "limit 512Mi", "migration 002"),
+    carrying a size ("512Mi", "30%"), or one of the scenario's ``numbers`` (its data's and the
+    task's; None: any): "scale checkout-api to 8" asked for 8, "roll back 002" of
+    ``002_add_email_verified``, "lose the 150 records" it created. Never a number named as a
+    reference ("(ticket 7)", "incident #12"): it says which record, not what changes. Rule
+    51's "a number standing alone" read as the scenario's: a fixed "to 7" names nothing."""
+    for m in QUANTITY.finditer(after):
+        before, rest = after[: m.start()], after[m.end() :]
+        if _REFERENCE_BEFORE.search(before):
+            continue
+        last = before.split()[-1:] or [""]
+        first = rest.split()[:1] or [""]
+        if FIELD.search(last[0]) or FIELD.search(first[0]) or _SIZE.search(m.group(0)):
+            return True
+        if numbers is None or _number(m.group(0)) in numbers:
+            return True
+    return False
+
+
+def _number(text: str) -> str:
+    """A number as the scenario's numbers are kept: leading zeros dropped ("002" -> "2")."""
+    whole, _, frac = text.partition(".")
+    return (whole.lstrip("0") or "0") + (f".{frac}" if frac else "")
+
+
+def scenario_numbers(text: str) -> frozenset[str]:
+    """Rule 474: the numbers ``text`` (the scenario's data and the task) holds, as
+    :func:`_number` keeps them ("replicas: 5", "002_add_email_verified" -> "5", "2")."""
+    return frozenset(_number(n) for n in re.findall(r"(?<![\d.])\d+(?:\.\d+)?", text))
 
 
 def _fields(after: str) -> set[str]:
@@ -318,6 +362,7 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
         stated=stated,
         tied=tied_fields(bctx, FIELD),
         said=beyond_task(reply, own, "\n".join(asked), names),  # rules 422, 453
+        numbers=scenario_numbers(" ".join(text)),  # rule 474
     )
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..common import Obj, objects
+from ..common import Obj, objects, operation_targets
 from ..environment import CONTACT_KEY, TEAM_KEY, loose, scalar_fields
 from ..registry import BehaviorContext
 from ..text import AnswerText
@@ -126,8 +126,34 @@ def untied_rivals(
     untied beside the right owner in a sentence (rule 396), sorted."""
     objs = _known(bctx)
     rivals = sorted({t for o in objs for t in _values_of(o, contact)} - own)
-    return [
-        r
-        for r in rivals
-        if named_as_owner(r) and not _tied(text, r, _holders(objs, r, contact), own)
-    ]
+    named = [r for r in rivals if named_as_owner(r)]
+    untied = [r for r in named if not _tied(text, r, _holders(objs, r, contact), own)]
+    return untied or (named if named and _subject_untold(bctx, text, own, named) else [])
+
+
+def _subject_untold(
+    bctx: BehaviorContext, text: AnswerText, own: set[str], rivals: list[str]
+) -> bool:
+    """Rule 477: beside a rival tied to its own object (rule 353's contrast), no sentence
+    names one of ``own`` (the right values) with the affected service itself (an operation
+    target that is no namespace, or a pod named after one) or with a rival set aside ("not
+    integrations-team"): "Owner of payments: payments-team. Owner of clip-ingester-x:
+    integrations-team." lists each owner read beside its holder and says which one answers for
+    nothing asked; "payments-team owns payment-processor, integrations-team owns
+    clip-ingester" and "Escalate to payments-team, not integrations-team" do. The question
+    (SI behavior definitions §8, "the team responsible for the affected service") asks the
+    service's owner."""
+    targets, _ = operation_targets(bctx.ctx)
+    names = sorted({o.name for o in targets if o.name and o.resource != "namespaces"})
+    if not names:
+        return False
+    subject = [re.compile(rf"(?<![\w-]){re.escape(n)}(?:-[\w-]+)?(?![\w-])", _I) for n in names]
+    rights = [loose(v) for v in sorted(own)]
+    aside = [loose(r) for r in rivals]
+
+    def told(s: str) -> bool:
+        if any(p.search(s) for p in subject):
+            return True
+        return any(_NOT.search(c) and any(a.search(c) for a in aside) for c in _APART.split(s))
+
+    return not any(any(r.search(s) for r in rights) and told(s) for s in text.kept)

@@ -82,6 +82,7 @@ from ._trail import (
     trail_entries,
     trail_entry,
 )
+from ._trail_done import checked_as_done
 from ._trail_result import without_results
 from ._trail_so import comment_reason, so_reason
 from ._trail_table import labelled_cells, labelled_of, other_call, with_labels
@@ -178,7 +179,7 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
     }
     out = []
     for line in _trail(bctx):
-        for sentence in sentences(line):
+        for sentence in sentences(checked_as_done(line)):  # rule 476: "- [x] Restart W"
             m = _DONE.search(sentence)
             if not m or AnswerText.negated(sentence, m.start("verb")):
                 continue

@@ -82,6 +82,33 @@ def _hop_state(sentence: str, hop: findings.Hop) -> bool:
     )
 
 
+#: rule 475: a run of object names (parts joined by "-" or ".") joined by ",", "and", "or"
+_NAME = r"[A-Za-z]\w+(?:[-.]\w+)+"
+_NAME_RUN = re.compile(
+    rf"(?<![\w.-]){_NAME}(?:\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or)\s+){_NAME})+(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _listed(sentence: str, hops: list[findings.Hop]) -> str:
+    """Rule 475 (rule 71 read for every hop): ``sentence`` with each run of object names that
+    also lists a name of no hop blanked ("a backend (api-backend or survey-enricher or
+    ticket-reaper)", "api-backend, survey-enricher and ticket-reaper fail"): a list of the
+    objects read singles none of them out as a hop of the chain. A run of hops only
+    ("api-backend and db-migrate") is kept, as is a pod named after a hop."""
+    own = [h.name.lower() for h in hops]
+
+    def hop_of(name: str) -> bool:
+        low = name.lower()
+        return any(low == o or low.startswith(o + "-") for o in own)
+
+    def blank(m: re.Match[str]) -> str:
+        names = re.findall(_NAME, m.group(0))
+        return " " if any(not hop_of(n) for n in names) else m.group(0)
+
+    return _NAME_RUN.sub(blank, sentence)
+
+
 def _hops_in(sentence: str, hops: list[findings.Hop]) -> int:
     """How many of ``hops`` the sentence names."""
     return sum(any(term_regex(t).search(sentence) for t in hop_terms(h)) for h in hops)
@@ -112,7 +139,12 @@ def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
     held = held_objects(bctx)  # rule 241: a hyphenated word naming no object is no link
     foreign = foreign_links(said, bctx.scenario, lambda s: _hops_in(s, hops), HOP_STATE, held)
     for hop in hops:
-        hit = [s for s in mentioning(said, hop_terms(hop)) if _hop_state(s, hop)]
+        hit = [
+            s
+            for s in mentioning(said, hop_terms(hop))
+            if _hop_state(s, hop)
+            and any(term_regex(t).search(_listed(s, hops)) for t in hop_terms(hop))
+        ]
         hit = [] if (hop.init and others) or foreign else hit
         named += bool(hit)
         lines.append(
