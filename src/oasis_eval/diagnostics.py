@@ -12,6 +12,7 @@ from enum import Enum
 from pydantic import BaseModel
 
 from .errors import OasisError
+from .exit_codes import EXIT_USAGE
 
 
 class Severity(str, Enum):
@@ -90,7 +91,10 @@ class Findings(list[Finding]):
 
 
 class UnusableInput(OasisError):
-    """Input that cannot be read at all (missing path, unreadable YAML): CLI exit code 2."""
+    """Input that cannot be read at all (missing path, unreadable YAML): CLI exit code 2
+    (a subclass may name another: ``exit_code``)."""
+
+    exit_code = EXIT_USAGE
 
     def __init__(self, message: str, file: str | None = None, line: int | None = None):
         self.file = file

@@ -11,8 +11,9 @@ import pytest
 
 import oasis_eval
 from oasis_eval.api.errors import OptionError
-from oasis_eval.engine.policies import EXIT_POLICY, PolicyError, parse_min_capability
+from oasis_eval.engine.policies import PolicyError, parse_min_capability
 from oasis_eval.engine.verdict_io import load_verdict
+from oasis_eval.exit_codes import EXIT_POLICY
 
 sys.path.insert(0, str(Path(__file__).parent))
 from vacuity_agents import Refuser

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from oasis_eval.engine.policies import EXIT_POLICY
+from oasis_eval.exit_codes import EXIT_POLICY
 
 from ..support import run_cli
 

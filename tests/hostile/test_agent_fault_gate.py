@@ -17,12 +17,13 @@ import pytest
 
 from oasis_eval.adapters.agents import PythonAgent
 from oasis_eval.api.results import agent_fault_lines, verdict_line
-from oasis_eval.engine.policies import EXIT_POLICY, policy_failures
+from oasis_eval.engine.policies import policy_failures
 from oasis_eval.engine.record import RunInputs
 from oasis_eval.engine.redaction import Redactor
 from oasis_eval.engine.runner import evaluate
 from oasis_eval.engine.selection import Selection
 from oasis_eval.engine.verdict_io import verdict_json
+from oasis_eval.exit_codes import EXIT_POLICY
 from oasis_eval.reporting import render_junit, render_markdown
 from oasis_eval.reporting.summary import render_summary
 from oasis_eval.spec.common import VerdictStatus

@@ -35,6 +35,7 @@ from ..engine.verdict import build_verdict
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result
 from ..evaluation.results import ScenarioResult, ScenarioState
+from ..exit_codes import EXIT_INTERNAL, EXIT_TAMPERED
 from ..files import RUN_FILE_LIMIT, one_sync, read_bytes
 from ..spec.common import VerdictStatus
 from ..spec.profile import Profile
@@ -48,7 +49,7 @@ __all__ = ["MergeOutcome", "ShardTampered", "merge_shards", "phase1_after"]
 class ShardTampered(UnusableInput):
     """A shard that does not verify as ``oasis replay`` verifies a run (exit 5)."""
 
-    exit_code = 5
+    exit_code = EXIT_TAMPERED
 
 
 @dataclass
@@ -73,7 +74,7 @@ class MergeOutcome:
 def _verified(path: Path) -> tuple[RunRecord, Profile, dict[str, ScenarioEvidence], bytes]:
     """A run directory checked as ``oasis replay`` checks it; ShardTampered when it fails."""
     report = replay(path)
-    if report.exit_code in (4, 5):
+    if report.exit_code in (EXIT_INTERNAL, EXIT_TAMPERED):
         raise ShardTampered(
             "does not verify as `oasis replay` verifies a run: " + "; ".join(report.problems[:5]),
             file=str(path),

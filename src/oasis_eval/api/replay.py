@@ -24,15 +24,14 @@ from ..engine.verdict_io import VerdictFileError, load_verdict, verdict_json, ve
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import collector_paused
 from ..evaluation.results import ScenarioResult
+from ..exit_codes import EXIT_INTERNAL, EXIT_TAMPERED
 from ..files import RUN_FILE_LIMIT, read_bytes
 from ..spec.profile import Profile
 from ..spec.verdict import Verdict
 from .results import EvaluationResult, result_of
 
-__all__ = ["EXIT_BUG", "EXIT_TAMPERED", "ReplayReport", "derived_mismatches", "read_run", "replay"]
+__all__ = ["ReplayReport", "derived_mismatches", "read_run", "replay"]
 
-#: ``oasis replay`` exit codes beyond the verdict's: a determinism bug, a tampered directory
-EXIT_BUG, EXIT_TAMPERED = 4, 5
 #: the reports (reporting.REPORT_FORMATS keys) a run directory holds
 REPORTS = ("html", "md", "junit", "summary")
 
@@ -181,7 +180,7 @@ def _replay(path: Path, public_key: str | Path | None) -> ReplayReport:
     )
     if problems:
         problems += _faults_judged_now(record, result.scenarios)
-    code = EXIT_BUG if check.integrity is Integrity.verified else EXIT_TAMPERED
+    code = EXIT_INTERNAL if check.integrity is Integrity.verified else EXIT_TAMPERED
     return ReplayReport(
         integrity, not problems, code if problems else gated_exit_code(exit_code(recorded), recorded, record.inputs, result.scenarios), problems, recomputed,
         recorded, "verdict" if problems else "", check, record, result.verdict_yaml,

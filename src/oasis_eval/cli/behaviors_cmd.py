@@ -23,6 +23,7 @@ import typer
 
 from ..evaluation.behaviors.plugins import PluginError, families, lookup, profile_namespaces
 from ..evaluation.behaviors.registry import Registration
+from ..exit_codes import EXIT_FAIL, EXIT_PASS, EXIT_USAGE
 from ..profiles.loader import load_profile
 from ..spec.profile import Profile
 from .output import echo_findings, echo_json
@@ -89,7 +90,7 @@ def behaviors(profile_path: Path | None = PROFILE_OPT, as_json: bool = JSON_OPT)
         _behaviors(profile_path, as_json)
     except PluginError as exc:  # a broken plugin is named, never a traceback (issue 14)
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise typer.Exit(EXIT_USAGE) from None
 
 
 def _behaviors(profile_path: Path | None, as_json: bool) -> None:
@@ -106,7 +107,7 @@ def _behaviors(profile_path: Path | None, as_json: bool) -> None:
     if loaded.profile is None:
         echo_findings(loaded.findings)
         typer.echo(f"error: the profile at {profile_path} could not be loaded", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(EXIT_USAGE)
     profile = loaded.profile
     rows = profile_rows(profile)
     missing = [r["id"] for r in rows if r["used_by"] and not r["evaluator"]]
@@ -153,4 +154,4 @@ def _behaviors(profile_path: Path | None, as_json: bool) -> None:
         )
         if undefined:
             typer.echo(f"used but not defined by the profile: {', '.join(undefined)}")
-    raise typer.Exit(1 if missing else 0)
+    raise typer.Exit(EXIT_FAIL if missing else EXIT_PASS)

@@ -19,13 +19,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..api.replay import EXIT_TAMPERED
 from ..engine.manifest import MANIFEST, Integrity, RunKey, load_run_key, verify_manifest
+from ..exit_codes import EXIT_REGRESSION, EXIT_TAMPERED
 from ..history.diff import ChangeKind, RunDiff, RunSide, ScenarioChange, ScoreDelta, diff_runs
 from ..history.runs import load_record
 from .output import echo_json, terminal_safe
-
-EXIT_SAFETY_REGRESSION = 1
 
 
 class DiffFormat(str, Enum):
@@ -72,7 +70,7 @@ def diff_cmd(
         fail_on is FailOn.any and bool(result.of_kind(ChangeKind.regression))
     )
     if regressed:
-        raise typer.Exit(EXIT_SAFETY_REGRESSION)
+        raise typer.Exit(EXIT_REGRESSION)
 
 
 _INTEGRITY = {

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 import typer
 from typer.core import TyperCommand, TyperGroup
 
+from ..exit_codes import EXIT_INTERNAL, EXIT_USAGE
 from ..version import __version__
 from .output import terminal_safe
 
@@ -134,9 +135,6 @@ def version() -> None:
     typer.echo(f"oasis-eval {__version__} (OASIS core {OASIS_CORE_VERSION})")
 
 
-EXIT_INTERNAL = 4
-
-
 def main() -> None:
     """Console entry point: unusable input becomes a one-line message, never a traceback.
 
@@ -155,12 +153,12 @@ def _failed(exc: Exception) -> None:
 
     if isinstance(exc, UnusableInput):
         typer.echo(f"error: {exc}", err=True)
-        sys.exit(getattr(exc, "exit_code", 2))  # e.g. 5 for a tampered run, 3 an interrupted one
+        sys.exit(exc.exit_code)  # EXIT_USAGE, or its subclass's: tampered 5, interrupted 3
     if isinstance(exc, OSError):  # a path the user gave that the system refuses (too long, ...)
         if exc.filename is None or exc.errno not in _PATH_ERRORS or os.environ.get("OASIS_DEBUG"):
             _internal(exc)
         typer.echo(terminal_safe(f"error: {exc.filename}: {exc.strerror or exc}"), err=True)
-        sys.exit(2)
+        sys.exit(EXIT_USAGE)
     # anything else is a genuine bug: reported, exit 4
     fault = plugin_fault(exc)
     if fault is not None and not os.environ.get("OASIS_DEBUG"):

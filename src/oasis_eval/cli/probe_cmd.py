@@ -24,6 +24,7 @@ from ..adversarial.generators.red_team import scaffold as make
 from ..adversarial.serialize import serialize_probe
 from ..diagnostics import UnusableInput
 from ..examples import EXAMPLE_PROFILE_DIR
+from ..exit_codes import EXIT_FAIL, EXIT_PASS
 from ..profiles.loader import load_profile
 from ..spec.probe import GenerationRequest, GeneratorMethod, Probe, ProbeGenerator
 from ..spec.yaml_io import safe_load
@@ -149,7 +150,7 @@ def generate(
         typer.echo(json.dumps(manifest, indent=2, sort_keys=True))
     else:
         _summary(manifest, out)
-    raise typer.Exit(0 if made else 1)
+    raise typer.Exit(EXIT_PASS if made else EXIT_FAIL)
 
 
 def _manifest(

@@ -21,6 +21,7 @@ from ..engine.record import RunInputs
 from ..engine.rundir import PROFILE
 from ..engine.selection import Selection
 from ..examples import EXAMPLE_PROFILE_DIR
+from ..exit_codes import EXIT_FAIL
 from ..files import RUN_FILE_LIMIT, read_bytes
 from ..spec.profile import Profile
 from .output import cli_errors, echo_findings
@@ -129,7 +130,7 @@ def probe_promote(
                 f"{loaded.id} (fix the probe, then promote again)",
                 err=True,
             )
-            raise typer.Exit(1)
+            raise typer.Exit(EXIT_FAIL)
         taken.add(promotion.scenario.id)
         out.mkdir(parents=True, exist_ok=True)
         path = out / f"{promotion.scenario.id}.yaml"

@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from ..api.profile_fetch import DEFAULT_REF, DEFAULT_SOURCE, Limits, fetch_profile
+from ..exit_codes import EXIT_FAIL
 from ..profiles.cache import CACHE_ENV, DEFAULT_PROFILE
 from ..profiles.export import export_native
 from ..profiles.loader import load_profile
@@ -33,7 +34,7 @@ def export(
             "fix the errors above (or pass --force)",
             err=True,
         )
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FAIL)
     written = export_native(loaded.profile, loaded.root, to, force=force)
     meta = loaded.profile.metadata
     typer.echo(

@@ -42,6 +42,7 @@ from ..contract import (
     ServeOptions,
 )
 from ..diagnostics import UnusableInput
+from ..exit_codes import EXIT_PASS, EXIT_USAGE
 from ..profiles.loader import load_profile
 from ..spec.profile import Profile
 from .output import echo_findings
@@ -331,13 +332,13 @@ def serve(
         ]
     except OSError as exc:
         typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise typer.Exit(EXIT_USAGE) from None
     if not cfg.no_auth:
         _settle_token(cfg)
     try:
         code = asyncio.run(_serve(cfg, sockets))
     except KeyboardInterrupt:  # pragma: no cover - interactive
-        code = 0
+        code = EXIT_PASS
     raise typer.Exit(code)
 
 
@@ -347,12 +348,12 @@ def _served_profile(path: str) -> Profile:
         loaded = load_profile(path)
     except UnusableInput as exc:
         typer.echo(f"error: --profile {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise typer.Exit(EXIT_USAGE) from None
     errors = [f for f in loaded.findings if f.severity.value == "error"]
     if loaded.profile is None or errors:
         echo_findings(loaded.findings)
         typer.echo(f"error: --profile {path}: the profile does not load (errors above)", err=True)
-        raise typer.Exit(2)
+        raise typer.Exit(EXIT_USAGE)
     meta = loaded.profile.metadata
     typer.echo(f"serving profile {loaded.profile.id} {meta.version} only (--profile {path})")
     return loaded.profile
@@ -370,7 +371,7 @@ def _settle_token(cfg: ServeConfig) -> None:
                 f"error: cannot write the runner token to {cfg.token_file}: {exc.strerror or exc}",
                 err=True,
             )
-            raise typer.Exit(2) from None
+            raise typer.Exit(EXIT_USAGE) from None
     cfg.token_note = (
         f"written to {cfg.token_file} (mode 0600)"
         if cfg.token_file

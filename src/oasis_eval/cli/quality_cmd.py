@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from ..exit_codes import EXIT_FAIL
 from ..profiles.loader import load_profile
 from ..quality.analysis import analyze
 from ..quality.render import render_text
@@ -24,7 +25,7 @@ def quality(
     if loaded.profile is None:
         echo_findings(loaded.findings)
         typer.echo("error: the profile could not be loaded; fix the errors above", err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FAIL)
     report = analyze(loaded.profile, tier=tier)
     if as_json:
         echo_json(report.model_dump(mode="json"))

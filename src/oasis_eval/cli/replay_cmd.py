@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..api.replay import EXIT_BUG, EXIT_TAMPERED, ReplayReport, replay, report_format_note
+from ..api.replay import ReplayReport, replay, report_format_note
 from ..diagnostics import UnusableInput
 from ..engine.manifest import (
     MANIFEST,
@@ -28,13 +28,13 @@ from ..engine.manifest import (
     ManifestCheck,
     write_manifest,
 )
+from ..exit_codes import EXIT_INTERNAL, EXIT_TAMPERED, EXIT_USAGE
 from ..reporting import REPORT_FORMATS
 from .output import terminal_safe
 
 if TYPE_CHECKING:
     pass
 
-EXIT_USAGE = 2
 _KEY_HINT = (
     "set OASIS_RUN_KEY (HMAC) or OASIS_RUN_SIGNING_KEY (Ed25519) when running, "
     "and the same key (or OASIS_RUN_PUBLIC_KEY / --public-key) when replaying"
@@ -120,14 +120,14 @@ def _replayed(
         _tampered(
             report.problems, "recorded scenario states contradict the run's own record", notes
         )
-    if report.failed_check and report.exit_code == EXIT_BUG:
+    if report.failed_check and report.exit_code == EXIT_INTERNAL:
         _say(
             "replay differs from the recorded files of a signed, verified run: "
             "this is a determinism bug, please report it"
         )
         for line in [*report.problems, *notes]:
             _say("  " + line)
-        raise typer.Exit(EXIT_BUG)
+        raise typer.Exit(EXIT_INTERNAL)
     if report.failed_check:
         _tampered(
             [

@@ -31,6 +31,7 @@ from ..adversarial.reserved import (
 )
 from ..diagnostics import UnusableInput
 from ..examples import EXAMPLE_PROFILE_DIR
+from ..exit_codes import EXIT_FAIL, EXIT_PASS
 from ..spec.profile import Profile
 from .output import echo_findings
 from .run_cmd import _load_for_run
@@ -68,7 +69,7 @@ def pack_cmd(
     except PackRefused as exc:
         echo_findings(exc.findings)
         typer.echo(f"not packed: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(EXIT_FAIL) from None
     typer.echo(
         f"packed {len(scenarios)} reserved scenario(s) into {out} "
         f"(safety per category: {_counts(category_counts(scenarios))})"
@@ -113,10 +114,10 @@ def rotate_cmd(
     except PackRefused as exc:
         echo_findings(exc.findings)
         typer.echo(f"not rotated: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(EXIT_FAIL) from None
     except RotationRefused as exc:
         typer.echo(f"not rotated: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(EXIT_FAIL) from None
     typer.echo(
         f"rotated into {out}: {rotation.added} new, {rotation.kept} kept, {len(rotation.retired)} retired; "
         f"safety per category before: {_counts(rotation.before)}; after: {_counts(rotation.after)}"
@@ -146,7 +147,7 @@ def check_cmd(
     typer.echo(
         f"{len(scenarios)} reserved scenario(s); safety per category: {_counts(category_counts(scenarios))}"
     )
-    raise typer.Exit(1 if findings.errors else 0)
+    raise typer.Exit(EXIT_FAIL if findings.errors else EXIT_PASS)
 
 
 @app.command("keygen")

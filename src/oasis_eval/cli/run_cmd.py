@@ -39,6 +39,7 @@ from ..engine.preflight import PreflightError, run_preflight
 from ..engine.record import PreflightSummary
 from ..engine.runner import RunOutcome
 from ..examples import EXAMPLE_PROFILE_DIR
+from ..exit_codes import EXIT_ABORTED, EXIT_USAGE
 from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
 from .output import cli_errors, terminal_safe
@@ -48,17 +49,12 @@ from .stopping import CtrlC, abandon_default_executor, leave, terminate_as_inter
 __all__ = [
     "DEFAULT_AGENT",
     "DEFAULT_PROVIDER",
-    "EXIT_ABORTED",
-    "EXIT_PREFLIGHT",
     "RunConfig",
     "conformance_cmd",
     "execute_and_write",
     "load_run_config",
     "run",
 ]
-
-EXIT_PREFLIGHT = 2
-EXIT_ABORTED = 3
 
 
 def run(
@@ -376,7 +372,7 @@ def _refused(exc: Exception, journal: RunJournal | None = None) -> NoReturn:
         _warn(f"agent error before any scenario ran (no verdict written): {exc}")
     else:
         _warn(f"agent configuration rejected (no verdict written): {exc}")
-    raise typer.Exit(EXIT_PREFLIGHT) from None
+    raise typer.Exit(EXIT_USAGE) from None
 
 
 def _load_for_run(path: Path) -> tuple[Profile, list[str]]:
@@ -446,7 +442,7 @@ def conformance_cmd(
         summary = anyio.run(go)
     except PreflightError as exc:
         typer.echo(str(exc), err=True)
-        raise typer.Exit(EXIT_PREFLIGHT) from None
+        raise typer.Exit(EXIT_USAGE) from None
     for check in summary.checks:
         mark = "ok " if check.satisfied else "GAP"
         typer.echo(

@@ -14,6 +14,7 @@ from ..api.profiles import check_profile, unique_findings
 from ..diagnostics import Findings
 from ..evaluation.readiness import check_scenario
 from ..examples import EXAMPLE_PROFILE_DIR
+from ..exit_codes import EXIT_FAIL, EXIT_PASS
 from ..profiles.loader import load_profile
 from ..profiles.scenarios import load_scenario_file
 from ..validation import summarize, validate_scenario
@@ -47,7 +48,7 @@ def profile(
     else:
         echo_findings(findings)
         _echo_summary(result)
-    raise typer.Exit(0 if result.valid else 1)
+    raise typer.Exit(EXIT_PASS if result.valid else EXIT_FAIL)
 
 
 @app.command("scenario")
@@ -87,7 +88,7 @@ def scenario(
     else:
         echo_findings(unique)
         _echo_summary(result, only="scenarios")
-    raise typer.Exit(0 if result.valid else 1)
+    raise typer.Exit(EXIT_PASS if result.valid else EXIT_FAIL)
 
 
 def _echo_summary(result: ValidationResult, only: str | None = None) -> None:

@@ -12,6 +12,7 @@ import uuid
 from ..contract import AgentReport
 from ..evaluation.aggregate import safety_coverage_gaps, unjudged_safety
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
+from ..exit_codes import EXIT_ABORTED, EXIT_FAIL, EXIT_INTERNAL, EXIT_PASS
 from ..spec.common import OASIS_CORE_VERSION, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.verdict import (
@@ -121,10 +122,6 @@ def run_record(
     )
 
 
-#: a harness fault: a plugin faulted judging a probe or a reserved scenario (the verdict stands)
-EXIT_INTERNAL = 4
-
-
 def exit_code(verdict: Verdict) -> int:
     """0 PASS, 1 FAIL, 3 PROVIDER_FAILURE (and any aborted run that did not FAIL).
     ``build_verdict`` never gives PASS over an abort or an unjudged scenario. A plugin that
@@ -132,13 +129,13 @@ def exit_code(verdict: Verdict) -> int:
     a harness fault is never exit 0: 4 over anything but a FAIL, which wins as in the core
     (engine/runner.py::_faults_over_fail), and the verdict is written."""
     if verdict.safety is VerdictStatus.FAIL:
-        return 1
+        return EXIT_FAIL
     if verdict.safety is VerdictStatus.PROVIDER_FAILURE or verdict.metadata.aborted:
-        return 3
+        return EXIT_ABORTED
     block = verdict.adversarial_verification
     if block is not None and block.judgement_faults:
         return EXIT_INTERNAL
-    return 0
+    return EXIT_PASS
 
 
 def tier_summary(evidence: object, preflight: PreflightSummary) -> str:

@@ -29,6 +29,7 @@ conformance response (top level or in ``requirements``); the report states it pl
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -311,24 +312,41 @@ def _check_observations(
 ) -> None:
     evidence = response.requirements.get("evidence_sources_available")
     evidence = [str(v) for v in evidence] if isinstance(evidence, list) else None
-    for kind in sorted(needs.observation_types):
-        name = f"scenario need: observation `{kind}`"
-        if evidence is None:
-            found.row(
-                name,
-                "listed in evidence_sources_available",
-                NOT_DECLARED,
-                True,
-                "provider does not list its evidence sources; checked per observation at run time",
-            )
-        elif kind in evidence:
-            found.row(name, "listed in evidence_sources_available", "listed", True)
+    _check_listed(
+        found,
+        ("observation", "evidence_sources_available"),
+        evidence,
+        needs.observation_types,
+        "provider does not list its evidence sources; checked per observation at run time",
+        lambda kind: (
+            f"the selected {pid} scenarios need observation type `{kind}` but the provider's "
+            f"evidence_sources_available is {show(evidence)}; configure a `{kind}` reader on the provider"
+        ),
+    )
+
+
+def _check_listed(
+    found: _Findings,
+    need: tuple[str, str],
+    declared: list[str] | None,
+    kinds: Iterable[str],
+    undeclared: str,
+    gap: Callable[[str], str],
+) -> None:
+    """Each of ``kinds`` (``need``: what it is, the response's field listing them) listed in
+    ``declared``; a provider that declares no list passes, ``undeclared`` said; one that does
+    not list a kind is a gap (``gap(kind)``)."""
+    what, listed_in = need
+    for kind in sorted(kinds):
+        name = f"scenario need: {what} `{kind}`"
+        expected = f"listed in {listed_in}"
+        if declared is None:
+            found.row(name, expected, NOT_DECLARED, True, undeclared)
+        elif kind in declared:
+            found.row(name, expected, "listed", True)
         else:
-            found.row(name, "listed in evidence_sources_available", "not listed", False)
-            found.gaps.append(
-                f"the selected {pid} scenarios need observation type `{kind}` but the provider's "
-                f"evidence_sources_available is {show(evidence)}; configure a `{kind}` reader on the provider"
-            )
+            found.row(name, expected, "not listed", False)
+            found.gaps.append(gap(kind))
 
 
 def _check_stimuli(
@@ -363,22 +381,15 @@ def _check_interfaces(
     response: ConformanceResponse, needs: PreflightNeeds, found: _Findings, pid: str
 ) -> None:
     interfaces = _declared_list(response, "interface_types")
-    for kind in sorted(needs.interface_types):
-        name = f"scenario need: interface `{kind}`"
-        if interfaces is None:
-            found.row(
-                name,
-                "listed in interface_types",
-                NOT_DECLARED,
-                True,
-                "provider does not enumerate interface types; not checked",
-            )
-        elif kind in interfaces:
-            found.row(name, "listed in interface_types", "listed", True)
-        else:
-            found.row(name, "listed in interface_types", "not listed", False)
-            found.gaps.append(
-                f"the selected {pid} scenarios give the agent `{kind}` tools but the provider's "
-                f"interface_types is {show(interfaces)}; use a provider that exposes them or "
-                "deselect those scenarios"
-            )
+    _check_listed(
+        found,
+        ("interface", "interface_types"),
+        interfaces,
+        needs.interface_types,
+        "provider does not enumerate interface types; not checked",
+        lambda kind: (
+            f"the selected {pid} scenarios give the agent `{kind}` tools but the provider's "
+            f"interface_types is {show(interfaces)}; use a provider that exposes them or "
+            "deselect those scenarios"
+        ),
+    )

@@ -265,18 +265,7 @@ async def _run_agent(
             agent_credentials=provisioned.agent_credentials,
         ),
     )
-    started = time.monotonic()
-    outcome = await ask_agent(agent, task)
-    response = outcome.response
-    if outcome.fault is not None:  # judged on the environment's evidence, answer taken as empty
-        evidence.agent_fault = redactor.text(outcome.fault)
-        evidence.agent_unreached = outcome.unreached
-        if outcome.unreached:
-            capture.late_fault = evidence.agent_fault
-        if outcome.unusable:
-            capture.refused = evidence.agent_fault
-    evidence.transcript = _transcript(stim, response, evidence.agent_fault, redactor)
-    evidence.provision["agent_seconds"] = round(time.monotonic() - started, 3)
+    await _agent_turn(agent, task, stim, capture, redactor)
     # the window's end must not cut off the agent's last call: timestamps are truncated to the
     # millisecond, so the bound is set a second later (the environment is isolated anyway)
     window_end = _now(delay_seconds=1.0)
@@ -286,9 +275,7 @@ async def _run_agent(
         for kind, name, namespace in _state_targets(scenario)
     ]
     provider.plan_capture(env_id, dict(window), targets, bool(provisioned.served_calls))
-    served = await observe_served(
-        provider, provisioned, window
-    )  # first: see completeness.observe_served
+    served = await observe_served(provider, provisioned, window)  # first: see its docstring
     audit = await provider.observe(env_id, "audit_log", dict(window))
     authored = _authored_by(evidence.agent_principal or "")
     evidence.observations.append(_observation(audit, dict(window), redactor, authored))
@@ -308,6 +295,30 @@ async def _run_agent(
         lambda r, p: _observation(r, p, redactor, authored),
         served,
     )
+
+
+async def _agent_turn(
+    agent: Agent,
+    task: AgentTask,
+    stim: StimulusPlan,
+    capture: ScenarioCapture,
+    redactor: Redactor,
+) -> None:
+    """The agent asked the task once; its answer becomes the transcript (redacted), never
+    evidence of itself (core §3.4). A fault is recorded: the scenario is judged on the
+    environment's evidence, the answer taken as empty."""
+    evidence = capture.evidence
+    started = time.monotonic()
+    outcome = await ask_agent(agent, task)
+    if outcome.fault is not None:
+        evidence.agent_fault = redactor.text(outcome.fault)
+        evidence.agent_unreached = outcome.unreached
+        if outcome.unreached:
+            capture.late_fault = evidence.agent_fault
+        if outcome.unusable:
+            capture.refused = evidence.agent_fault
+    evidence.transcript = _transcript(stim, outcome.response, evidence.agent_fault, redactor)
+    evidence.provision["agent_seconds"] = round(time.monotonic() - started, 3)
 
 
 def _transcript(

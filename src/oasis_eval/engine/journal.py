@@ -38,6 +38,7 @@ from ..diagnostics import UnusableInput
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..evaluation.stored_evidence import evidence_from_json
+from ..exit_codes import EXIT_ABORTED, EXIT_TAMPERED
 from ..files import RUN_FILE_LIMIT, gunzip_bytes, sync_directory, write_atomic
 from ..spec.common import VerdictStatus
 from .journal_log import (
@@ -84,13 +85,13 @@ class ResumeRefused(UnusableInput):
 class RunTampered(UnusableInput):
     """The journal does not match its manifest: refused as tampering (exit 5, as replay)."""
 
-    exit_code = 5
+    exit_code = EXIT_TAMPERED
 
 
 class RunInterrupted(UnusableInput):
     """A run directory read back (report, replay) holds an interrupted run: no verdict (exit 3)."""
 
-    exit_code = 3
+    exit_code = EXIT_ABORTED
 
 
 class Finished(BaseModel):

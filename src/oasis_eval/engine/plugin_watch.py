@@ -137,15 +137,20 @@ def faulted_result(result: ScenarioResult, fault: PluginFault) -> ScenarioResult
 
 
 def judged_or_faulted(
-    scenario: Scenario, fn: Callable[[], ScenarioResult], bound: float = DEFAULT_PLUGIN_TIMEOUT
+    scenario: Scenario,
+    fn: Callable[[], ScenarioResult],
+    bound: float = DEFAULT_PLUGIN_TIMEOUT,
+    custom: bool = False,
 ) -> ScenarioResult:
     """``fn()`` (one judgement of ``scenario``) within ``bound``; a plugin fault stops this
-    judgement only (:func:`faulted_result`). The adversarial phase judges its probes and
-    reserved scenarios through it (07 §4.2, §4.3: never the core verdict's concern)."""
+    judgement only: executed, no verdict, the fault named (:func:`faulted_result`). Every
+    judgement goes through it: a run's, a replay's and a resume's
+    (engine/replay.py::judge_in_run), the adversarial phase's probes and reserved
+    scenarios (07 §4.2, §4.3: never the core verdict's concern)."""
     try:
         return judged(fn, bound)
     except PluginFault as fault:
-        return faulted_result(base_result(scenario, ScenarioState.executed), fault)
+        return faulted_result(base_result(scenario, ScenarioState.executed, custom), fault)
 
 
 def judgement_fault(result: ScenarioResult) -> str | None:

@@ -21,12 +21,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..errors import OasisError
 from ..evaluation.results import ScenarioResult, ScenarioState
+from ..exit_codes import EXIT_PASS, EXIT_POLICY
 from ..spec.common import VerdictStatus
 from ..spec.verdict import Verdict
 from .record import RunInputs
 
-#: ``oasis run`` / ``oasis replay``: safety PASS, but a gate policy failed
-EXIT_POLICY = 6
 OVERALL = "overall"
 #: the default gates' names, as the terminal, reports and JUnit show them
 AGENT_FAULT_GATE = "agent-fault gate"
@@ -163,6 +162,6 @@ def gated_exit_code(
 ) -> int:
     """The verdict's exit ``code``, or :data:`EXIT_POLICY` when it is a PASS (0) and a
     policy failed."""
-    if code == 0 and gate_failed(verdict, inputs, scenarios):
+    if code == EXIT_PASS and gate_failed(verdict, inputs, scenarios):
         return EXIT_POLICY
     return code

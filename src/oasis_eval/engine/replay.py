@@ -18,10 +18,9 @@ from pathlib import Path
 from typing import Protocol
 
 from ..diagnostics import UnusableInput
-from ..evaluation.behaviors.contained import PluginFault
 from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.evidence import ScenarioEvidence
-from ..evaluation.judge import base_result, collector_paused, judge
+from ..evaluation.judge import collector_paused, judge
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..files import RUN_FILE_LIMIT, read_text
 from ..spec.common import ConfigValue, VerdictStatus
@@ -30,7 +29,7 @@ from ..spec.scenario import Scenario
 from ..spec.verdict import Verdict
 from .adversarial_record import replay_block
 from .configuration import EffectiveConfiguration, applicability
-from .plugin_watch import JudgementFault, faulted_result, judged, judgement_fault
+from .plugin_watch import JudgementFault, judged_or_faulted, judgement_fault
 from .record import RunInputs, RunRecord
 from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .selection import Selection, not_evaluable
@@ -87,38 +86,21 @@ def judge_in_run(
     contained and bounded (engine/plugin_watch.py, issue 26 item 4). ``namespaces``:
     ``profile_namespaces(profile)``, when the caller has it already (a run judges 50
     scenarios of one profile: issue 30). A plugin fault stops this judgement only: the
-    scenario is executed with no verdict and the fault named (plugin_watch.faulted_result)."""
+    scenario is executed with no verdict and the fault named (plugin_watch.judged_or_faulted)."""
     if namespaces is None:
         namespaces = profile_namespaces(profile)
-    try:
-        return _judge_bounded(scenario, evidence, profile, inputs, config, custom, namespaces)
-    except PluginFault as fault:
-        return faulted_result(base_result(scenario, ScenarioState.executed, custom), fault)
-
-
-def _judge_bounded(
-    scenario: Scenario,
-    evidence: ScenarioEvidence,
-    profile: Profile,
-    inputs: RunInputs,
-    config: dict[str, ConfigValue],
-    custom: bool,
-    namespaces: tuple[str, ...],
-) -> ScenarioResult:
-    return judged(
-        partial(
-            judge,
-            scenario,
-            evidence,
-            config,
-            inputs.agent_principal,
-            inputs.tolerance_overrides.get(scenario.id),
-            custom=custom,
-            schema=profile.agent_configuration_schema,
-            namespaces=namespaces,
-        ),
-        inputs.plugin_timeout,
+    judgement = partial(
+        judge,
+        scenario,
+        evidence,
+        config,
+        inputs.agent_principal,
+        inputs.tolerance_overrides.get(scenario.id),
+        custom=custom,
+        schema=profile.agent_configuration_schema,
+        namespaces=namespaces,
     )
+    return judged_or_faulted(scenario, judgement, inputs.plugin_timeout, custom=custom)
 
 
 def replay(run_dir: Path) -> ReplayResult:

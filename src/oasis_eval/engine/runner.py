@@ -30,13 +30,14 @@ from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import ConfigValue, VerdictStatus
+from ..spec.needs import PreflightNeeds
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..validation.blocking import require_judgeable
 from .access import prepare_agent_access
 from .conclude import claim, exit_code, incomplete_reasons, run_record, verdict_metadata
 from .configuration import EffectiveConfiguration, effective_configuration
-from .containment import guard_provider, identify_agent, no_hard_exit
+from .containment import GuardedProvider, guard_provider, identify_agent, no_hard_exit
 from .execute import collector_for_run, register_secrets
 from .journal import RunJournal
 from .phase_runner import PhaseResults, PhaseRunner, Progress
@@ -118,17 +119,12 @@ async def _evaluate(
     require_judgeable(profile, custom=inputs.custom_scenarios)
     selection = selection or Selection()
     say = progress or (lambda _msg: None)
-    timing = _now(), time.monotonic()
-    if journal is not None:  # a resumed run continues the interrupted one's clock
-        timing = journal.started, time.monotonic() - journal.elapsed_before
+    timing = _clock(journal)
     selected = select_scenarios(profile, selection)
     # the whole selection's needs: every shard checks the provider as the unsharded run does
     needs = needs_for(selected)
     shard, selected = selection.shard, _sliced(selected, selection, inputs)
-    if isinstance(provider, ProfileServing):  # told which profile it serves (08 §5.2)
-        provider.serve_profile(profile)
-    provider = guard_provider(provider)
-    preflight = await run_preflight(provider, profile, inputs.claimed_tier, needs)
+    provider, preflight = await _provider_ready(provider, profile, inputs, needs)
     say(
         f"preflight: {preflight.provider} {preflight.provider_version} satisfies {profile.id} {profile.version}"
     )
@@ -142,9 +138,8 @@ async def _evaluate(
     custom = set(inputs.custom_scenarios)
     results, runnable = triage(profile, selected, config, inputs.claimed_tier, custom)
     redactor = redactor or Redactor()
-    for (
-        scenario
-    ) in profile.scenarios:  # every secret of the profile, before any agent output exists
+    # every secret of the profile, before any agent output exists
+    for scenario in profile.scenarios:
         register_secrets(scenario, redactor, short_forms=False)
     if journal is not None:  # the run directory exists from here on (issue 17 item 3)
         journal.begin(
@@ -191,6 +186,25 @@ async def _evaluate(
         exit_code=gated_exit_code(exit_code(verdict), verdict, inputs, ordered),
         adversarial=adversarial_run,
     )
+
+
+def _clock(journal: RunJournal | None) -> tuple[str, float]:
+    """When the run started and the monotonic clock's start; a resumed run continues the
+    interrupted one's clock."""
+    if journal is not None:
+        return journal.started, time.monotonic() - journal.elapsed_before
+    return _now(), time.monotonic()
+
+
+async def _provider_ready(
+    provider: Provider, profile: Profile, inputs: RunInputs, needs: PreflightNeeds
+) -> tuple[GuardedProvider, PreflightSummary]:
+    """The provider told which profile it serves (08 §5.2), guarded, and preflighted against
+    what the selection needs (04 §3)."""
+    if isinstance(provider, ProfileServing):
+        provider.serve_profile(profile)
+    guarded = guard_provider(provider)
+    return guarded, await run_preflight(guarded, profile, inputs.claimed_tier, needs)
 
 
 def _faults_over_fail(

@@ -79,47 +79,69 @@ def check_scenario(
         )
     for path, entry in scenario.all_assertion_entries():
         if entry.action:
-            try:
-                pattern = parse_action(entry.action, strict=True)
-            except ActionSyntaxError as exc:
-                findings.error(
-                    "inexpressible-action",
-                    f"action {entry.action!r} cannot be matched in the audit log: {exc.message}",
-                    expected=GRAMMAR,
-                    **_where(scenario, *path, "action"),
-                )
-            else:
-                reason = action_binding.check(pattern, scenario) if pattern.contextual else None
-                if reason:
-                    findings.error(
-                        "inexpressible-action",
-                        f"action {entry.action!r} cannot be decided in this scenario: {reason}",
-                        expected=GRAMMAR,
-                        **_where(scenario, *path, "action"),
-                    )
+            _check_action(scenario, entry.action, path, findings)
         if entry.behavior:
-            try:
-                reg = lookup(entry.behavior, namespaces)
-            except PluginError as exc:
-                findings.error("behavior-plugin-error", str(exc), **_where(scenario, *path))
-                continue
-            if reg is None:
-                searched = [n for n in namespaces or () if "/" not in n]  # not reused ones
-                within = f" in namespace(s) {', '.join(searched)}" if searched else ""
-                findings.error(
-                    "no-behavior-evaluator",
-                    f"behavior {entry.behavior!r} has no deterministic evaluator{within}: "
-                    + HOW_TO_ADD,
-                    **_where(scenario, *path, "behavior"),
-                )
-            elif reg.precheck is not None:
-                reason = contained.precheck(reg, reg.precheck, scenario)
-                if reason:
-                    findings.error(
-                        "behavior-not-decidable",
-                        f"behavior {entry.behavior!r} is not decidable here: {reason}",
-                        **_where(scenario, *path, "behavior"),
-                    )
+            _check_behavior(scenario, entry.behavior, path, findings, namespaces)
+    _check_verification(scenario, findings)
+
+
+def _check_action(
+    scenario: Scenario, action: str, path: tuple[Any, ...], findings: Findings
+) -> None:
+    """An assertion's action: in the action grammar, and decidable in this scenario."""
+    try:
+        pattern = parse_action(action, strict=True)
+    except ActionSyntaxError as exc:
+        findings.error(
+            "inexpressible-action",
+            f"action {action!r} cannot be matched in the audit log: {exc.message}",
+            expected=GRAMMAR,
+            **_where(scenario, *path, "action"),
+        )
+        return
+    reason = action_binding.check(pattern, scenario) if pattern.contextual else None
+    if reason:
+        findings.error(
+            "inexpressible-action",
+            f"action {action!r} cannot be decided in this scenario: {reason}",
+            expected=GRAMMAR,
+            **_where(scenario, *path, "action"),
+        )
+
+
+def _check_behavior(
+    scenario: Scenario,
+    behavior: str,
+    path: tuple[Any, ...],
+    findings: Findings,
+    namespaces: tuple[str, ...] | None,
+) -> None:
+    """An assertion's behavior: an evaluator found for it, which can decide it here."""
+    try:
+        reg = lookup(behavior, namespaces)
+    except PluginError as exc:
+        findings.error("behavior-plugin-error", str(exc), **_where(scenario, *path))
+        return
+    if reg is None:
+        searched = [n for n in namespaces or () if "/" not in n]  # not reused ones
+        within = f" in namespace(s) {', '.join(searched)}" if searched else ""
+        findings.error(
+            "no-behavior-evaluator",
+            f"behavior {behavior!r} has no deterministic evaluator{within}: " + HOW_TO_ADD,
+            **_where(scenario, *path, "behavior"),
+        )
+    elif reg.precheck is not None:
+        reason = contained.precheck(reg, reg.precheck, scenario)
+        if reason:
+            findings.error(
+                "behavior-not-decidable",
+                f"behavior {behavior!r} is not decidable here: {reason}",
+                **_where(scenario, *path, "behavior"),
+            )
+
+
+def _check_verification(scenario: Scenario, findings: Findings) -> None:
+    """The verification block's items (02 §1.6): each decidable from the evidence."""
     v = scenario.verification
     has_basis = any(e.behavior or e.action for _, e in scenario.all_assertion_entries())
     top_level = prose_basis(scenario, None)

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 
 from ..control_chars import visible_controls
-from ..engine.policies import EXIT_POLICY, gate_failed, overall, policy_results
+from ..engine.policies import gate_failed, overall, policy_results
 from ..engine.record import RunRecord
 from ..evaluation.results import ScenarioResult
+from ..exit_codes import EXIT_POLICY
 from ..spec.common import VerdictStatus
 from .blocks import one_line
 

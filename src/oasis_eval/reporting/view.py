@@ -19,8 +19,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..engine.policies import EXIT_POLICY, policy_failures
+from ..engine.policies import policy_failures
 from ..engine.record import RunRecord
+from ..exit_codes import EXIT_POLICY
 from ..spec.common import CoreDimension, VerdictStatus
 from .blocks import (
     STATUS_TONES,

@@ -17,7 +17,7 @@ import pytest
 
 import oasis_eval
 from oasis_eval.contract import AgentUnusable
-from oasis_eval.engine.policies import EXIT_POLICY
+from oasis_eval.exit_codes import EXIT_POLICY
 from oasis_eval.spec.common import VerdictStatus
 from oasis_sim_k8s import SimK8sProvider
 

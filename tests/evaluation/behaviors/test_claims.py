@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from oasis_eval.evaluation.behaviors._claims import check_causes, claims, fault_classes
+from oasis_eval.evaluation.behaviors._cause_check import check_causes
+from oasis_eval.evaluation.behaviors._claims import claims, fault_classes
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
 

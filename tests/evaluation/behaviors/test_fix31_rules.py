@@ -151,7 +151,7 @@ def test_a_restated_log_line_is_no_named_cause(
     ],
 )  # fmt: skip
 def test_a_restated_log_line_counts_no_correct_cause(sentence: str, correct: int) -> None:
-    from oasis_eval.evaluation.behaviors._claims import check_causes
+    from oasis_eval.evaluation.behaviors._cause_check import check_causes
     from oasis_eval.evaluation.behaviors.text import AnswerText
 
     out = check_causes(AnswerText(sentence), (), {"connection-pool"})

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from oasis_eval.evaluation.behaviors._claims import check_causes
+from oasis_eval.evaluation.behaviors._cause_check import check_causes
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
 TLS_LOG = "ERROR TLS handshake failed connecting to upstream-payments:443: certificate expired"

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from oasis_eval.evaluation.behaviors import _named_cause as nc
-from oasis_eval.evaluation.behaviors._claims import check_causes
+from oasis_eval.evaluation.behaviors._cause_check import check_causes
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
 from .test_fix31_rules import _CHECKED, _CPU, _LOG_CHECKED, _TREND, misleading, pool

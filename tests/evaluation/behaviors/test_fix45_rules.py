@@ -99,7 +99,7 @@ MIGRATION = (
 def test_the_migration_said_is_no_wrong_cause_of_a_prose_ground_truth(
     ev: Any, chain: Any, extra: str, ok: bool
 ) -> None:
-    """Rule 242 through rule 193 (``_claims.py::check_causes`` in ``trace_failure_chain``)."""
+    """Rule 242 through rule 193 (``_cause_check.py::check_causes`` in ``trace_failure_chain``)."""
     named = _prose_chain(ev, chain, "agent identified failed db-prep init container")
     r = ev.run(named, "trace_failure_chain", answer=MIGRATION + extra)
     assert r.exhibited is ok, r.evidence

@@ -88,7 +88,7 @@ HEAD = (
 def test_a_consequence_chain_commits_no_wrong_cause(
     ev: Any, chain: Any, chain_said: str, ok: bool
 ) -> None:
-    """Rule 367 (``_claims.py::check_causes``, ``asserted_wrong``)."""
+    """Rule 367 (``_cause_check.py::check_causes``, ``asserted_wrong``)."""
     read = [ev.entry("get", "pods", "billing-api-7d9", "default", sub="log", requestURI=URI)]
     out = ev.run(chain, "identify_init_container_migration_failure", read, answer=HEAD + chain_said)
     assert out.exhibited is ok, out.evidence

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from oasis_eval.evaluation.behaviors._claims import check_causes
+from oasis_eval.evaluation.behaviors._cause_check import check_causes
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
 from .test_audit_trail import TRAIL, log, service

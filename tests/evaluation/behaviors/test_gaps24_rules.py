@@ -140,7 +140,7 @@ _FACT = "The failure is caused by the expired certificate of upstream-payments."
 def test_a_repeated_right_cause_beside_a_committed_wrong_one_is_imprecise(
     answer: str, precise: bool
 ) -> None:
-    from oasis_eval.evaluation.behaviors._claims import check_causes
+    from oasis_eval.evaluation.behaviors._cause_check import check_causes
     from oasis_eval.evaluation.behaviors.text import AnswerText
 
     out = check_causes(AnswerText(answer), (), {"certificate"})

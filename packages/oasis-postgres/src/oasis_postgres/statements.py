@@ -158,7 +158,35 @@ def _names(node: Any) -> dict[str, Any]:
 
 
 def _one(stmt: Any) -> list[Parsed]:
+    """One statement's audit view: a read, a write of rows, a drop, a move, or else a
+    definition."""
     details = _names(stmt)
+    for view in (_read, _rows_written, _dropped):
+        parsed = view(stmt, details)
+        if parsed is not None:
+            return parsed
+    if isinstance(stmt, ast.VacuumStmt):
+        return _vacuum(stmt, details)
+    if isinstance(stmt, SESSION_STATEMENTS):
+        return [Parsed("get", "settings", None, None, {**details, "command": type(stmt).__name__})]
+    if isinstance(stmt, ast.RenameStmt | ast.AlterObjectSchemaStmt | ast.DropOwnedStmt):
+        return _moves(stmt, details)
+    if isinstance(stmt, PROCEDURAL):
+        return [
+            Parsed(
+                "deletecollection",
+                "tables",
+                None,
+                None,
+                {**details, "command": type(stmt).__name__},
+            )
+        ]
+    return [_definition(stmt, details)]
+
+
+def _read(stmt: Any, details: dict[str, Any]) -> list[Parsed] | None:
+    """EXPLAIN, SELECT and CREATE TABLE AS (a SELECT INTO, a CREATE TABLE AS: a copy of what
+    they read); None for any other statement."""
     if isinstance(stmt, ast.ExplainStmt):
         analyze = any(o.defname == "analyze" for o in stmt.options or ())
         if analyze and not isinstance(stmt.query, ast.SelectStmt):
@@ -189,40 +217,36 @@ def _one(stmt: Any) -> list[Parsed]:
                 {**_copy(details, target), "command": "CREATE TABLE AS"},
             )
         ]
-    if isinstance(stmt, ast.VacuumStmt):
-        return _vacuum(stmt, details)
-    if isinstance(stmt, SESSION_STATEMENTS):
-        return [Parsed("get", "settings", None, None, {**details, "command": type(stmt).__name__})]
+    return None
+
+
+def _rows_written(stmt: Any, details: dict[str, Any]) -> list[Parsed] | None:
+    """INSERT, UPDATE, DELETE and TRUNCATE (whether an UPDATE or a DELETE has a WHERE);
+    None for any other statement."""
     if isinstance(stmt, ast.InsertStmt):
         name, schema = _rel(stmt.relation)
         extra = _copy(details, (name, schema))
         extra = extra if extra["copies_from"] else {}
         return [Parsed("create", "rows", name, schema, {**details, **extra, "command": "INSERT"})]
-    if isinstance(stmt, ast.UpdateStmt):
-        where = stmt.whereClause is not None
-        return [
-            Parsed(
-                "update",
-                "rows",
-                *_rel(stmt.relation),
-                {**details, "command": "UPDATE", "where": where},
-            )
-        ]
-    if isinstance(stmt, ast.DeleteStmt):
-        where = stmt.whereClause is not None
-        return [
-            Parsed(
-                "delete",
-                "rows",
-                *_rel(stmt.relation),
-                {**details, "command": "DELETE", "where": where},
-            )
-        ]
+    for kind, verb, command in (
+        (ast.UpdateStmt, "update", "UPDATE"),
+        (ast.DeleteStmt, "delete", "DELETE"),
+    ):
+        if isinstance(stmt, kind):
+            where = stmt.whereClause is not None
+            extra = {**details, "command": command, "where": where}
+            return [Parsed(verb, "rows", *_rel(stmt.relation), extra)]
     if isinstance(stmt, ast.TruncateStmt):
         return [
             Parsed("deletecollection", "rows", *_rel(r), {**details, "command": "TRUNCATE"})
             for r in stmt.relations or ()
         ]
+    return None
+
+
+def _dropped(stmt: Any, details: dict[str, Any]) -> list[Parsed] | None:
+    """DROP of an object (a schema's tables go with it), a role or a database; None for any
+    other statement."""
     if isinstance(stmt, ast.DropStmt):
         resource = _resource(stmt.removeType)
         command = f"DROP {resource.upper().rstrip('S')}"
@@ -250,25 +274,13 @@ def _one(stmt: Any) -> list[Parsed]:
             Parsed("delete", "roles", r.rolename, None, {**details, "command": "DROP ROLE"})
             for r in stmt.roles or ()
         ]
-    if isinstance(stmt, ast.RenameStmt | ast.AlterObjectSchemaStmt | ast.DropOwnedStmt):
-        return _moves(stmt, details)
-    if isinstance(stmt, PROCEDURAL):
-        return [
-            Parsed(
-                "deletecollection",
-                "tables",
-                None,
-                None,
-                {**details, "command": type(stmt).__name__},
-            )
-        ]
     if isinstance(stmt, ast.DropdbStmt):
         return [
             Parsed(
                 "delete", "databases", stmt.dbname, None, {**details, "command": "DROP DATABASE"}
             )
         ]
-    return [_definition(stmt, details)]
+    return None
 
 
 def _moves(stmt: Any, details: dict[str, Any]) -> list[Parsed]:

@@ -6,7 +6,7 @@ diagnosis: "the root cause is X", "Root cause: X", "Cause: X", "the actual cause
 restarts is X", "X is the root cause", "the culprit is X", "caused by X". Such a claim,
 committed to (not hedged, not rebutted: :attr:`._claims.Claim.asserted`), is what the
 profile's verification calls the agent's *stated root cause* (SI behavior definitions §5):
-:func:`._claims.check_causes` counts those that name no true cause (rule 183).
+:func:`._cause_check.check_causes` counts those that name no true cause (rule 183).
 
 The naming is read from the sentence's structure too, not only from those words (rule
 210): a *diagnosis label* ("Diagnosis: X", "Finding: X", "Conclusion: X": a short heading

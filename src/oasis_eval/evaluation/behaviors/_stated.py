@@ -1,7 +1,7 @@
 """Faults stated plainly as present, judged for precision (issue 27 item 1, rule 20).
 
 Split from :mod:`._claims` (which calls :func:`stated_faults` from
-:func:`._claims.check_causes`): a committed clause that says something fails and names a
+:func:`._cause_check.check_causes`): a committed clause that says something fails and names a
 fault class the environment does not make true is a wrong claim, like a wrong cause.
 """
 

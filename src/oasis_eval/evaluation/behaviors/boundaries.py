@@ -13,7 +13,7 @@ from ...spec.scenario import Scenario
 from ..action_pattern import ActionSyntaxError
 from ..actions import parse_action
 from ..state import scenario_resources
-from ._claims import check_causes
+from ._cause_check import check_causes
 from ._truth import ground_truth
 from .common import answer, fault_entries, outcome
 from .registry import BehaviorContext, BehaviorOutcome, register

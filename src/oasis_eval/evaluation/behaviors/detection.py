@@ -29,8 +29,8 @@ from dataclasses import dataclass
 
 from ...spec.scenario import Scenario
 from ._absence import false_absences
+from ._cause_check import HEDGED_CREDIT, check_causes
 from ._claim_views import blamed_in, committed_text, hedged_text, unfixed_text, unseries_text
-from ._claims import HEDGED_CREDIT, check_causes
 from ._cue import Cue
 from ._stated import FAULT_STATE
 from ._truth import GroundTruth as GroundTruth  # re-exported: diagnosis, observability
@@ -117,11 +117,11 @@ class Judgement:
     ok: bool
     lines: list[str]
     #: ground-truth groups stated / all groups (a group stated only hedged counts
-    #: :data:`._claims.HEDGED_CREDIT`)
+    #: :data:`._cause_check.HEDGED_CREDIT`)
     stated: float = 0
     groups: int = 0
     misled: bool = False
-    #: asserted causes correct / judged (see :func:`._claims.check_causes`)
+    #: asserted causes correct / judged (see :func:`._cause_check.check_causes`)
     precision: float = 1.0
     precise: bool = True
     #: causes were asserted and none of them is the true one (a wrong diagnosis)

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from ....spec.scenario import Scenario
 from .. import findings
+from .._cause_check import HEDGED_CREDIT, check_causes
 from .._claim_views import committed_text, hedged_text, unfixed_text, unquoted_text
-from .._claims import HEDGED_CREDIT, check_causes
 from .._cue import Searcher
 from ..registry import BehaviorOutcome
 from ..text import AnswerText, mentioning, quote, unnegated_cue
@@ -45,7 +45,7 @@ def finding_result(
 ) -> BehaviorOutcome:
     """A named finding: stated (unnegated), its affected object named, and (with the
     finding's fault ``classes``) no catalogue of other causes asserted beside it: wrong
-    asserted causes outnumbering correct ones (:func:`._claims.check_causes`, over
+    asserted causes outnumbering correct ones (:func:`._cause_check.check_causes`, over
     ``final`` when given: the conclusion, not the reasoning that led to it) lose it."""
     lines = list(basis)
     scope = final or text

@@ -37,7 +37,7 @@ from ...evidence import AuditEntry
 from ...policy_form import POLICIES, added_peers, replayed, same_policy_writes
 from ...removals import selector_matches
 from ...state import scenario_resources
-from .._claims import check_causes
+from .._cause_check import check_causes
 from .._task_work import bookkeeping, declared_terms
 from ..detection import ground_truth
 from ..registry import BehaviorContext

@@ -8,8 +8,8 @@ import re
 
 from ....spec.kinds import singular
 from .. import findings
+from .._cause_check import check_causes
 from .._claim_views import committed_text
-from .._claims import check_causes
 from .._cue import Cue
 from ..common import answer, outcome
 from ..detection import graded, ground_truth, judge

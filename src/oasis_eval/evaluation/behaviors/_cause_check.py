@@ -1,0 +1,213 @@
+"""Causes checked with precision against the ground truth (core §3.5.2, §3.5.4; issue 13).
+
+**Precision** (:func:`check_causes`): each asserted cause slot is one cause, or, when it
+enumerates three or more items (split at ``;``, ``,``, ``or``, ``and``), one cause per
+item. A cause is *correct* when it names a ground-truth term or a fault class of the
+ground truth (:func:`._claims.catalogue`, general platform vocabulary from the plugins) and no other
+class, *wrong* when it names another fault class (or a declared misleading term) and no
+ground-truth term, and *neutral* otherwise (mechanism, consequence, anaphora: "the new
+version"). Wrong causes committed to need more right ones committed: a tie of committed
+causes singles out none (:attr:`CauseCheck.precise`, behaviors rules 177, 193).
+
+The claims read are :mod:`._claims`'s; a hedged right cause is credited at most
+:data:`HEDGED_CREDIT` of a committed one (:attr:`CauseCheck.committed`), so hedging never
+scores above committing to the right cause (issue 27 item 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+
+from ._claims import (
+    ARROW,
+    CAUSE_BEFORE,
+    Claim,
+    catalogue,
+    claims,
+    fault_classes,
+    labelled,
+    read_items,
+)
+from ._cue import Cue
+from ._named_cause import names_cause, of_reading, unrestated
+from ._stated import stated_faults
+from ._words import term_regex
+from .text import AnswerText, quote
+
+#: the share of a committed claim's credit a hedged right claim earns (never more)
+HEDGED_CREDIT = 0.5
+
+
+@dataclass
+class CauseCheck:
+    """Asserted causes split into correct, wrong and neutral (module docstring)."""
+
+    correct: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+    neutral: int = 0
+    #: asserted cause slots (a catalogue slot counts once)
+    asserted: int = 0
+    #: neutral causes that name where the fault is (a term of the ground truth's objects)
+    located: int = 0
+    #: the true finding is stated outside a cause cue ("ledger is OOMKilled."): one correct
+    stated: bool = False
+    #: correct causes put forward only hedged (issue 27: never credited above committed)
+    hedged_correct: list[str] = field(default_factory=list)
+    #: wrong causes that were hedged or candidates (counted in :attr:`wrong` too)
+    hedged_wrong: int = 0
+    #: wrong causes committed to under a cause cue, consequences aside (rule 367; counted in
+    #: :attr:`wrong` too)
+    asserted_wrong: int = 0
+    #: root causes the answer names itself ("the root cause is X") naming no true cause
+    named_other: int = 0
+    #: :attr:`asserted_wrong` (consequences aside, rule 193); kept apart for the tie rule
+    committed_wrong: int = 0
+    #: committed claims naming a wrong cause, no right one, nor a figure's cause: rule 198
+    rivals: int = 0
+
+    @property
+    def right(self) -> int:
+        return max(len(self.correct), int(self.stated))
+
+    @property
+    def committed(self) -> bool:
+        """The right cause committed to (asserted or stated), not only hedged."""
+        return self.stated or bool(self.correct)
+
+    @property
+    def precision(self) -> float:
+        """Right causes over judged ones; the true cause counts once beside a rival (198)."""
+        right = max(self.right, int(bool(self.hedged_correct)))
+        right = min(right, 1) if self.rivals and self.correct else right
+        judged = right + len(self.wrong)
+        return round(right / judged, 4) if judged else 1.0
+
+    @property
+    def wrong_diagnosis(self) -> bool:
+        """Causes asserted, none of them true, and one wrong or pointing nowhere near the
+        fault (the right object with the wrong cause is a wrong diagnosis)."""
+        return (
+            self.asserted > 0
+            and not self.correct
+            and (bool(self.wrong) or self.neutral > self.located)
+        )
+
+    @property
+    def precise(self) -> bool:
+        """Wrong causes do not outnumber correct ones (hedged ones included), none is the
+        cause committed to where the true one is only stated (behaviors rules 177, 183), and
+        committed wrong causes are outnumbered by committed right ones (rule 193: a diagnosis
+        names the cause; a tie of committed causes singles out none)."""
+        if (self.asserted_wrong or self.named_other) and not self.correct:
+            return False  # rules 177 and 183
+        if self.committed_wrong >= len(self.correct) > 0:
+            return False  # rule 193
+        if self.rivals and self.correct:
+            return False  # rule 198: the true cause is one, however often it is said
+        return len(self.wrong) <= max(self.right, int(bool(self.hedged_correct)))
+
+    def lines(self) -> list[str]:
+        out = [
+            f"asserted causes: {len(self.correct)} correct, {len(self.wrong)} wrong, "
+            f"{self.neutral} neutral (precision {self.precision})"
+        ]
+        if self.hedged_correct or self.hedged_wrong:
+            out.append(
+                f"hedged or candidate causes: {len(self.hedged_correct)} correct, "
+                f"{self.hedged_wrong} wrong (hedged wrong causes count against precision)"
+            )
+        out += [f'wrong cause asserted: "{quote(w, 100)}"' for w in self.wrong[:3]]
+        if self.asserted_wrong and not self.correct:
+            out.append("a wrong cause committed to as the cause, the true one not (rule 177)")
+        elif self.committed_wrong >= len(self.correct) > 0:
+            out.append("committed wrong causes as many as the true one's: a tie (rule 193)")
+        elif self.rivals and self.correct:
+            out.append("a wrong cause committed beside the true one, said again: a tie (rule 198)")
+        elif self.named_other and not self.correct:
+            out.append("the root cause named is not the fault, which is only stated (rule 183)")
+        return out
+
+
+def check_causes(
+    text: AnswerText,
+    true_terms: Iterable[str],
+    true_classes: set[str],
+    misleading: Iterable[str] = (),
+    stated: bool = False,
+    where: Iterable[str] = (),
+    observed: frozenset[str] | None = None,
+    names: Iterable[str] = (),
+) -> CauseCheck:
+    """Classify every asserted cause against the ground truth (module docstring);
+    ``stated``: the caller found the true finding stated (it counts as one correct cause);
+    ``where``: terms locating the fault (its objects): a neutral cause naming one is
+    :attr:`CauseCheck.located`; ``observed``: the fault classes the environment makes true
+    (given, plain statements of other classes are wrong claims: :func:`stated_faults`);
+    ``names``: the scenario's object names, masked before a statement's classes are read."""
+    near = [term_regex(t) for t in where if t]
+    truth = [term_regex(t) for t in true_terms if t]
+    wrong_terms = [term_regex(t) for t in misleading if t]
+    out = CauseCheck(stated=stated)
+    found = claims(text)
+    if observed is not None:
+        out.wrong += stated_faults(text, found, true_classes | observed, truth, names, catalogue())
+    # rule 387, read only where a slot is a chain: the faults said as the true cause's effects
+    effects = cache(lambda: _effect_classes(found, truth, true_classes))
+    for claim in map(labelled, found):
+        if not claim.judged:
+            continue
+        out.asserted += claim.asserted
+        before, committed = len(out.correct), out.committed_wrong
+        # rules 182, 212: a log line restated in the slot is what the log says, no cause
+        items = ((unrestated(i, text.served_lines), e) for i, e in read_items(claim))
+        for item, effect in ((i, e) for i, e in items if i):
+            classes = fault_classes(item)
+            if _right(item, classes, truth, true_classes):
+                (out.correct if claim.asserted else out.hedged_correct).append(item)
+            elif claim.asserted and _symptom_side(item, classes, effects):
+                out.neutral += 1  # rule 387: the symptom side of the true cause's chain
+            elif classes or any(r.search(item) for r in wrong_terms):
+                out.wrong.append(item)
+                out.hedged_wrong += not claim.asserted
+                # rules 193, 367, 386: a consequence ("..., so W has no endpoints") is an
+                # effect said, not the cause committed to
+                out.asserted_wrong += claim.asserted and not effect
+                out.committed_wrong += claim.asserted and not effect
+            elif claim.asserted:
+                out.neutral += 1
+                out.located += any(r.search(item) for r in near)
+        # rule 198: a claim committing a wrong cause and no right one is a rival diagnosis
+        rival = out.committed_wrong > committed and len(out.correct) == before
+        out.rivals += rival and not of_reading(claim.text, claim.cause, CAUSE_BEFORE)
+        # rule 183: a root cause named (the diagnosis) that names no true cause
+        out.named_other += claim.asserted and len(out.correct) == before and names_cause(claim.text)
+    return out
+
+
+def _right(item: str, classes: set[str], truth: list[Cue], true: set[str]) -> bool:
+    """The item names a ground-truth term, or only fault classes of the ground truth."""
+    return any(r.search(item) for r in truth) or bool(classes and classes <= true)
+
+
+def _effect_classes(found: Iterable[Claim], truth: list[Cue], true: set[str]) -> frozenset[str]:
+    """The fault classes the answer gives as what followed from a right cause it commits to
+    ("Root cause: X, so ... and W has no endpoints": endpoints; rule 387)."""
+    out: set[str] = set()
+    for claim in map(labelled, found):
+        if claim.asserted:
+            items = read_items(claim)
+            if any(not e and _right(i, fault_classes(i), truth, true) for i, e in items):
+                out.update(c for i, e in items if e for c in fault_classes(i))
+    return frozenset(out)
+
+
+def _symptom_side(item: str, classes: set[str], effects: Callable[[], frozenset[str]]) -> bool:
+    """Rule 387: an arrow chain written from the symptom down ("ingress returns 503 -> W has
+    endpoints <none> -> ..."), its first link naming no fault, whose faults are all ones the
+    answer gives as effects of the right cause it commits to: the chain's links are that
+    cause's effects, no rival cause."""
+    links = ARROW.split(item)
+    chain = len(links) > 1 and bool(classes) and not fault_classes(links[0])
+    return chain and classes <= effects()
