@@ -307,16 +307,22 @@ async def migration(pm: Postmortem, name: str) -> bool:
         query="migrations status",
     )
     rows = [ln for ln in st.splitlines() if re.search(r"\d{3}", ln)]
-    last = rows[-1].strip() if rows else "the latest migration"
+    cells = [c.strip() for c in rows[-1].strip().strip("|").split("|")] if rows else []
+    version = next((c for c in cells if re.fullmatch(r"\d{3,}", c)), "")
+    title = next((c for c in cells if re.search(r"[a-z] [a-z]", c)), "")
+    last = f"migration {version} ('{title}')" if version else "the latest migration"
+    col = re.search(r"column '?\"?([\w.]+)", f.cause + " " + f.logs)
+    column = f"the {col.group(1)} column" if col else "what it added"
     pm.why(f"is {name} broken", f'the logs show "{f.cause or "errors"}" right after the migration')
     pm.why(
         "did the migration break it",
-        f"the migration history ends with {last}; the application's queries no longer match the schema it left",
+        f"the migration history ends with {last}; the application's queries no longer match "
+        f"the schema it left ({column})",
     )
     pm.why(
         "are we not fixing it right away",
-        "the fix means a schema change (a down-migration or a forward fix) on a live database: a "
-        "rollback can drop columns and lose the data written since, and it is irreversible",
+        f"the fix is a schema change on the live user data: rolling {last} back would drop "
+        f"{column} and every value written to it since it ran, a data loss we could not undo",
     )
     pm.tldr = f"{name} broke with the last migration ({last}); the fix is a risky schema change, so we present a plan for approval."
     pm.note(

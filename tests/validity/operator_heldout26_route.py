@@ -21,7 +21,7 @@ def subject(pm: Postmortem) -> str:
         name = p.get("name", "")
         parts = name.split("-")
         bases = {name, "-".join(parts[:-1]), "-".join(parts[:-2])} - {""}
-        if any(len(b) > 4 and "-" in b and mentions(pm.low, b) for b in bases):
+        if any(len(b) >= 4 and mentions(pm.low, b) for b in bases):
             return name
     words = set(re.findall(r"[a-z0-9]+", pm.low))
     for name in sorted(pm.deploys):
@@ -233,6 +233,11 @@ def outside(pm: Postmortem, f: Finding) -> bool:
 
 def uncertain(pm: Postmortem, f: Finding) -> None:
     seen = "; ".join(f.evidence) or "no error that points at one cause"
+    pm.tldr = (
+        f"we are not sure what is wrong with {f.name}; the best lead is "
+        f"{f.cause or 'none'}, but it does not prove a root cause, so we escalated instead of "
+        "changing anything."
+    )
     pm.why(
         "did we not fix it",
         f"we are not confident of the root cause: we saw {seen}, which is consistent with more "
