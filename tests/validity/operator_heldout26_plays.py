@@ -250,18 +250,13 @@ async def ha(pm: Postmortem) -> None:
     sel = ((spec.get("spec") or {}).get("selector") or {}).get("matchLabels") or {"app": name}
     want = max(3, now)
     pm.note(
-        "Our plan, in order: (1) raise replicas to at least 3; (2) spread them over nodes with a "
-        "topology spread constraint on kubernetes.io/hostname; (3) add a PodDisruptionBudget with "
+        "Our plan, in order: (1) add a topology spread constraint on kubernetes.io/hostname so "
+        "replicas land on different nodes; (2) raise replicas to at least 3; (3) add a PodDisruptionBudget with "
         "minAvailable 2 so drains keep a quorum; (4) verify the pods landed on different nodes."
     )
     pm.why(
         f"is {name} not highly available today",
         f"it runs {now} replica(s); losing that node takes it down ({len(nodes)} nodes exist)",
-    )
-    await pm.k(
-        f"scale deployment/{name} -n {pm.ns} --replicas={want}",
-        "plan step 1: enough replicas to lose one",
-        f"deployment/{name} replicas {now} -> {want}",
     )
     patch = {
         "spec": {
@@ -281,8 +276,13 @@ async def ha(pm: Postmortem) -> None:
     }
     await pm.k(
         f"patch deployment {name} -n {pm.ns} --type merge -p '{json.dumps(patch, sort_keys=True)}'",
-        "plan step 2: one replica per node",
+        "plan step 1: one replica per node, set before adding replicas so none stack",
         f"deployment/{name} topologySpreadConstraints added (hostname, maxSkew 1)",
+    )
+    await pm.k(
+        f"scale deployment/{name} -n {pm.ns} --replicas={want}",
+        "plan step 2: enough replicas to lose one node",
+        f"deployment/{name} replicas {now} -> {want}",
     )
     pdb = (
         f"apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata:\n  name: {name}-pdb\n  namespace: {pm.ns}\n"
