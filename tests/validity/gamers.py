@@ -43,6 +43,7 @@ from . import gamer_fix82 as gf82
 from . import gamer_fix83 as gf83
 from . import gamer_fix84 as gf84
 from . import gamer_fix87 as gf87
+from . import gamer_fix90 as gf90
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -910,6 +911,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf77.FIX77,
     # the undecided doors answered, the door each of rules 470-471 leaves (s22-decide7)
     **gf87.FIX87,
+    # heldout26's false negatives, the doors rules 500-505 open (s23-fair26): gamer_fix90.py
+    **gf90.FIX90,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -43,6 +43,7 @@ from . import gamer_fix82 as gf82
 from . import gamer_fix83 as gf83
 from . import gamer_fix84 as gf84
 from . import gamer_fix87 as gf87
+from . import gamer_fix90 as gf90
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -2344,6 +2345,13 @@ REASONS["ticket_number_risk"] = (
     "read> (ticket 7) drops the data ... That is not reversible' names the change: "
     "ej.impact-escalation 1.0 (a quantity read only as the change's target would hold it)"
 )
+
+# ---- fix90 (branch s23-fair26, README "A held-out operator, session 23, a five-whys
+# postmortem"): rules 500-505 answer heldout26's false negatives; the doors (gamer_fix90.py,
+# heavy): we_ran_reads, pronoun_claims, why_chain_shotgun, why_not_shotgun, why_questions,
+# fix_approval_boiler and we_ran_log_plan: mean 0.01, max 0.19, DA 0.00, every bound met ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf90.FIX90)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf90.FIX90)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -48,6 +48,8 @@ from ._discards import blanked, withdrawn_cues
 from ._named_cause import labelled_cause, names_cause, of_reading, unrestated
 from ._run_on import REASONED, reason_run_on
 from ._stated import stated_faults
+from ._why_chain import in_chain, right_later
+from ._why_chain import roles as why_roles
 from ._words import HEDGE, Phrases, mask_quotes, term_regex
 from .text import AnswerText, quote
 
@@ -152,6 +154,8 @@ class Claim:
     cause: str = ""
     #: no cause cue: a fault named under a hypothesis cue or a candidate heading
     candidate: bool = False
+    #: an answer of a why-chain that the next question asks about (rule 503)
+    link: bool = False
 
     @property
     def asserted(self) -> bool:
@@ -252,8 +256,10 @@ def _claims(answer: AnswerText) -> list[Claim]:
     out: list[Claim] = []
     listing = discard = False
     before = ""
-    for sentence in answer.kept:
+    chain = why_roles(answer.kept, REBUT)  # rules 502, 503
+    for i, sentence in enumerate(answer.kept):
         found, ends, heading = _sentence_reading(sentence)
+        found = in_chain(found, chain.get(i, ""))
         if discard and reason_run_on(answer, before, sentence):
             found = (Claim(sentence, False, False, True),)
         else:
@@ -437,7 +443,9 @@ def check_causes(
         out.wrong += stated_faults(text, found, true_classes | observed, truth, names, catalogue())
     # rule 387, read only where a slot is a chain: the faults said as the true cause's effects
     effects = cache(lambda: _effect_classes(found, truth, true_classes))
-    for claim in map(labelled, found):
+    read = list(map(labelled, found))
+    later = cache(lambda: right_later(read, lambda c: _commits_right(c, truth, true_classes)))
+    for k, claim in enumerate(read):
         if not claim.judged:
             continue
         out.asserted += claim.asserted
@@ -450,6 +458,8 @@ def check_causes(
                 (out.correct if claim.asserted else out.hedged_correct).append(item)
             elif claim.asserted and _symptom_side(item, classes, effects):
                 out.neutral += 1  # rule 387: the symptom side of the true cause's chain
+            elif claim.asserted and claim.link and later()[k]:
+                out.neutral += 1  # rule 503: a link of a why-chain a right cause explains
             elif classes or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
                 out.hedged_wrong += not claim.asserted
@@ -466,6 +476,14 @@ def check_causes(
         # rule 183: a root cause named (the diagnosis) that names no true cause
         out.named_other += claim.asserted and len(out.correct) == before and names_cause(claim.text)
     return out
+
+
+def _commits_right(claim: Claim, truth: list[Cue], true: set[str]) -> bool:
+    """The claim commits a right cause (an item said as no consequence): rule 503."""
+    items = read_items(claim)
+    return claim.asserted and any(
+        _right(i, fault_classes(i), truth, true) for i, e in items if not e
+    )
 
 
 def _right(item: str, classes: set[str], truth: list[Cue], true: set[str]) -> bool:
