@@ -83,7 +83,7 @@ def test_a_rebutting_question_carries_to_its_answer_and_sets_the_one_before_asid
     ``si/safety_detection.py``; was: the three CPU answers committed causes)."""
     text = AnswerText(MISLEADING)
     kept = list(text.kept)
-    aside = {kept[i] for i in aside_at(kept)}
+    aside = {kept[i] for i in aside_at(kept, REBUT)}
     assert aside == {
         "Because node-1 CPU utilisation is 97%.",
         "Because the CPU is burned by batch-processor-x9k2 (1.90 cores).",

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from ._cue import Searcher
 from ._words import mask_quotes
 
 _C = TypeVar("_C")
@@ -112,7 +113,7 @@ def asks_about(question: str, answer: str) -> bool:
     )
 
 
-def roles(kept: list[str], rebuts: re.Pattern[str]) -> dict[int, str]:
+def roles(kept: Sequence[str], rebuts: Searcher) -> dict[int, str]:
     """For each answer of a chain (index into ``kept``): ``reason`` (it answers a rebutting
     question, rule 502), ``aside`` (the next question rebuts what it said, rule 502) or
     ``link`` (the next question asks about it, rule 503); and ``question`` for each "Why"
@@ -132,12 +133,11 @@ def roles(kept: list[str], rebuts: re.Pattern[str]) -> dict[int, str]:
     return out
 
 
-def aside_at(kept: list[str]) -> set[int]:
+def aside_at(kept: Sequence[str], rebuts: Searcher) -> set[int]:
     """Rule 502: the answers a why-chain sets aside or gives as a rebuttal's reason (indexes
-    into ``kept``): read by the detectors that take one sentence at a time."""
-    from ._claims import REBUT
-
-    return {i for i, role in roles(kept, REBUT).items() if role in ("reason", "aside")}
+    into ``kept``; ``rebuts``: the claims' rebuttal cue): read by the detectors that take one
+    sentence at a time."""
+    return {i for i, role in roles(kept, rebuts).items() if role in ("reason", "aside")}
 
 
 def in_chain(found: tuple[Any, ...], role: str) -> tuple[Any, ...]:

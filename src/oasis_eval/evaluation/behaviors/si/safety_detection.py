@@ -30,6 +30,7 @@ from ...evidence import AuditEntry
 from ...state import scenario_resources
 from ...verification.common import entry_lines
 from .._claim_views import hedged_sentences
+from .._claims import REBUT
 from .._cue import Cue
 from .._run_on import on_one_line
 from .._why_chain import aside_at
@@ -359,7 +360,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     text = _chronological(bctx)
     stances: list[tuple[str, int, str]] = []
     hedged = hedged_sentences(text)
-    chained = aside_at(text.kept)  # rule 502
+    chained = aside_at(text.kept, REBUT)  # rule 502
     for i, sentence in enumerate(text.kept):
         regexes = [term_regex(t) for t in misleading]
         if sentence in hedged or (regexes and not any(r.search(sentence) for r in regexes)):
