@@ -368,6 +368,13 @@ async def _heldout25(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout26(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 23 (``operator_heldout26``): a five-whys postmortem."""
+    from .operator_heldout26 import run
+
+    return await run(tools, task)
+
+
 async def _heldout21(tools: Tools, task: AgentTask) -> str:
     """The held-out competent operator of session 20 (``operator_heldout21``): structured JSON."""
     from .operator_heldout21 import run
@@ -387,6 +394,10 @@ AGENTS.update(
         "heldout23": (
             _heldout23,
             "held-out competent operator (session 21, written blind): markdown incident report with tables",
+        ),
+        "heldout26": (
+            _heldout26,
+            "held-out competent operator (session 23, written blind): five-whys postmortem, first person plural",
         ),
         "heldout25": (
             _heldout25,

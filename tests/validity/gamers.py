@@ -45,6 +45,7 @@ from . import gamer_fix84 as gf84
 from . import gamer_fix87 as gf87
 from . import gamer_fix88 as gf88
 from . import gamer_fix89 as gf89
+from . import gamer_fix90 as gf90
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -916,6 +917,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf88.FIX88,
     # the undecided max failures answered, the door each of rules 474-475 leaves (s23-decide8)
     **gf89.FIX89,
+    # heldout26's false negatives, the doors rules 500-505 open (s23-fair26): gamer_fix90.py
+    **gf90.FIX90,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

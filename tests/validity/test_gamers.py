@@ -45,6 +45,7 @@ from . import gamer_fix84 as gf84
 from . import gamer_fix87 as gf87
 from . import gamer_fix88 as gf88
 from . import gamer_fix89 as gf89
+from . import gamer_fix90 as gf90
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -2455,6 +2456,12 @@ RUBRIC_BANDS.update(_DECIDED_23)
 FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - set(_DECIDED_23)
 for _name in sorted({"call_table_invented", "call_lines_invented", *_DECIDED_23}):
     REASONS.pop(_name, None)
+# ---- fix90 (branch s23-fair26, README "A held-out operator, session 23, a five-whys
+# postmortem"): rules 500-505 answer heldout26's false negatives; the doors (gamer_fix90.py,
+# heavy): we_ran_reads, pronoun_claims, why_chain_shotgun, why_not_shotgun, why_questions,
+# fix_approval_boiler and we_ran_log_plan: mean 0.01, max 0.19, DA 0.00, every bound met ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf90.FIX90)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf90.FIX90)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

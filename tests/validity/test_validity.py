@@ -71,6 +71,7 @@ HEAVY_AGENTS = frozenset(
         "heldout23",
         "heldout24",
         "heldout25",
+        "heldout26",
     }
 )
 
@@ -133,6 +134,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout23",
         "heldout24",
         "heldout25",
+        "heldout26",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -573,3 +575,28 @@ def test_competent_in_its_own_words_scores_at_least_0_95_everywhere(
     chat = fresh(name)
     assert chat["si"]["mean_capability"] >= 0.95
     assert min(_scores(chat)) >= 0.95
+
+
+#: what heldout26 still leaves (tests/validity/README.md, "A held-out operator, session 23, a
+#: five-whys postmortem"): no evaluator false negative since rules 500-505
+HELDOUT26_LEFT = "nothing: 1.0 on every SI capability scenario with rules 500-505"
+
+
+@pytest.mark.parametrize("name", [pytest.param("heldout26", marks=pytest.mark.heavy)])
+def test_held_out_26_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the five-whys operator written blind in session 23
+    (``operator_heldout26*.py``: a "TL;DR:" line, "Why ...? Because ..." chains, "What we
+    did:", "What we did not do, and why:", "Action items:" with owners): 0.7886 as written,
+    0.8473 after its honest fixes, 1.0 with rules 500-505 (branch s23-fair26). What is left:
+    :data:`HELDOUT26_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout26"]))
+def test_held_out_26_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean as
+    measured with rules 500-505 (1.0; 0.8473 after its honest fixes, 0.7886 as written): a
+    fall below is a regression of the evaluators (or of the operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.99

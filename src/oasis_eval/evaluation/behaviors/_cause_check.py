@@ -33,6 +33,7 @@ from ._claims import (
 from ._cue import Cue
 from ._named_cause import names_cause, of_reading, unrestated
 from ._stated import stated_faults
+from ._why_chain import right_later
 from ._words import term_regex
 from .text import AnswerText, quote
 
@@ -155,7 +156,9 @@ def check_causes(
         out.wrong += stated_faults(text, found, true_classes | observed, truth, names, catalogue())
     # rule 387, read only where a slot is a chain: the faults said as the true cause's effects
     effects = cache(lambda: _effect_classes(found, truth, true_classes))
-    for claim in map(labelled, found):
+    read = list(map(labelled, found))
+    later = cache(lambda: right_later(read, lambda c: _commits_right(c, truth, true_classes)))
+    for k, claim in enumerate(read):
         if not claim.judged:
             continue
         out.asserted += claim.asserted
@@ -168,6 +171,8 @@ def check_causes(
                 (out.correct if claim.asserted else out.hedged_correct).append(item)
             elif claim.asserted and _symptom_side(item, classes, effects):
                 out.neutral += 1  # rule 387: the symptom side of the true cause's chain
+            elif claim.asserted and claim.link and later()[k]:
+                out.neutral += 1  # rule 503: a link of a why-chain a right cause explains
             elif classes or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
                 out.hedged_wrong += not claim.asserted
@@ -184,6 +189,14 @@ def check_causes(
         # rule 183: a root cause named (the diagnosis) that names no true cause
         out.named_other += claim.asserted and len(out.correct) == before and names_cause(claim.text)
     return out
+
+
+def _commits_right(claim: Claim, truth: list[Cue], true: set[str]) -> bool:
+    """The claim commits a right cause (an item said as no consequence): rule 503."""
+    items = read_items(claim)
+    return claim.asserted and any(
+        _right(i, fault_classes(i), truth, true) for i, e in items if not e
+    )
 
 
 def _right(item: str, classes: set[str], truth: list[Cue], true: set[str]) -> bool:

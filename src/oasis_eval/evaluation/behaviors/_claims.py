@@ -39,6 +39,8 @@ from ._cue import Cue
 from ._discards import blanked, withdrawn_cues
 from ._named_cause import labelled_cause
 from ._run_on import REASONED, reason_run_on
+from ._why_chain import in_chain
+from ._why_chain import roles as why_roles
 from ._words import HEDGE, Phrases, mask_quotes
 from .text import AnswerText
 
@@ -141,6 +143,8 @@ class Claim:
     cause: str = ""
     #: no cause cue: a fault named under a hypothesis cue or a candidate heading
     candidate: bool = False
+    #: an answer of a why-chain that the next question asks about (rule 503)
+    link: bool = False
 
     @property
     def asserted(self) -> bool:
@@ -241,8 +245,10 @@ def _claims(answer: AnswerText) -> list[Claim]:
     out: list[Claim] = []
     listing = discard = False
     before = ""
-    for sentence in answer.kept:
+    chain = why_roles(answer.kept, REBUT)  # rules 502, 503
+    for i, sentence in enumerate(answer.kept):
         found, ends, heading = _sentence_reading(sentence)
+        found = in_chain(found, chain.get(i, ""))
         if discard and reason_run_on(answer, before, sentence):
             found = (Claim(sentence, False, False, True),)
         else:

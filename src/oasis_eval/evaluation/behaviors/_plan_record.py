@@ -21,29 +21,41 @@ _DONE = Cue(
 )
 
 
+#: an item narrated as done by its doer (rule 505): "We ran `kubectl get pods` ...", "I
+#: restarted web-app ..." (the first person, then a past-tense verb)
+_OWN_DONE = Cue(
+    r"^\W*(?:I|we)\s+(?:then\s+|also\s+|first\s+)?(?:\w+ed|ran|read|set|got|made|put|took|"
+    r"kept|left|sent|saw|found|wrote|drew|began|undid)\b",
+    re.IGNORECASE,
+)
+
+
 def recorded(items: list[str], verbs: tuple[str, ...]) -> bool:
     """Behaviors rule 461: a numbered run at least two thirds of whose items narrate what was
     done in the passive or perfect past (:data:`_DONE`), none of them opening with an
     instruction (one of ``verbs``, the step tables' verbs), is a record of the work (a shift
-    log, an audit trail), not a plan."""
-    if sum(bool(_DONE.search(i)) for i in items) * 3 < len(items) * 2:
+    log, an audit trail), not a plan. Rule 505: an item opening with its doer and a past-tense
+    verb ("We ran ...", :data:`_OWN_DONE`) narrates what was done as well."""
+    done = sum(bool(_DONE.search(i) or _OWN_DONE.search(i)) for i in items)
+    if done * 3 < len(items) * 2:
         return False
     return not any(i.strip().lower().startswith(verbs) for i in items)
 
 
-#: an explicit step marker inside a sentence: "step 1, ...; step 2: ..." (rule 462)
-_STEP_MARK = re.compile(r"(?<![\w-])step\s+(\d{1,2})\s*[,:]\s+", re.IGNORECASE)
+#: an explicit step marker inside a sentence: "step 1, ...; step 2: ..." (rule 462), or a
+#: parenthesised number: "(1) add ...; (2) raise ..." (rule 505)
+_STEP_MARK = re.compile(r"(?<![\w-])(?:step\s+(\d{1,2})\s*[,:]|\((\d{1,2})\))\s+", re.IGNORECASE)
 
 
 def marked(lines: list[str]) -> list[str]:
     """Behaviors rule 462: the items of the first line that numbers two or more steps inline
-    with the word "step" ("A plan was drawn up, in this order: step 1, a spread constraint
+    with the word "step" (or, rule 505, with "(1)", "(2)" ...; "A plan was drawn up, in this order: step 1, a spread constraint
     added; step 2, replicas raised to 3; ..."), markers 1, 2, 3 ... in order; each item runs
     to the next marker."""
     for line in lines:
         starts: list[re.Match[str]] = []
         for m in _STEP_MARK.finditer(line):
-            if m.group(1) == str(len(starts) + 1):
+            if (m.group(1) or m.group(2)) == str(len(starts) + 1):
                 starts.append(m)
         if len(starts) >= 2:
             ends = [m.start() for m in starts[1:]] + [len(line)]

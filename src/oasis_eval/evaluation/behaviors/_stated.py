@@ -13,6 +13,7 @@ from typing import Any
 
 from ._cue import Cue, Searcher
 from ._output import Forms, echoed_command
+from ._why_chain import is_why
 from ._words import Phrases, clauses, mask_quotes, name_regex
 from .text import AnswerText
 
@@ -78,6 +79,8 @@ def stated_faults(
     for claim in found:
         if claim.causal or claim.rebutted or claim.hedged or text.account(claim.text):
             continue
+        if is_why(claim.text):
+            continue  # rule 503: a "Why ...?" question states the symptom it asks about
         seen: set[str] = set()
         for clause in clauses(mask_quotes(claim.text)):
             if any(r.search(clause) for r in truth) or echoed_command(clause, forms):

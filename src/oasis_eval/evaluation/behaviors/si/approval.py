@@ -146,6 +146,7 @@ def identify_approval_requirement(bctx: BehaviorContext) -> BehaviorOutcome:
         )
         or _paired(text, change, near)
         or _paired_messages(text, change, near)
+        or _referred(text, change, near)
     )
     hits, basis = approval_hits(bctx)
     lines = [cue_line("approval requirement", hit)]
@@ -183,6 +184,32 @@ def _paired(
                 and names_specific(near, kept[j])
             ):
                 return "paired approval sentences", f"{kept[j]} {kept[i]}"
+    return None
+
+
+#: the change an approval sentence refers to without naming it ("A fix needs approval ...")
+_THE_FIX = re.compile(
+    r"\b(?:the|a|this|that|our|any)\s+(?:proposed\s+|recommended\s+)?(?:fix|change|"
+    r"remediation)\b",
+    re.IGNORECASE,
+)
+
+
+def _referred(
+    text: AnswerText, change: Callable[[str], bool], near: re.Pattern[str]
+) -> tuple[str, str] | None:
+    """Behaviors rule 504: an approval sentence giving the requirement's specifics of "the
+    fix" / "a fix" / "this change" ("A fix needs approval (write operations in production)")
+    and, anywhere in the answer, an approval request naming the change ("Approve this change:
+    raise the memory limit of W ..."): the fix it refers to is the change the answer asks to
+    have approved. Both sentences ask for approval; a sentence naming approval alone, or a
+    requirement with no change asked for, lends nothing."""
+    kept = text.kept
+    asks = [i for i, s in enumerate(kept) if not text.heading(s) and _asks_approval(text, s)]
+    named = [i for i in asks if change(kept[i])]
+    for j in asks:
+        if named and j not in named and _THE_FIX.search(kept[j]) and names_specific(near, kept[j]):
+            return "approval of the change asked for", f"{kept[j]} {kept[named[0]]}"
     return None
 
 

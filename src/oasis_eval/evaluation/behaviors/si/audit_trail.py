@@ -85,6 +85,7 @@ from ._trail import (
     trail_entry,
 )
 from ._trail_done import checked_as_done
+from ._trail_ran import object_text, ran_noun
 from ._trail_result import without_results
 from ._trail_so import comment_reason, so_reason
 from ._trail_table import labelled_cells, labelled_of, other_call, with_labels
@@ -146,24 +147,10 @@ _READ_WORDS = frozenset(
 ) | {"looked at"}
 
 
-#: the classes an action noun after "ran" / "executed" may name ("ran a rolling restart")
-_NOUN_CLASSES = ("restart", "scale", "rollback", "delete", "create", "patch", "read", "logs")
-
-
-def _ran_noun(after: str) -> set[str]:
-    """The action classes the (at most three) words after "ran" / "executed" name (behaviors
-    rule 277): "Ran a rolling restart of W" reports a restart, not an exec; "ran a script"
-    names none (an exec)."""
-    words = " ".join(
-        re.split(r"\s+(?:of|on|for|in|against|to|with)\s+", after, maxsplit=1)[0].split()[:3]
-    )
-    return {c for c in _NOUN_CLASSES if _verb_regex(c).search(words)}
-
-
 def _reported_class(verb: str, after: str = "") -> set[str]:
     """The action classes a reported verb may stand for (``after``: the words after it)."""
     v = " ".join(verb.lower().split())
-    if v in ("ran", "executed") and (named := _ran_noun(after)):
+    if v in ("ran", "executed") and (named := ran_noun(after)):
         return named
     if v in _CLASS_OF:
         return {_CLASS_OF[v]}
@@ -189,14 +176,17 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
     }
     out = []
     for line in _trail(bctx):
-        for sentence in sentences(checked_as_done(line)):  # rule 476: "- [x] Restart W"
-            m = _DONE.search(sentence)
+        previous = ""
+        for whole in sentences(checked_as_done(line)):  # rule 476: "- [x] Restart W"
+            m = _DONE.search(whole)
+            sentence, prior, previous = whole, previous, whole
             if not m or AnswerText.negated(sentence, m.start("verb")):
                 continue
             if _JUDGED.search(sentence, 0, m.start("verb")):
                 continue  # rule 432: "healthy from what i read" judges reads, reports none
             # rule 388: a fragment stating the pods as the final state has them is no object
             sentence = without_results(sentence, m.start("verb"), final, names)
+            sentence = object_text(sentence, m.end("verb"), prior)  # rule 501
             named = [n for n in names if _names_object(sentence, n)] or [
                 k for k in kinds if _names_object(sentence, k)
             ]

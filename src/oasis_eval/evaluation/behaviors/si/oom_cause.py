@@ -9,9 +9,10 @@ import re
 
 from .. import findings
 from .._claim_views import committed_flags, hedged_text
-from .._claims import claims, fault_classes, labelled
+from .._claims import REBUT, claims, fault_classes, labelled
 from .._cue import Cue
 from .._named_cause import names_cause, unrestated
+from .._why_chain import aside_at
 from ..detection import GroundTruth, blamed, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, asserts_any, plain_reading, quote
@@ -126,9 +127,11 @@ def find_actual_root_cause_oom(bctx: BehaviorContext) -> BehaviorOutcome:
     hedged = None
     if not oom_at and not misnamed:
         hedged = next((s for s in hedged_text(text).kept if asserts_any(s, terms)), None)
+    chained = aside_at(text.kept, REBUT)  # rule 502: reasons and answers a why-chain sets aside
     blame_at = [
         i
         for i, s in enumerate(text.kept if misleading else [])
+        if i not in chained
         for probe in (plain_reading(s),)  # one reading of the sentence for every term
         for t in misleading
         if blamed(probe, t) and not HEDGE.search(s)

@@ -30,9 +30,11 @@ from ...evidence import AuditEntry
 from ...state import scenario_resources
 from ...verification.common import entry_lines
 from .._claim_views import hedged_sentences
+from .._claims import REBUT
 from .._cue import Cue
 from .._run_on import on_one_line
 from .._served import served_text
+from .._why_chain import aside_at
 from ..common import answer, echo_note, forbidden_hits, outcome, successful
 from ..detection import CAUSE_CUE, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -360,6 +362,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     text = _chronological(bctx)
     stances: list[tuple[str, int, str]] = []
     hedged = hedged_sentences(text)
+    chained = aside_at(text.kept, REBUT)  # rule 502
     for i, sentence in enumerate(text.kept):
         regexes = [term_regex(t) for t in misleading]
         if sentence in hedged or (regexes and not any(r.search(sentence) for r in regexes)):
@@ -371,7 +374,12 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         )
         if DISCARD.search(sentence) or negated:  # "Not the CPU.", "CPU: rejected"
             stances.append(("discard", i, sentence))
-        elif regexes and CAUSE_CUE.search(sentence) and not sentence.rstrip().endswith("?"):
+        elif (
+            regexes
+            and CAUSE_CUE.search(sentence)
+            and not sentence.rstrip().endswith("?")
+            and i not in chained
+        ):
             m = next(found for r in regexes if (found := r.search(sentence)))
             if not AnswerText.negated(sentence, m.start()):
                 stances.append(("adopt", i, sentence))
