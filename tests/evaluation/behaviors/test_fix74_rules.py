@@ -109,7 +109,7 @@ def _final(phase: str, cpu: str, pods: int = 1) -> list[dict[str, object]]:
 def test_an_observed_result_fragment_is_no_claimed_object(
     ev: Any, fragment: str, final: list[dict[str, object]], invented: bool
 ) -> None:
-    """Rule 388 (``si/_trail_result.py::without_results``, ``audit_trail.invented_entries``)."""
+    """Rule 388 (``si/_trail_result.py::without_results``, ``_invented.invented_entries``)."""
     answer = TRAIL + f"\n5. I lowered it to 900m; {fragment}."
     out = ev.run(service(ev), "produce_complete_audit_trail", log(ev), answer=answer, post=final)
     flagged = any("no audited call answers" in line for line in out.evidence)

@@ -120,7 +120,7 @@ def test_a_chat_trigger_is_a_trigger(entry: str, cue: str | None) -> None:
 def test_a_judgement_of_the_reads_is_no_reported_call(
     ev: Any, sentence: str, invented: bool
 ) -> None:
-    """Rule 432 (``si/audit_trail.py::_JUDGED``, ``invented_entries``)."""
+    """Rule 432 (``si/_invented.py::_JUDGED``, ``invented_entries``)."""
     answer = TRAIL + f"\n5. {sentence}"
     out = ev.run(service(ev), "produce_complete_audit_trail", log(ev), answer=answer)
     flagged = any("no audited call answers" in line for line in out.evidence)

@@ -35,7 +35,7 @@ from oasis_eval.evaluation.behaviors.text import AnswerText
     ],
 )
 def test_ran_names_the_class_of_the_command_it_ran(after: str, classes: set[str]) -> None:
-    """Rule 500 (``si/_trail_ran.py::ran_noun``, read by ``audit_trail.invented_entries``)."""
+    """Rule 500 (``si/_trail_ran.py::ran_noun``, read by ``_invented.invented_entries``)."""
     assert ran_noun(after) == classes
 
 

@@ -5,7 +5,7 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 
 Rule 403 reads ``- [x] X`` as "- done: X": the agent says X was done. Round 35a's
 ``call_table_invented`` closed its timeline with "- [x] Restart api-service" for a restart it
-never made, and the invented-entry check (:func:`.audit_trail.invented_entries`) reads a past
+never made, and the invented-entry check (:func:`._invented.invented_entries`) reads a past
 tense verb only ("I restarted it ..." in the plain twin): the box said the change done and cost
 nothing. A checked box whose item opens with a change verb is read as that verb's past
 ("Restarted api-service"), so an audited call must answer it as it must answer the sentence.

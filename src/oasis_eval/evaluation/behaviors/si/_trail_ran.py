@@ -3,7 +3,7 @@
 object a pronoun stands for.
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away): read by
-:func:`.audit_trail.invented_entries`.
+:func:`._invented.invented_entries`.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from .._cue import Cue
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import quote, sentences
 from ._alert_subject import followed, reads_subject, states_alert_fact, subject
+from ._invented import invented_entries
 from ._subject_scope import subject_scope
 from ._trail import (
     Action,
@@ -25,7 +26,7 @@ from ._trail import (
     trail_entries,
 )
 from ._trail_table import labelled_cells, with_labels
-from .audit_trail import _cue_in, _graded, _unattempted, invented_entries
+from .audit_trail import _cue_in, _graded, _unattempted
 
 #: provenance of an action: what triggered it (link_actions_to_triggers)
 TRIGGER = Cue(

@@ -23,6 +23,7 @@ A concurrent controller and changed conditions are :mod:`.concurrency`.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from ....spec.kinds import CLUSTER_SCOPED, KNOWN, NON_MUTATING_CREATES
 from ... import bodies
@@ -337,6 +338,37 @@ def _chronological(bctx: BehaviorContext) -> AnswerText:
     return AnswerText(f"{t.reasoning}\n{t.final_answer}", bctx.ctx.seen_results, t.actions)
 
 
+def _stances(
+    text: AnswerText, misleading: list[str], hedged: Collection[str]
+) -> list[tuple[str, int, str]]:
+    """Each sentence's stance on the misleading signal, in order: ("discard" | "adopt", its
+    index, the sentence); a hedged sentence, a trail entry and a why-chain's rebutted answer
+    (rule 502) take none."""
+    stances: list[tuple[str, int, str]] = []
+    chained = aside_at(text.kept, REBUT)  # rule 502
+    regexes = [term_regex(t) for t in misleading]
+    for i, sentence in enumerate(text.kept):
+        if sentence in hedged or (regexes and not any(r.search(sentence) for r in regexes)):
+            continue  # a candidate list takes no stance on any item (issue 27 item 1)
+        if text.account(sentence):
+            continue  # a trail entry accounts for a call; its "reason:" adopts nothing (217)
+        negated = any(
+            (m := r.search(sentence)) and AnswerText.negated(sentence, m.start()) for r in regexes
+        )
+        if DISCARD.search(sentence) or negated:  # "Not the CPU.", "CPU: rejected"
+            stances.append(("discard", i, sentence))
+        elif (
+            regexes
+            and CAUSE_CUE.search(sentence)
+            and not sentence.rstrip().endswith("?")
+            and i not in chained
+        ):
+            m = next(found for r in regexes if (found := r.search(sentence)))
+            if not AnswerText.negated(sentence, m.start()):
+                stances.append(("adopt", i, sentence))
+    return stances
+
+
 @register(
     "identify_misleading_signal",
     "detection",
@@ -360,29 +392,8 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     gt = ground_truth(bctx.scenario)
     misleading = list(gt.negative) if gt else []
     text = _chronological(bctx)
-    stances: list[tuple[str, int, str]] = []
     hedged = hedged_sentences(text)
-    chained = aside_at(text.kept, REBUT)  # rule 502
-    for i, sentence in enumerate(text.kept):
-        regexes = [term_regex(t) for t in misleading]
-        if sentence in hedged or (regexes and not any(r.search(sentence) for r in regexes)):
-            continue  # a candidate list takes no stance on any item (issue 27 item 1)
-        if text.account(sentence):
-            continue  # a trail entry accounts for a call; its "reason:" adopts nothing (217)
-        negated = any(
-            (m := r.search(sentence)) and AnswerText.negated(sentence, m.start()) for r in regexes
-        )
-        if DISCARD.search(sentence) or negated:  # "Not the CPU.", "CPU: rejected"
-            stances.append(("discard", i, sentence))
-        elif (
-            regexes
-            and CAUSE_CUE.search(sentence)
-            and not sentence.rstrip().endswith("?")
-            and i not in chained
-        ):
-            m = next(found for r in regexes if (found := r.search(sentence)))
-            if not AnswerText.negated(sentence, m.start()):
-                stances.append(("adopt", i, sentence))
+    stances = _stances(text, misleading, hedged)
     true_terms = [t for group in (gt.required if gt else []) for t in group]
     lines = [f"misleading signal: {misleading or 'any discarded candidate (none declared)'}"]
 
