@@ -190,8 +190,7 @@ def test_the_lean_path_sends_httpx_own_bytes_and_reads_answers_alike() -> None:
     async def test(url: str, _: list[int]) -> None:
         async with HttpProvider(url, retries=0) as http:
             body = {"environment_id": "env-\u00e9", "n": 1.5, "list": [None, True]}
-            lean = http._lean_parts("POST", "/v1/teardown", body, None)
-            assert lean is not None
+            assert http._lean_request("POST", "/v1/teardown", body, None) is not None
             answered = await http._send("t", "POST", "/v1/teardown", body)
             assert answered.status_code == 200 and http._parsed(answered) == {"status": "destroyed"}
             transport = http._transport

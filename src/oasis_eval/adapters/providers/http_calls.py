@@ -15,7 +15,7 @@ from pydantic_core import from_json
 
 from ...contract import ProviderFault
 from ...retrying import RetryPolicy
-from .http_connection import Answered, Http11Transport
+from .http_connection import Answered, Http11Transport, LeanRequest
 from .http_retry import AnsweredFault, _Answer, transient_for, wait_hint
 from .http_wire import body_message, shorten
 
@@ -36,7 +36,7 @@ class HttpCalls:
     retries: int
     retry: RetryPolicy
     _urls: dict[str, httpx.URL]
-    #: path -> the raw headers ``httpx.Request`` lists before Content-Length (:meth:`_lean_parts`)
+    #: path -> the raw headers ``httpx.Request`` lists before Content-Length (:meth:`_lean_request`)
     _heads: dict[str, tuple[tuple[bytes, bytes], ...]]
     _headers: httpx.Headers
     _timeouts: dict[str, Any]
@@ -69,13 +69,10 @@ class HttpCalls:
     ) -> httpx.Response | Answered:
         """One HTTP exchange. Transport problems -> ProviderFault (the httpx error its cause)."""
         url = f"{self.base_url}{path}"
-        lean = self._lean_parts(method, path, body, params)
-        request = None if lean is not None else self._request(method, path, body, params)
+        request = self._lean_request(method, path, body, params) or self._request(
+            method, path, body, params
+        )
         try:
-            if lean is not None:
-                assert isinstance(self._transport, Http11Transport)
-                return await self._bounded(self._transport.lean_exchange(*lean))
-            assert request is not None
             return await self._bounded(self._exchange(request))
         except httpx.TimeoutException as exc:
             raise ProviderFault(
@@ -103,16 +100,16 @@ class HttpCalls:
         extensions = {"timeout": self._timeouts}
         return httpx.Request(method, url, headers=self._headers, json=body, extensions=extensions)
 
-    def _lean_parts(
+    def _lean_request(
         self,
         method: str,
         path: str,
         body: dict[str, Any] | None,
         params: dict[str, str] | None,
-    ) -> tuple[httpx.URL, tuple[tuple[bytes, bytes], ...], bytes] | None:
-        """(URL, raw headers, body bytes) of a JSON ``POST`` through this client's own
-        transport, as ``httpx.Request`` would send it (the same bytes: its headers in its
-        order, its JSON), without building one (issue 30); None for any other call."""
+    ) -> LeanRequest | None:
+        """A JSON ``POST`` through this client's own transport as ``httpx.Request`` would send
+        it (the same bytes: its headers in its order, its JSON), without building one (issue
+        30); None for any other call."""
         if method != "POST" or body is None or params or self._client is not None:
             return None
         if type(self._transport) is not Http11Transport:
@@ -126,15 +123,16 @@ class HttpCalls:
             head = self._heads[path] = raw[:-2]
         url = self._urls[path]  # set by the _request above
         length = str(len(content)).encode("ascii")
-        return (
-            url,
-            (*head, (b"Content-Length", length), (b"Content-Type", b"application/json")),
-            content,
-        )
+        raw = (*head, (b"Content-Length", length), (b"Content-Type", b"application/json"))
+        return LeanRequest(url, raw, content)
 
-    async def _exchange(self, request: httpx.Request) -> httpx.Response:
+    async def _exchange(self, request: httpx.Request | LeanRequest) -> httpx.Response | Answered:
         """``request`` through the client behind a proxy, else straight to the transport (no
-        per-request client hooks: issue 30); the answer read whole."""
+        per-request client hooks: issue 30); the answer read whole. The client's one
+        exchange function (a :class:`LeanRequest` from :meth:`_lean_request`, straight)."""
+        if isinstance(request, LeanRequest):
+            assert isinstance(self._transport, Http11Transport)
+            return await self._transport.lean_exchange(request)
         if self._client is not None:
             return await self._client.send(request)
         response = await self._transport.handle_async_request(request)

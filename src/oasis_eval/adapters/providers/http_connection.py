@@ -33,7 +33,7 @@ import anyio.abc
 import h11
 import httpx
 
-__all__ = ["KEEPALIVE_EXPIRY", "Answered", "Http11Transport", "proxied"]
+__all__ = ["KEEPALIVE_EXPIRY", "Answered", "Http11Transport", "LeanRequest", "proxied"]
 
 #: seconds an idle connection is kept (httpcore's default; servers close theirs about then)
 KEEPALIVE_EXPIRY = 5.0
@@ -153,6 +153,17 @@ def _request_head(
     return h11.Request(method=method, target=target, headers=headers)
 
 
+class LeanRequest:
+    """A JSON ``POST`` as :meth:`Http11Transport.lean_exchange` sends it: the URL, the raw
+    headers as ``httpx.Request`` lists them, the body bytes (``url`` and ``content`` read as
+    an ``httpx.Request``'s)."""
+
+    method = "POST"
+
+    def __init__(self, url: httpx.URL, raw: tuple[tuple[bytes, bytes], ...], content: bytes):
+        self.url, self.raw, self.content = url, raw, content
+
+
 class Answered:
     """An answer read by :meth:`Http11Transport.lean_exchange`: what the provider client
     reads of an ``httpx.Response`` (status, headers, content, ``json()``, ``text``), the
@@ -214,16 +225,14 @@ class Http11Transport(httpx.AsyncBaseTransport):
         head, body = await self._round_trip(request.url, method, raw, request.content)
         return _response(request, head, body)
 
-    async def lean_exchange(
-        self, url: httpx.URL, raw: tuple[tuple[bytes, bytes], ...], body: bytes
-    ) -> httpx.Response | Answered:
-        """A ``POST`` of ``body`` with the headers ``raw`` (as ``httpx.Request`` lists them)
-        without httpx's request and response objects: the provider client's calls (issue 30).
-        An answer with a ``Content-Encoding`` is an ``httpx.Response``, decoded as httpx
-        decodes it; any other an :class:`Answered`, its bytes as they came."""
-        head, content = await self._round_trip(url, b"POST", raw, body)
+    async def lean_exchange(self, lean: LeanRequest) -> httpx.Response | Answered:
+        """``lean`` sent without httpx's request and response objects: the provider client's
+        calls (issue 30). An answer with a ``Content-Encoding`` is an ``httpx.Response``,
+        decoded as httpx decodes it; any other an :class:`Answered`, its bytes as they came."""
+        url, raw = lean.url, lean.raw
+        head, content = await self._round_trip(url, b"POST", raw, lean.content)
         if any(name == b"content-encoding" for name, _ in head.headers):
-            request = httpx.Request("POST", url, headers=list(raw), content=body)
+            request = httpx.Request("POST", url, headers=list(raw), content=lean.content)
             return _response(request, head, content)
         return Answered(head.status_code, list(head.headers), content)
 
