@@ -38,17 +38,15 @@ from typing import Any
 
 from .declared_secrets import resolve_value_ref, secret_literals, walk_path
 from .encoded_forms import encoded_forms, factored
+from .redaction_merge import bytes_each_of, bytes_heads, merged, root_of
 from .redaction_search import (
     NARROW_ABOVE,
     NARROW_ITEMS,
     RUN,
     NotPlain,
-    automaton,
-    bytes_each,
     compiled_pattern,
     either,
     items_holding,
-    literal_search,
     one_of,
     plain_bytes,
     searchers,
@@ -78,21 +76,8 @@ PREFIX = 16
 BYTES_PREFIX = 64
 #: literals whose derived forms the run-wide redactor keeps (:meth:`Redactor._derivations`)
 DERIVED_KEPT = 4096
-#: bytes heads of scoped copies the run-wide redactor remembers (:meth:`Redactor._recurring`),
-#: and head sets it merges into an automaton at most (:meth:`Redactor._merged`)
-SEEN_KEPT, MERGED_KEPT = 4096, 8
 #: keys of a mapping redaction state looks at (a Secret's kind, an audit entry's verb and user)
 _STATE_KEYS = frozenset({"kind", "resource", "verb", "user"})
-
-
-def _bytes_heads(forms: list[str]) -> tuple[bytes, ...]:
-    """The heads :func:`.searchers` searches over bytes for ``forms``."""
-    return tuple(sorted({f[:BYTES_PREFIX].encode("utf-8") for f in forms}))
-
-
-def _bytes_each(patterns: list[str], prefixes: dict[str, str]) -> Any:
-    """The bytes search :func:`.searchers` makes of the regex forms ``patterns`` (or None)."""
-    return bytes_each(factored(sorted({prefixes.get(p, p) for p in patterns})))
 
 
 def _held(item: Any) -> tuple[tuple[Any, ...], tuple[int, ...]] | None:
@@ -147,11 +132,11 @@ class Redactor:
     #: (form count, whether some form is short) for :meth:`state`
     _short: tuple[int, bool] | None = field(default=None, repr=False)
     #: the bytes heads of ``_automata`` when it is one automaton and nothing else; the bytes
-    #: search of the regex forms alone (:meth:`_prepare`)
+    #: search of the regex forms alone (:meth:`_prepare`, :mod:`.redaction_merge`)
     _dfa_heads: tuple[bytes, ...] | None = field(default=None, repr=False)
     _regex_bytes: Any = field(default=None, repr=False)
     #: on the run-wide redactor: each bytes head of a scoped copy -> the copy that had it
-    #: first, and the copies numbered so far (:meth:`_recurring`)
+    #: first, and the copies numbered so far (:func:`.redaction_merge.recurring`)
     _first_seen: dict[bytes, int] = field(default_factory=dict, repr=False)
     _copies: int = field(default=0, repr=False)
     _serial: int = field(default=0, repr=False)
@@ -216,7 +201,7 @@ class Redactor:
         """A copy for one scenario, to register what only it needs (the credentials the
         provider issued for its environment), so the run-wide set of forms does not grow
         per scenario. Its prefilter reuses this one's and compiles only the added forms."""
-        root = self._root()
+        root = root_of(self)
         root._copies += 1
         return Redactor(
             key=self.key,
@@ -247,7 +232,7 @@ class Redactor:
         )
         automata = None if search_bytes is None else (() if own is None else (own,))
         self._dfa_heads = None
-        regex_bytes = _bytes_each(patterns, self._prefixes) if search_bytes is not None else None
+        regex_bytes = bytes_each_of(patterns, self._prefixes) if search_bytes is not None else None
         if base is not None and (forms or patterns):
             search, search_bytes = (
                 either(base._search, search),
@@ -257,71 +242,19 @@ class Redactor:
             automata = None if base._automata is None else (*base._automata, *(automata or ()))
             regex_bytes = one_of(base._regex_bytes, regex_bytes)
             if search_bytes is not None and automata is not None and isinstance(own, tuple):
-                search_bytes, automata = self._merged(
-                    base, own, regex_bytes, search_bytes, automata
+                search_bytes, automata = merged(
+                    self, base, own, regex_bytes, search_bytes, automata
                 )
         elif base is not None:
             search, search_bytes, self._shortest = base._search, base._search_bytes, base._shortest
             automata, regex_bytes = base._automata, base._regex_bytes
             self._dfa_heads = base._dfa_heads
         elif own is not None and not isinstance(own, tuple):
-            self._dfa_heads = _bytes_heads(forms)  # the run-wide automaton's heads
+            self._dfa_heads = bytes_heads(forms, BYTES_PREFIX)  # the run-wide automaton's heads
         self._search, self._search_bytes = search, search_bytes
         self._automata = automata if search_bytes is not None else None
         self._regex_bytes = regex_bytes
         self._prepared = len(self.forms) + len(self.patterns)
-
-    def _merged(
-        self,
-        base: Redactor,
-        own: tuple[bytes, ...],
-        regex_bytes: Any,
-        search_bytes: Any,
-        automata: tuple[Any, ...],
-    ) -> tuple[Any, tuple[Any, ...]]:
-        """A scoped copy's bytes search with the heads an earlier scenario's copy had too (the
-        issued CA certificate's forms, every scenario) in one automaton with the base's, kept
-        a run (:func:`.automaton`), and only the others searched one by one: the same heads
-        and regexes, one scan fewer per head that recurs (issue 30). Unchanged when the base
-        searches more than one automaton or nothing recurs."""
-        recurring = self._recurring(own)
-        if base._dfa_heads is None or not recurring:
-            return search_bytes, automata
-        heads = tuple(sorted({*base._dfa_heads, *recurring}))
-        built = self._root()._merged_sets
-        if heads not in built:
-            if len(built) >= MERGED_KEPT:  # the sets vary: building each costs more than it saves
-                return search_bytes, automata
-            built.add(heads)
-        found = automaton(heads)
-        fresh = tuple(h for h in own if h not in recurring)
-        self._dfa_heads = None if fresh else heads
-        literal = one_of(
-            lambda data: bool(found.find_matches_as_indexes(data)), literal_search(fresh)
-        )
-        return one_of(literal, regex_bytes), ((found, fresh) if fresh else (found,))
-
-    def _root(self) -> Redactor:
-        root = self
-        while root._base is not None:
-            root = root._base
-        return root
-
-    def _recurring(self, heads: tuple[bytes, ...]) -> set[bytes]:
-        """Which of this scoped copy's bytes ``heads`` another copy of the run had first."""
-        root = self._root()
-        if not self._serial:  # not made by scoped(): a copy of its own
-            root._copies += 1
-            self._serial = root._copies
-        seen = root._first_seen
-        out = set()
-        for head in heads:
-            first = seen.get(head)
-            if first is None and len(seen) < SEEN_KEPT:
-                seen[head] = self._serial
-            elif first is not None and first != self._serial:
-                out.add(head)
-        return out
 
     def _ready(self) -> bool:
         if not self.forms and not self.patterns:

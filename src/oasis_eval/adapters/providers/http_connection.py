@@ -14,8 +14,9 @@ exchange itself; this transport does what those calls need and no more:
   ``RemoteProtocolError``), so the provider client's retry rules read them unchanged;
 - the answer read whole and decoded as httpx decodes it (``Content-Encoding``).
 
-It is an ``httpx.AsyncBaseTransport``: :class:`~.http.HttpProvider` hands it the same
-``httpx.Request`` it would hand any transport. It has no time limits of its own: the
+It is an ``httpx.AsyncBaseTransport``; :class:`~.http.HttpProvider` hands it its JSON
+POSTs already encoded instead (:class:`LeanRequest`, the bytes ``httpx.Request`` would send)
+and reads an :class:`Answered` back, without httpx's request and response objects (issue 30). It has no time limits of its own: the
 provider client bounds each whole exchange (``HttpCalls._bounded``, :mod:`.http_calls`), and a cancelled
 exchange closes its connection, never returning it to the pool. A run behind an HTTP proxy
 (``HTTP_PROXY`` and friends) keeps httpx's own client, which honours them.
