@@ -38,6 +38,7 @@ from typing import Any
 
 from .declared_secrets import resolve_value_ref, secret_literals, walk_path
 from .encoded_forms import encoded_forms, factored
+from .redaction_merge import bytes_each_of, bytes_heads, merged, root_of
 from .redaction_search import (
     NARROW_ABOVE,
     NARROW_ITEMS,
@@ -46,6 +47,7 @@ from .redaction_search import (
     compiled_pattern,
     either,
     items_holding,
+    one_of,
     plain_bytes,
     searchers,
 )
@@ -129,6 +131,17 @@ class Redactor:
     _derived: dict[str, list[Any]] = field(default_factory=dict, repr=False)
     #: (form count, whether some form is short) for :meth:`state`
     _short: tuple[int, bool] | None = field(default=None, repr=False)
+    #: the bytes heads of ``_automata`` when it is one automaton and nothing else; the bytes
+    #: search of the regex forms alone (:meth:`_prepare`, :mod:`.redaction_merge`)
+    _dfa_heads: tuple[bytes, ...] | None = field(default=None, repr=False)
+    _regex_bytes: Any = field(default=None, repr=False)
+    #: on the run-wide redactor: each bytes head of a scoped copy -> the copy that had it
+    #: first, and the copies numbered so far (:func:`.redaction_merge.recurring`)
+    _first_seen: dict[bytes, int] = field(default_factory=dict, repr=False)
+    _copies: int = field(default=0, repr=False)
+    _serial: int = field(default=0, repr=False)
+    #: on the run-wide redactor: the head sets merged into one automaton so far
+    _merged_sets: set[tuple[bytes, ...]] = field(default_factory=set, repr=False)
 
     def marker_for(self, literal: str) -> str:
         digest = hmac.new(self.key, literal.encode(), hashlib.sha256).hexdigest()[:12]
@@ -188,12 +201,15 @@ class Redactor:
         """A copy for one scenario, to register what only it needs (the credentials the
         provider issued for its environment), so the run-wide set of forms does not grow
         per scenario. Its prefilter reuses this one's and compiles only the added forms."""
+        root = root_of(self)
+        root._copies += 1
         return Redactor(
             key=self.key,
             forms=dict(self.forms),
             patterns=dict(self.patterns),
             _prefixes=dict(self._prefixes),
             _base=self,
+            _serial=root._copies,
         )
 
     def _prepare(self) -> None:
@@ -215,6 +231,8 @@ class Redactor:
             dfa=self._base is None,  # the run-wide redactor's, built once a run
         )
         automata = None if search_bytes is None else (() if own is None else (own,))
+        self._dfa_heads = None
+        regex_bytes = bytes_each_of(patterns, self._prefixes) if search_bytes is not None else None
         if base is not None and (forms or patterns):
             search, search_bytes = (
                 either(base._search, search),
@@ -222,11 +240,20 @@ class Redactor:
             )
             self._shortest = min(self._shortest, base._shortest)
             automata = None if base._automata is None else (*base._automata, *(automata or ()))
+            regex_bytes = one_of(base._regex_bytes, regex_bytes)
+            if search_bytes is not None and automata is not None and isinstance(own, tuple):
+                search_bytes, automata = merged(
+                    self, base, own, regex_bytes, search_bytes, automata
+                )
         elif base is not None:
             search, search_bytes, self._shortest = base._search, base._search_bytes, base._shortest
-            automata = base._automata
+            automata, regex_bytes = base._automata, base._regex_bytes
+            self._dfa_heads = base._dfa_heads
+        elif own is not None and not isinstance(own, tuple):
+            self._dfa_heads = bytes_heads(forms, BYTES_PREFIX)  # the run-wide automaton's heads
         self._search, self._search_bytes = search, search_bytes
         self._automata = automata if search_bytes is not None else None
+        self._regex_bytes = regex_bytes
         self._prepared = len(self.forms) + len(self.patterns)
 
     def _ready(self) -> bool:
@@ -267,6 +294,7 @@ class Redactor:
                 patterns=dict(self.patterns),
                 _prefixes=dict(self._prefixes),
                 _base=self._base,
+                _serial=self._serial,  # its heads are this copy's own, not another's
             )
             self._long = (len(self.forms) + len(self.patterns), long_only)
         return self._state(value, self._long[1], authored)

@@ -30,9 +30,12 @@ __all__ = [
     "RUN",
     "NotPlain",
     "automaton",
+    "bytes_each",
     "compiled_pattern",
     "either",
     "items_holding",
+    "literal_search",
+    "one_of",
     "plain_bytes",
     "searchers",
 ]
@@ -241,6 +244,15 @@ def compiled_bytes(pattern: bytes) -> re.Pattern[bytes]:
     """A bytes regex of the prefilter, compiled once per run (as :func:`compiled_pattern`;
     one per regex form: three per secret)."""
     return re.compile(pattern)
+
+
+def one_of(first: Any, second: Any) -> Any:
+    """Truthy when either search is (None: no search); None when both are None."""
+    return _one_of(first, second)
+
+
+literal_search = _literals
+bytes_each = _each
 
 
 def _one_of(first: Any, second: Any) -> Any:

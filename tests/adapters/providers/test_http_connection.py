@@ -167,6 +167,45 @@ def test_a_compressed_answer_is_decoded_and_a_chunked_one_joined() -> None:
     assert _serve(odd, test) == [3]
 
 
+def test_the_lean_path_sends_httpx_own_bytes_and_reads_answers_alike() -> None:
+    """A JSON POST through the client's own transport skips ``httpx.Request`` and
+    ``httpx.Response`` (issue 30): the request bytes are those httpx's request sends, and an
+    answer that is not JSON, or refused with a ``Retry-After``, reads as it did."""
+    seen: list[bytes] = []
+
+    async def record(request: bytes, stream: anyio.abc.ByteStream) -> bool:
+        seen.append(request)
+        if b"teardown" in request:
+            await stream.send(_answer(DESTROYED))
+        elif b"inject-state" in request:
+            await stream.send(_answer(b"not json at all"))
+        else:
+            body = b'{"error":"busy"}'
+            await stream.send(
+                b"HTTP/1.1 503 Busy\r\nRetry-After: 7\r\nContent-Length: %d\r\n\r\n%s"
+                % (len(body), body)
+            )
+        return True
+
+    async def test(url: str, _: list[int]) -> None:
+        async with HttpProvider(url, retries=0) as http:
+            body = {"environment_id": "env-\u00e9", "n": 1.5, "list": [None, True]}
+            assert http._lean_request("POST", "/v1/teardown", body, None) is not None
+            answered = await http._send("t", "POST", "/v1/teardown", body)
+            assert answered.status_code == 200 and http._parsed(answered) == {"status": "destroyed"}
+            transport = http._transport
+            assert isinstance(transport, Http11Transport)
+            await transport.handle_async_request(http._request("POST", "/v1/teardown", body))
+            text = await http._send("t", "POST", "/v1/inject-state", {"environment_id": "e"})
+            assert http._parsed(text) == "not json at all"
+            busy = await http._send("t", "POST", "/v1/observe", {"environment_id": "e"})
+            assert busy.status_code == 503 and busy.headers["retry-after"] == "7"
+            assert http._parsed(busy) == {"error": "busy"}
+
+    _serve(record, test)
+    assert seen[0] == seen[1]  # the lean request and httpx's own, byte for byte
+
+
 def test_connection_refused_is_httpx_connect_error(free_port_url: str) -> None:
     async def main() -> None:
         transport = Http11Transport()
@@ -224,12 +263,13 @@ def test_a_header_list_checked_once_sends_the_same_bytes_and_a_bad_one_is_refuse
             method=request.method, target=request.url.raw_path, headers=request.headers.raw
         )
         sent, expected = h11.Connection(h11.CLIENT), h11.Connection(h11.CLIENT)
-        assert sent.send(_request_head(request, validated)) == expected.send(plain)
+        head = _request_head(b"POST", request.url.raw_path, tuple(request.headers.raw), validated)
+        assert sent.send(head) == expected.send(plain)
     assert len(validated) == 2  # e1 and e2 share a Content-Length
     bad = httpx.Request("POST", url, headers={"X-Bad": "a\x00b"}, json={})
     for _ in range(2):
         with pytest.raises(h11.LocalProtocolError):
-            _request_head(bad, validated)
+            _request_head(b"POST", b"/v1/observe", tuple(bad.headers.raw), validated)
     assert len(validated) == 2
 
 

@@ -140,6 +140,7 @@ class HttpProvider(HttpCalls, CaptureAnswers):
         self.teardown_poll_cap = max(0.0, teardown_poll_cap)
         self._url = httpx.URL(self.base_url)  # a malformed URL is refused now: httpx.InvalidURL
         self._urls: dict[str, httpx.URL] = {}
+        self._heads: dict[str, tuple[tuple[bytes, bytes], ...]] = {}
         self._offered = [e for e in OFFERED if e in wire_extensions]
         self._lean: dict[str, Negotiated] = {}  # by environment id, while it lives
         self._plans: dict[str, CapturePlan] = {}  # announced captures (:mod:`.http_capture`)

@@ -14,8 +14,9 @@ exchange itself; this transport does what those calls need and no more:
   ``RemoteProtocolError``), so the provider client's retry rules read them unchanged;
 - the answer read whole and decoded as httpx decodes it (``Content-Encoding``).
 
-It is an ``httpx.AsyncBaseTransport``: :class:`~.http.HttpProvider` hands it the same
-``httpx.Request`` it would hand any transport. It has no time limits of its own: the
+It is an ``httpx.AsyncBaseTransport``; :class:`~.http.HttpProvider` hands it its JSON
+POSTs already encoded instead (:class:`LeanRequest`, the bytes ``httpx.Request`` would send)
+and reads an :class:`Answered` back, without httpx's request and response objects (issue 30). It has no time limits of its own: the
 provider client bounds each whole exchange (``HttpCalls._bounded``, :mod:`.http_calls`), and a cancelled
 exchange closes its connection, never returning it to the pool. A run behind an HTTP proxy
 (``HTTP_PROXY`` and friends) keeps httpx's own client, which honours them.
@@ -33,7 +34,7 @@ import anyio.abc
 import h11
 import httpx
 
-__all__ = ["KEEPALIVE_EXPIRY", "Http11Transport", "proxied"]
+__all__ = ["KEEPALIVE_EXPIRY", "Answered", "Http11Transport", "LeanRequest", "proxied"]
 
 #: seconds an idle connection is kept (httpcore's default; servers close theirs about then)
 KEEPALIVE_EXPIRY = 5.0
@@ -61,13 +62,18 @@ class _Connection:
         self.raw = stream.extra(anyio.abc.SocketAttribute.raw_socket, None)
 
     async def exchange(
-        self, request: httpx.Request, validated: dict[tuple[Any, ...], Any]
+        self,
+        method: bytes,
+        target: bytes,
+        raw: tuple[tuple[bytes, bytes], ...],
+        body: bytes,
+        validated: dict[tuple[Any, ...], Any],
     ) -> tuple[h11.Response, bytes]:
-        """Send ``request``, read its whole answer: (the head, the body bytes). ``validated``:
-        header lists h11 has checked, by their bytes (:func:`_request_head`)."""
-        head = _request_head(request, validated)
+        """Send a request (method, target, its raw headers and body), read its whole answer:
+        (the head, the body bytes). ``validated``: header lists h11 has checked, by their
+        bytes (:func:`_request_head`)."""
+        head = _request_head(method, target, raw, validated)
         data = self.h11.send(head) or b""
-        body = request.content
         if body:
             data += self.h11.send(h11.Data(data=body)) or b""
         data += self.h11.send(h11.EndOfMessage()) or b""
@@ -129,19 +135,71 @@ class _Connection:
                 await self.stream.aclose()
 
 
-def _request_head(request: httpx.Request, validated: dict[tuple[Any, ...], Any]) -> h11.Request:
-    """h11's event for ``request``. h11 checks every header name and value against its
+def _request_head(
+    method: bytes,
+    target: bytes,
+    raw: tuple[tuple[bytes, bytes], ...],
+    validated: dict[tuple[Any, ...], Any],
+) -> h11.Request:
+    """h11's event for a request. h11 checks every header name and value against its
     grammar (two regexes each) on every request; the provider client sends the same few
     header lists again and again (they differ only by Content-Length), so a list checked
     once is handed to h11 as its own checked form (issue 30). The bytes sent are the same."""
-    raw = tuple(request.headers.raw)
     headers = validated.get(raw)
     if headers is None:
-        headers = h11.Request(method=request.method, target=b"/", headers=list(raw)).headers
+        headers = h11.Request(method=method, target=b"/", headers=list(raw)).headers
         if len(validated) >= MAX_VALIDATED:
             validated.clear()
         validated[raw] = headers
-    return h11.Request(method=request.method, target=request.url.raw_path, headers=headers)
+    return h11.Request(method=method, target=target, headers=headers)
+
+
+class LeanRequest:
+    """A JSON ``POST`` as :meth:`Http11Transport.lean_exchange` sends it: the URL, the raw
+    headers as ``httpx.Request`` lists them, the body bytes (``url`` and ``content`` read as
+    an ``httpx.Request``'s)."""
+
+    method = "POST"
+
+    def __init__(self, url: httpx.URL, raw: tuple[tuple[bytes, bytes], ...], content: bytes):
+        self.url, self.raw, self.content = url, raw, content
+
+
+class Answered:
+    """An answer read by :meth:`Http11Transport.lean_exchange`: what the provider client
+    reads of an ``httpx.Response`` (status, headers, content, ``json()``, ``text``), the
+    headers and the response object built only when asked for (issue 30)."""
+
+    def __init__(self, status_code: int, raw: list[tuple[bytes, bytes]], content: bytes) -> None:
+        self.status_code = status_code
+        self.content = content
+        self._raw = raw
+
+    @property
+    def headers(self) -> httpx.Headers:
+        return httpx.Headers(self._raw)
+
+    def _response(self) -> httpx.Response:
+        return httpx.Response(self.status_code, headers=self._raw, content=self.content)
+
+    def json(self) -> Any:
+        return self._response().json()
+
+    @property
+    def text(self) -> str:
+        return self._response().text
+
+
+def _response(request: httpx.Request, head: h11.Response, body: bytes) -> httpx.Response:
+    response = httpx.Response(
+        head.status_code,
+        headers=head.headers,
+        stream=httpx.ByteStream(body),
+        request=request,
+        extensions={"http_version": b"HTTP/1.1", "reason_phrase": head.reason},
+    )
+    response.read()  # decodes a Content-Encoding as httpx does (the bytes are in memory)
+    return response
 
 
 def _readable(sock: Any) -> bool:
@@ -163,14 +221,34 @@ class Http11Transport(httpx.AsyncBaseTransport):
         self._validated: dict[tuple[Any, ...], Any] = {}
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        url = request.url
+        method = request.method.encode("ascii")
+        raw = tuple(request.headers.raw)
+        head, body = await self._round_trip(request.url, method, raw, request.content)
+        return _response(request, head, body)
+
+    async def lean_exchange(self, lean: LeanRequest) -> httpx.Response | Answered:
+        """``lean`` sent without httpx's request and response objects: the provider client's
+        calls (issue 30). An answer with a ``Content-Encoding`` is an ``httpx.Response``,
+        decoded as httpx decodes it; any other an :class:`Answered`, its bytes as they came."""
+        url, raw = lean.url, lean.raw
+        head, content = await self._round_trip(url, b"POST", raw, lean.content)
+        if any(name == b"content-encoding" for name, _ in head.headers):
+            request = httpx.Request("POST", url, headers=list(raw), content=lean.content)
+            return _response(request, head, content)
+        return Answered(head.status_code, list(head.headers), content)
+
+    async def _round_trip(
+        self, url: httpx.URL, method: bytes, raw: tuple[tuple[bytes, bytes], ...], body: bytes
+    ) -> tuple[h11.Response, bytes]:
         scheme = url.raw_scheme
         if scheme not in (b"http", b"https") or not url.raw_host:
             raise httpx.UnsupportedProtocol(f"Request URL has an unsupported protocol '{url}'.")
         origin = (scheme, url.raw_host, url.port or (443 if scheme == b"https" else 80))
         connection = await self._take(origin) or await self._connect(origin)
         try:
-            head, body = await connection.exchange(request, self._validated)
+            head, content = await connection.exchange(
+                method, url.raw_path, raw, body, self._validated
+            )
         except BaseException:
             await connection.aclose()
             raise
@@ -178,15 +256,7 @@ class Http11Transport(httpx.AsyncBaseTransport):
             await self._keep(origin, connection)
         else:
             await connection.aclose()
-        response = httpx.Response(
-            head.status_code,
-            headers=head.headers,
-            stream=httpx.ByteStream(body),
-            request=request,
-            extensions={"http_version": b"HTTP/1.1", "reason_phrase": head.reason},
-        )
-        response.read()  # decodes a Content-Encoding as httpx does (the bytes are in memory)
-        return response
+        return head, content
 
     async def _take(self, origin: tuple[bytes, bytes, int]) -> _Connection | None:
         idle = self._idle.get(origin)
