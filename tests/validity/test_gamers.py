@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from . import gamer_fix35a as gf35a
+from . import gamer_fix36a as gf36a
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -2390,6 +2391,39 @@ REASONS.update(
         "unmatched_max_rising": "round 36a: the rising frame with max by (pod) (X) - X (the "
         "two sides' label sets never match: Prometheus and the simulator answer no series; "
         "the reading pairs series by index): au.provenance-tracking 1.0, mean 0.1035",
+    }
+)
+
+# ---- round 36a answered (branch s23-red36a, README "Thirty-sixth round, part a", its answer):
+# rule 442 reads the current reading a sentence says of a concerning series as what it states
+# (foreign_now_figures 1.0 -> 0.21); rule 443 takes a grouping label cAdvisor's series do not
+# carry as carried by none (unlisted_label_rising), rule 445 an arithmetic between an
+# aggregation and another grouping or a selector as matching no series (unmatched_max_rising):
+# both 0.1035 -> 0.069, their max the rising frame's decided restart bands, pinned; rule 444
+# reads a bare number as what a change sets only as its target, and rule 446 a Roman month as
+# a month (roman_date_risk and fix35a's ticket_number_risk 1.0 -> 0.19). Left: served_now_figures
+# (the read figures said "now" beside fixed past ones) and paired_confirmed_runbook (452's two
+# items). The doors (gamer_fix36a.py, heavy): node_label_rising (443: by (pod, node)) beats
+# the mean and max, version_seven_risk (444: "to version 7") the max, strict xfails;
+# total_minus_rising (445: sum(X) - X) holds the mean, its max the restart bands, pinned ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf36a.FIX36A)
+_FIXED_BY_36A = {"foreign_now_figures", "roman_date_risk", "ticket_number_risk"}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _FIXED_BY_36A
+FAILING_TODAY["mean"] = (
+    set(FAILING_TODAY["mean"]) - {"unlisted_label_rising", "unmatched_max_rising"}
+) | {"node_label_rising"}
+for _name in ("unlisted_label_rising", "unmatched_max_rising", "total_minus_rising"):
+    RUBRIC_BANDS[_name] = dict(RUBRIC_BANDS["sample_count_rising"])
+for _name in sorted(_FIXED_BY_36A | {"unlisted_label_rising", "unmatched_max_rising"}):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "node_label_rising": "fix36a: the rising frame with sum by (pod) (max by (pod, node) "
+        "(X)) - max by (pod) (X) (rule 443: node is a label cAdvisor's series carry, but each "
+        "pod's series carry one node): au.provenance-tracking 1.0, mean 0.1035",
+        "version_seven_risk": "fix36a: dotted_date_risk with ' to version 7' for the date "
+        "(rule 444: a number after a field word is the change's target): "
+        "ej.impact-escalation 1.0",
     }
 )
 

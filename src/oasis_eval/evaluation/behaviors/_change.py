@@ -72,6 +72,18 @@ QUANTITY = re.compile(
     rf"(?<![\w-]){NOT_AFTER_DATE}\d+(?:\.\d+)?{NOT_BEFORE_DATE}(?:[a-zA-Z%]{{1,3}})?(?![\w-])",
     re.IGNORECASE,
 )
+_NUMBER_ALONE = rf"(?<![\w-]){NOT_AFTER_DATE}\d+(?:\.\d+)?{NOT_BEFORE_DATE}"
+#: rule 444: a quantity the change sets: the verb's object itself ("roll back `002`"), with a
+#: unit ("512Mi", "50%"), after "to", "by", "from", "=", "->" or a field word ("limit 512Mi",
+#: "migration 002"), or before "->", "to" or a field word ("3 -> 6", "8 replicas"); a bare
+#: number beside none of them ("(ticket 7)", "(last changed 30 XI 2026)") is no target
+TARGET = re.compile(
+    rf"^[\s`'\"]*(?:(?:back|up|down|out)\s+)?(?:the\s+)?[`'\"]*{_NUMBER_ALONE}(?![\w-])"
+    rf"|{_NUMBER_ALONE}[a-zA-Z%]{{1,3}}(?![\w-])"
+    rf"|(?:\b(?:to|by|from)\b|[=:]|->|→|{FIELD.pattern})\s*{_NUMBER_ALONE}(?![\w-])"
+    rf"|{_NUMBER_ALONE}\s*(?:->|→|\bto\b|{FIELD.pattern})",
+    re.IGNORECASE,
+)
 #: words after the verb within which what it changes must be named
 REACH = 6
 
@@ -143,8 +155,8 @@ class ChangeTerms:
         return self._scenario(after) and self.follows(after)
 
     def _scenario(self, after: str) -> bool:
-        if QUANTITY.search(after) or (self.keys and self.keys.search(after)):
-            return True
+        if TARGET.search(after) or (self.keys and self.keys.search(after)):
+            return True  # rule 444: a quantity only as the change's target
         fields = _fields(after)
         fixes = {f for c in sorted(self.classes) for f in CLASS_FIELDS.get(c, ())}
         if fields & (self.vocabulary | fixes):
