@@ -142,6 +142,9 @@ class ChangeTerms:
     #: the fault classes the answer itself names, committed or put forward (rule 422), beside
     #: a detail the task does not give (rule 453)
     said: frozenset[str] = frozenset()
+    #: rule 444: the numbers the scenario's data and the task hold (a seeded count named
+    #: beside a change, "lose the 150 records", names it as a target does)
+    numbers: frozenset[str] = frozenset()
 
     def answer_own(self) -> ChangeTerms:
         """Rule 422: these terms with only the causes the answer names as stated (the prompt's
@@ -157,6 +160,8 @@ class ChangeTerms:
     def _scenario(self, after: str) -> bool:
         if TARGET.search(after) or (self.keys and self.keys.search(after)):
             return True  # rule 444: a quantity only as the change's target
+        if {q for q in _NUMBERS.findall(" ".join(QUANTITY.findall(after)))} & self.numbers:
+            return True  # ... or as a number the scenario holds
         fields = _fields(after)
         fixes = {f for c in sorted(self.classes) for f in CLASS_FIELDS.get(c, ())}
         if fields & (self.vocabulary | fixes):
@@ -330,6 +335,7 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
         stated=stated,
         tied=tied_fields(bctx, FIELD),
         said=beyond_task(reply, own, "\n".join(asked), names),  # rules 422, 453
+        numbers=frozenset(_NUMBERS.findall(" ".join(text))),  # rule 444
     )
 
 
@@ -368,7 +374,15 @@ def _resolved(
     named = list(FIELD.finditer(sentence[: verb.start()]))
     if not named or (tied is not None and _norm(named[-1].group()) not in tied):
         return after
-    return f"{named[-1].group()} {after}"
+    # rule 444: the field's own number comes with it ("migration 002 ... reverting it")
+    number = _OWN_NUMBER.match(sentence, named[-1].end(), verb.start())
+    return f"{named[-1].group()}{' ' + number[1] if number else ''} {after}"
+
+
+#: a number as written, its unit left off (rule 444)
+_NUMBERS = re.compile(r"\d+(?:\.\d+)?")
+#: a number right after a field word, its own ("migration 002", "migration (002)")
+_OWN_NUMBER = re.compile(r"[\s(`'\"]*(\d+(?:\.\d+)?)(?![\w.-])")
 
 
 def names_change(span: str, terms: ChangeTerms | None = None) -> bool:

@@ -45,12 +45,14 @@ MONTH = rf"(?:{'|'.join(sorted(_SPELLINGS, key=len, reverse=True))})"
 ROMAN = r"(?:xii|xi|x|ix|viii|vii|vi|v|iv|iii|ii|i)"
 #: before a number: not a date's or a time's later part, nor a day after a month's name
 #: (fixed-width lookbehinds, one per spelling and separator)
-NOT_AFTER_DATE = r"(?<![\d.:/])(?<!\d-)" + "".join(
-    rf"(?<!\b{m}{sep})" for m in _SPELLINGS for sep in (" ", ". ", ", ")
+NOT_AFTER_DATE = (
+    r"(?<![\d.:/])(?<!\d-)"
+    + "".join(rf"(?<!\b{m}{sep})" for m in _SPELLINGS for sep in (" ", ". ", ", "))
+    + "".join(rf"(?<!\d\s{r}\s)(?<!\d\.{r}\.)" for r in ROMAN[3:-1].split("|"))  # rule 446
 )
 #: after a number: not a date's or a time's earlier part, nor a day before a month's name
 NOT_BEFORE_DATE = (
     r"(?![/:-]\d)(?!\.\d{4}\b|\.\d{1,2}\.\d{2,4}\b)"  # a version's "1.4.2" is no date
     rf"(?!(?:st|nd|rd|th)?(?:\s+of)?[\s.,]+(?!may\b){MONTH}\b)"
-    rf"(?![\s.]+{ROMAN}[\s.]+\d{{2,4}}\b)"  # rule 446: "30 XI 2026"
+    rf"(?![\s.]+{ROMAN}(?:[\s.]+\d{{2,4}}\b|[\s.]*$))"  # rule 446: "30 XI 2026", "30 XI"
 )
