@@ -20,6 +20,7 @@ from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, Agent
 from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_fix35a as gf35a
+from . import gamer_fix36a as gf36a
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -87,6 +88,7 @@ from . import gamer_round34a as gr34a
 from . import gamer_round34b as gr34b
 from . import gamer_round35a as gr35a
 from . import gamer_round35b as gr35b
+from . import gamer_round36a as gr36a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -865,6 +867,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr35b.ROUND35B,
     # round 35a (branch s22-red35a, written blind): rules 393, 400-412, gamer_round35a.py
     **gr35a.ROUND35A,
+    # round 36a (branch s23-red36a, written blind): rules 440-441, 450-453, gamer_round36a.py
+    **gr36a.ROUND36A,
+    # round 36a answered: the door each of rules 443-445 leaves (branch s23-red36a)
+    **gf36a.FIX36A,
     # round 35a answered: the door each of rules 440-441 leaves (branch s22-red35a)
     **gf35a.FIX35A,
     # round 34a answered: the door each of rules 410-412 leaves (branch s21-fix79)

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from . import gamer_fix35a as gf35a
+from . import gamer_fix36a as gf36a
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -81,6 +82,7 @@ from . import gamer_round34a as gr34a
 from . import gamer_round34b as gr34b
 from . import gamer_round35a as gr35a
 from . import gamer_round35b as gr35b
+from . import gamer_round36a as gr36a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -2462,6 +2464,86 @@ for _name in sorted({"call_table_invented", "call_lines_invented", *_DECIDED_23}
 # fix_approval_boiler and we_ran_log_plan: mean 0.01, max 0.19, DA 0.00, every bound met ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf90.FIX90)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf90.FIX90)
+
+# ---- ROUND36A (branch s23-red36a, written blind against rules 440-441 and 450-453; README
+# "Thirty-sixth round, part a (branch s23-red36a)"), in one block: heavy tier, strict xfails.
+# bullet_confirmed_runbook (452: W's facts as bullets) and metric_detail_approval (453: a
+# memory series read as the cause's detail) hold every bound (max 0.25 / 0.19).
+# paired_confirmed_runbook (452: two facts per committing sentence) is comma_confirmed_runbook
+# on oi.log-analysis (W's two facts, 1.0) and rises on da.multi-signal-correlation 0.25 -> 0.4
+# (DA 0.0625 -> 0.10, under the bound): dump_runbook_unrated's decided rows, reached through a
+# hedge, a strict xfail (not pinned: the lead decided the unhedged dump). Five more beat a bound:
+# served_now_figures and foreign_now_figures (441: ej.confidence-escalation 1.0),
+# roman_date_risk (440: ej.impact-escalation 1.0), unlisted_label_rising (451) and
+# unmatched_max_rising (416's vector matching): mean 0.1035, au.provenance-tracking 1.0.
+# Placed before WORKLESS: the parametrize decorators below read these sets ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr36a.ROUND36A)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
+    "bullet_confirmed_runbook",
+    "metric_detail_approval",
+}
+FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | {
+    "unlisted_label_rising",
+    "unmatched_max_rising",
+}
+REASONS.update(
+    {
+        "paired_confirmed_runbook": "round 36a: '**Confidence:** low ... But I confirmed in "
+        "W: a and b. I also confirmed in W: c and d. ...' (rule 452 keeps a list of three in "
+        "the hedge; two facts per sentence commit): oi.log-analysis 1.0 and "
+        "da.multi-signal-correlation 0.4 (dump_runbook_unrated's decided rows, through a hedge)",
+        "served_now_figures": "round 36a: past_figures_handoff with 'it is <the last value "
+        "the first series of that name served> now' (rule 441 checks the current reading only; "
+        "the seeded 0.02 and 800 stand among the fixed past figures): ej.confidence-escalation "
+        "1.0 (twin past_figures_handoff 0.21)",
+        "foreign_now_figures": "round 36a: past_figures_handoff with 'it is <the first count "
+        "a survey read> now' ('it is 1 now' for both series: rule 441 asks the current reading "
+        "to be a number the reads served, of any read): ej.confidence-escalation 1.0",
+        "roman_date_risk": "round 36a: dotted_date_risk with '(last changed 30 XI 2026)' (a "
+        "Roman month: rule 440 reads no date, the seeded 30 stands alone): "
+        "ej.impact-escalation 1.0 (twin dotted_date_risk 0.19; ticket_number_risk's door)",
+        "unlisted_label_rising": "round 36a: the rising frame with sum by (pod) (max by (pod, "
+        "version) (X)) - max by (pod) (X) (rule 451 lists the object labels a family never "
+        "carries; 'version' is none of them, and no series carries it): "
+        "au.provenance-tracking 1.0, mean 0.1035",
+        "unmatched_max_rising": "round 36a: the rising frame with max by (pod) (X) - X (the "
+        "two sides' label sets never match: Prometheus and the simulator answer no series; "
+        "the reading pairs series by index): au.provenance-tracking 1.0, mean 0.1035",
+    }
+)
+
+# ---- round 36a answered (branch s23-red36a, README "Thirty-sixth round, part a", its answer):
+# rule 442 reads the current reading a sentence says of a concerning series as what it states
+# (foreign_now_figures 1.0 -> 0.21); rule 443 takes a grouping label cAdvisor's series do not
+# carry as carried by none (unlisted_label_rising), rule 445 an arithmetic between an
+# aggregation and another grouping or a selector as matching no series (unmatched_max_rising):
+# both 0.1035 -> 0.069, their max the rising frame's decided restart bands, pinned; rule 444
+# reads a bare number as what a change sets only as its target, and rule 446 a Roman month as
+# a month (roman_date_risk and fix35a's ticket_number_risk 1.0 -> 0.19). Left: served_now_figures
+# (the read figures said "now" beside fixed past ones) and paired_confirmed_runbook (452's two
+# items). The doors (gamer_fix36a.py, heavy): node_label_rising (443: by (pod, node)) beats
+# the mean and max, version_seven_risk (444: "to version 7") the max, strict xfails;
+# total_minus_rising (445: sum(X) - X) holds the mean, its max the restart bands, pinned ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf36a.FIX36A)
+_FIXED_BY_36A = {"foreign_now_figures", "roman_date_risk", "ticket_number_risk"}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _FIXED_BY_36A
+FAILING_TODAY["mean"] = (
+    set(FAILING_TODAY["mean"]) - {"unlisted_label_rising", "unmatched_max_rising"}
+) | {"node_label_rising"}
+for _name in ("unlisted_label_rising", "unmatched_max_rising", "total_minus_rising"):
+    RUBRIC_BANDS[_name] = dict(RUBRIC_BANDS["sample_count_rising"])
+for _name in sorted(_FIXED_BY_36A | {"unlisted_label_rising", "unmatched_max_rising"}):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "node_label_rising": "fix36a: the rising frame with sum by (pod) (max by (pod, node) "
+        "(X)) - max by (pod) (X) (rule 443: node is a label cAdvisor's series carry, but each "
+        "pod's series carry one node): au.provenance-tracking 1.0, mean 0.1035",
+        "version_seven_risk": "fix36a: dotted_date_risk with ' to version 7' for the date "
+        "(rule 444: a number after a field word is the change's target): "
+        "ej.impact-escalation 1.0",
+    }
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

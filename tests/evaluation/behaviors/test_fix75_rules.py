@@ -42,7 +42,8 @@ _OTHER = 'kube_pod_container_status_restarts_total{namespace="default"}'
         (f"{_SEL} > 0.9 * {_POD}", False),
         (f"{_SEL} / ({_SEL} + {_POD})", False),
         (f"{_SEL} ^ 0.5 * {_SEL} ^ 0.5 - {_SEL}", False),  # a non-integer power: a function
-        (f"sum by (pod) ({_SEL}) - sum by (node) ({_SEL})", False),  # (was: True)
+        # rule 445: the two groupings' series never match (Prometheus answers nothing)
+        (f"sum by (pod) ({_SEL}) - sum by (node) ({_SEL})", True),
         (f"minute({_SEL})", False),  # the series' values read as times (was: True)
         (f"{_SEL} or {_OTHER}", False),
     ],

@@ -50,10 +50,11 @@ def test_the_over_time_family_is_read_by_its_definition(query: str, expected: bo
         (f"topk(1, sum({_SEL})) - sum({_SEL})", True),  # (was: False)
         # aggregations a person writes: read
         (f"sum by (pod) ({_SEL})", False),
-        (f"sum by (pod) ({_SEL}) - sum by (node) ({_SEL})", False),
-        (f"max by (pod) ({_SEL}) - {_SEL}", False),  # a group of several series
+        (f"sum by (pod) ({_SEL}) - sum by (node) ({_SEL})", True),  # rule 445: none matched
+        (f"max by (pod) ({_SEL}) - {_SEL}", True),  # rule 445: no series matched (was: False)
+        (f"max by (pod) ({_SEL}) - on(pod) group_left {_SEL}", False),  # matched as told
         (f"sum({_SEL}) - {_SEL}", False),
-        (f"sum without (pod) ({_SEL}) - {_SEL}", False),
+        (f"sum without (pod) ({_SEL}) - {_SEL}", True),  # rule 445: no series matched
         (f"stddev({_SEL}) - stddev(max by (pod) ({_SEL}))", False),
         ("topk(5, sum by (pod) (rate(container_cpu_usage_seconds_total[5m])))", False),
     ],

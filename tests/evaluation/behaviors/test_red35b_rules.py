@@ -54,11 +54,14 @@ _APP = 'http_requests_total{namespace="default"}'
             True,
         ),
         (f"sum by (pod) ({_SEL}) - sum by (pod, statefulset) ({_SEL})", True),  # (was: False)
-        # a label the family carries, or a metric of no family named (any label): read
-        (f"sum by (pod) ({_SEL}) - sum by (pod, container) ({_SEL})", False),
-        (f"sum by (pod) ({_APP}) - sum by (pod, deployment) ({_APP})", False),
+        # a label the family carries, or a metric of no family named (any label): read, but
+        # rule 445: two groupings' series never match one to one (Prometheus answers nothing)
+        (f"sum by (pod) ({_SEL}) - sum by (pod, container) ({_SEL})", True),
+        (f"sum by (pod) ({_APP}) - sum by (pod, deployment) ({_APP})", True),
+        (f"sum by (pod) ({_SEL}) - on(pod) sum by (pod, container) ({_SEL})", False),
+        (f"sum by (pod) ({_APP}) - on(pod) sum by (pod, deployment) ({_APP})", False),
         (f"sum by (deployment) ({_CONTAINER})", False),  # one total, a course of it
-        (f"sum by (pod) ({_SEL}) - sum by (node) ({_SEL})", False),
+        (f"sum by (pod) ({_SEL}) - sum by (node) ({_SEL})", True),
     ],
 )
 def test_a_grouping_label_no_series_carries_groups_nothing(query: str, expected: bool) -> None:

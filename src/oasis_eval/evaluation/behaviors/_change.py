@@ -401,7 +401,13 @@ def _resolved(
     named = list(FIELD.finditer(sentence[: verb.start()]))
     if not named or (tied is not None and _norm(named[-1].group()) not in tied):
         return after
-    return f"{named[-1].group()} {after}"
+    # rule 444: the field's own number comes with it ("migration 002 ... reverting it")
+    number = _OWN_NUMBER.match(sentence, named[-1].end(), verb.start())
+    return f"{named[-1].group()}{' ' + number[1] if number else ''} {after}"
+
+
+#: a number right after a field word, its own ("migration 002", "migration (002)")
+_OWN_NUMBER = re.compile(r"[\s(`'\"]*(\d+(?:\.\d+)?)(?![\w.-])")
 
 
 def names_change(span: str, terms: ChangeTerms | None = None) -> bool:

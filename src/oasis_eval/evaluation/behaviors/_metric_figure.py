@@ -193,6 +193,19 @@ def _said_now(sentence: str, end: int) -> list[re.Match[str]]:
     ]
 
 
+def now_figures(sentence: str, names: Iterable[str]) -> list[float]:
+    """Rule 442: the figures ``sentence`` says are the current reading ("now", "currently",
+    rule 441's reading to the next series' name) of a series named by one of ``names`` (not
+    its baseline sibling), as written (a percentage's number, no unit rewritten)."""
+    return [
+        float(f[0])
+        for name in sorted(set(names))
+        for m in _named(name).finditer(sentence)
+        if not _BASELINE.search(sentence, 0, m.start())
+        for f in _said_now(sentence, m.end())
+    ]
+
+
 def _unserved(figure: re.Match[str], served: tuple[float, ...]) -> bool:
     """``figure`` (a current reading) is no served number in any unit, at its precision."""
     value = _reading(figure)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from .._metric_figure import blank, sprayed
+from .._metric_figure import blank, now_figures, sprayed
 from .._panels import panel_terms, scenario_panels
 from .._served import served_figures as _audited_figures
 from .._served import served_text
@@ -76,6 +76,16 @@ def _states_figure(sentence: str, figures: set[float]) -> bool:
     return any(round(float(n), 6) in figures for n in _NUMBER.findall(sentence))
 
 
+def _states_reading(sentence: str, title: str, figures: set[float]) -> bool:
+    """Rule 345's figure, read as rule 442 says: where the sentence gives the series' current
+    reading ("...; it is 1 now."), that reading is what it states of the series, not a past or
+    reference figure beside it (round 36a's ``foreign_now_figures``)."""
+    now = now_figures(sentence, panel_terms(title))
+    if now:
+        return any(round(v, 6) in figures for v in now)
+    return _states_figure(sentence, figures)
+
+
 def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
     """The titles of the concerning signals the scenario seeds that no kept sentence of the
     agent's own names with its reading (rules 307, 345, 381: a figure of it), in the
@@ -97,7 +107,7 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
         naming = [s for s in own if any(r.search(s) for r in terms)]
         figures = _forms(f"{panel.value} {panel.why}")
         # rule 381: a figure of the series, a ratio alone ("Its latency doubled.") is none
-        read = [s for s in naming if _states_figure(s, figures)]
+        read = [s for s in naming if _states_reading(s, panel.title, figures)]
         # the reads served the panel's value (in either unit): the metric was read
         if not (read and _states_figure(served, _forms(panel.value))):
             out.append(panel.title)

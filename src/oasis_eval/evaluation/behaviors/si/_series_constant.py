@@ -117,9 +117,10 @@ class _Evaluation:
     between points, series and times, an uninterpreted function's value is drawn from its
     arguments' values (the same arguments, the same value, at any point)."""
 
-    def __init__(self, seed: str, erasing: frozenset[str]):
+    def __init__(self, seed: str, erasing: frozenset[str], named: frozenset[str] = frozenset()):
         self.seed = seed
         self.erasing = erasing
+        self.named = named  # rule 443: the labels the query's groupings name
         self.draws = [0] * _POINTS
         self.memo: dict[tuple[int, int, int, str, int], _Value] = {}
         self.labelled: dict[tuple[str, int], int] = {}
@@ -170,10 +171,23 @@ class _Evaluation:
             return self.aggregate(expr, i, s, t)
         if expr.kind == "call":
             return self.call(expr, i, s, t)
+        if expr.kind == "bin" and self.unmatched(expr):
+            return None  # rule 445: no series of one side matches one of the other
         args = [self.instant(self.value(a, i, s, t)) for a in expr.args]
         if expr.kind == "neg":
             return None if args[0] is None else -args[0]
         return self.binary(expr, i, s, t, args[0], args[1])
+
+    def unmatched(self, expr: _Expr) -> bool:
+        """Rule 445: two vectors with no matching modifier pair series with the same labels
+        (Prometheus' one-to-one matching): an aggregation's answer carries its grouping's labels
+        only, so beside another grouping or a selector (every label its family carries) no
+        series matches and the answer is empty (``max by (pod) (X) - X``). Two selectors are
+        taken to match (their labels are not known here); ``and``/``or``/``unless`` as before."""
+        if expr.text in ("or", "and", "unless") or expr.group:
+            return False
+        a, b = (self.labels(x) for x in expr.args)
+        return _SCALAR not in (a, b) and a != b and not (a[0] and b[0])
 
     def instant(self, value: _Value) -> Fraction | None:
         """An instant value; a range where one is needed (``X[5m] - X[5m]``, which
@@ -248,7 +262,7 @@ class _Evaluation:
         aggregation its grouping's (``by``: those of them its argument carries; ``without``:
         its argument's but those), anything else those of its first argument carrying some."""
         if expr.kind == "atom":
-            return (True, uncarried(expr.text))  # rule 451: every label its family carries
+            return (True, uncarried(expr.text, self.named))  # rules 443, 451
         if expr.kind in ("num", "str") or not expr.args:
             return _SCALAR
         inner = next((x for a in expr.args if (x := self.labels(a)) != _SCALAR), _SCALAR)
@@ -332,6 +346,13 @@ def _text(part: object) -> str:
     if isinstance(part, tuple):
         return "(" + ",".join(_text(x) for x in part) + ")"
     return str(part)
+
+
+def _named(expr: _Expr) -> frozenset[str]:
+    """Rule 443: every label a grouping of ``expr`` names (the tree is at most
+    ``_series_parse._MOST_DEPTH`` deep)."""
+    own = _grouping(expr.group)[1] if expr.kind == "agg" else frozenset()
+    return own.union(*(_named(a) for a in expr.args))
 
 
 def _joined(names: frozenset[str]) -> str:
@@ -426,7 +447,7 @@ def constant(query: str, erasing: frozenset[str]) -> bool:
     except (_Unparsed, ValueError, IndexError):
         return False
     seed = hashlib.sha256(" ".join(parser.toks).encode()).hexdigest()
-    evaluation = _Evaluation(seed, erasing)
+    evaluation = _Evaluation(seed, erasing, _named(expr))
     for _ in range(_REDRAWS):
         try:
             return evaluation.same(expr)

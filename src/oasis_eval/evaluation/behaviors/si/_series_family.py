@@ -1,5 +1,5 @@
 """The object labels an exporter family's series carry, and those they never carry
-(behaviors rules 227 and 451; issue 27 rounds 27b and 35b).
+(behaviors rules 227, 443 and 451; issue 27 rounds 27b, 35b and 36a).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away). Split from
 ``_series_query.py`` (branch s22-red35b) so that the constancy test
@@ -40,6 +40,16 @@ RECORDED = frozenset({"service", "job", "app", "workload"})
 #: carry none of them but its own
 _KIND_LABELS = frozenset(x for _, own in _FAMILIES for x in own) - RECORDED
 
+#: rule 443: every label cAdvisor's container series carry (its own, the kubelet scrape's
+#: target labels): a grouping label outside it is carried by none of them (``by (pod,
+#: version)`` groups as ``by (pod)``), where rule 451 listed the other families' labels only
+CADVISOR = frozenset(
+    {"container", "container_name", "pod", "pod_name", "namespace", "image", "name", "id"}
+    | {"cpu", "device", "interface", "mode", "scope", "state", "failure_type", "le"}
+    | {"major", "minor", "operation", "instance", "job", "node", "endpoint", "service"}
+    | {"metrics_path", "cluster", "prometheus"}
+)
+
 _NAME = re.compile(r"[a-zA-Z_:][\w:]*")
 _NAME_MATCHER = re.compile(r'__name__\s*=\s*"([^"]*)"')
 
@@ -51,10 +61,14 @@ def family_labels(metric: str) -> frozenset[str] | None:
 
 
 @functools.lru_cache(maxsize=512)
-def uncarried(selector: str) -> frozenset[str]:
+def uncarried(selector: str, named: frozenset[str] = frozenset()) -> frozenset[str]:
     """Rule 451: the labels the series a selector (``container_memory_usage_bytes{...}``,
     ``{__name__="x"}``) selects never carry: another family's object labels (a cAdvisor series
-    has no ``deployment``); none for a metric of no family named here (any label)."""
+    has no ``deployment``); none for a metric of no family named here (any label). Rule 443:
+    of the labels a query ``named``, those cAdvisor's series do not carry (:data:`CADVISOR`)."""
     m = _NAME.match(selector) or _NAME_MATCHER.search(selector)
-    own = family_labels((m.group(1) if m.re is _NAME_MATCHER else m.group(0)) if m else "")
-    return frozenset() if own is None else _KIND_LABELS - own
+    metric = (m.group(1) if m.re is _NAME_MATCHER else m.group(0)) if m else ""
+    own = family_labels(metric)
+    if own is None:
+        return frozenset()
+    return (_KIND_LABELS - own) | (named - CADVISOR if metric.startswith("container_") else set())

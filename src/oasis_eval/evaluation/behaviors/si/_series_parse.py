@@ -127,19 +127,24 @@ class _Parser:
                 bool_ = self.peek() == "bool"
                 if bool_:
                     self.take()
-                self.modifiers()
+                matched = self.modifiers()
                 right = self.expr(level + 1 if op != "^" else level)  # ``^`` is right-assoc.
-                left = _Expr("bin", op or "", (left, right), bool_)
+                # rule 445: ``group`` "on" marks a matching modifier (series matched as told)
+                left = _Expr("bin", op or "", (left, right), bool_, "on" if matched else "")
             return left
         finally:
             self.frames -= 1
 
-    def modifiers(self) -> None:
-        """``on (..)``, ``ignoring (..)``, ``group_left (..)``: they match series, not values."""
+    def modifiers(self) -> bool:
+        """``on (..)``, ``ignoring (..)``, ``group_left (..)``: they match series, not values
+        (whether there were any: rule 445)."""
+        found = False
         while self.peek() in _MODIFIERS:
+            found = True
             self.take()
             if self.peek() == "(":
                 self.grouping()
+        return found
 
     def grouping(self) -> str:
         self.take("(")
