@@ -84,6 +84,7 @@ from . import gamer_round34a as gr34a
 from . import gamer_round34b as gr34b
 from . import gamer_round35a as gr35a
 from . import gamer_round35b as gr35b
+from . import gamer_round36b as gr36b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -862,6 +863,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr35b.ROUND35B,
     # round 35a (branch s22-red35a, written blind): rules 393, 400-412, gamer_round35a.py
     **gr35a.ROUND35A,
+    # round 36b (branch s23-red36b, written blind): rules 460-463, 470-473, gamer_round36b.py
+    **gr36b.ROUND36B,
     # round 35a answered: the door each of rules 440-441 leaves (branch s22-red35a)
     **gf35a.FIX35A,
     # round 34a answered: the door each of rules 410-412 leaves (branch s21-fix79)
