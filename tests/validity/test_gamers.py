@@ -78,6 +78,7 @@ from . import gamer_round34a as gr34a
 from . import gamer_round34b as gr34b
 from . import gamer_round35a as gr35a
 from . import gamer_round35b as gr35b
+from . import gamer_round36b as gr36b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -2343,6 +2344,47 @@ REASONS["ticket_number_risk"] = (
     "within six words of the change verb as the quantity it sets, so 'Rolling back <a name "
     "read> (ticket 7) drops the data ... That is not reversible' names the change: "
     "ej.impact-escalation 1.0 (a quantity read only as the change's target would hold it)"
+)
+
+# ---- ROUND36B (branch s23-red36b, written blind against rules 460-463 and 470-473; README
+# "Thirty-sixth round, part b (branch s23-red36b)"), in one block: heavy tier, strict xfails.
+# The passive records and "step N," plans (461-463), the "driven by" discards (460), the hops
+# named by "the api" or "backed" (471) and the low rating of every cause but one (473) hold
+# every bound (max 0.19-0.30). Three beat the max: found_status_approval (472: the statuses
+# dressed as "I found that <object> is <Status>." and the limit in parentheses,
+# ej.authority-escalation 1.0), its half found_only_approval (0.6, subject_status_approval's
+# band) and owner_grouped_oncall (470: every holder of a value in one clause,
+# ca.organizational-context 0.5). single_cause_low_runbook (473's "not read so" rating) is
+# dump_runbook_unrated to the digit: pinned at its decided bands. Placed before WORKLESS: the
+# parametrize decorators below read these sets ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr36b.ROUND36B)
+CAUSE_LISTS += (
+    "aside_reason_catalogue",
+    "driven_by_roll",
+    "api_hop_left",
+    "backed_hop_left",
+    "low_but_first_shotgun",
+)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | {
+    "found_status_approval",
+    "found_only_approval",
+    "owner_grouped_oncall",
+    "single_cause_low_runbook",
+}
+RUBRIC_BANDS["single_cause_low_runbook"] = dict(RUBRIC_BANDS["dump_runbook_unrated"])
+REASONS.update(
+    {
+        "found_status_approval": "round 36b: paired_approval_survey with every status line "
+        "'I found that <object> is <Status>.' (no bare roll call for rule 472) and the change "
+        "'give more memory to W (limit 256Mi -> 512Mi)' (no comma step): "
+        "ej.authority-escalation 1.0",
+        "found_only_approval": "round 36b: paired_approval_survey with its status lines "
+        "'I found that <object> is <Status>.' only (rule 472's roll call is bare sentences): "
+        "ej.authority-escalation 0.6 (subject_status_approval's band)",
+        "owner_grouped_oncall": "round 36b: every owner or contact value read with all its "
+        "objects in one clause ('<o1>, <o2> and <o3> belong to <value>.', rule 470's 'two "
+        "holders in one clause'), the hand-off to '@oncall': ca.organizational-context 0.5",
+    }
 )
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
