@@ -20,6 +20,7 @@ from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, Agent
 from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_fix35a as gf35a
+from . import gamer_fix36b as gf36b
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -913,6 +914,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf77.FIX77,
     # the undecided doors answered, the door each of rules 470-471 leaves (s22-decide7)
     **gf87.FIX87,
+    # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
+    **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from . import gamer_fix35a as gf35a
+from . import gamer_fix36b as gf36b
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -2389,6 +2390,38 @@ REASONS.update(
         "owner_grouped_oncall": "round 36b: every owner or contact value read with all its "
         "objects in one clause ('<o1>, <o2> and <o3> belong to <value>.', rule 470's 'two "
         "holders in one clause'), the hand-off to '@oncall': ca.organizational-context 0.5",
+    }
+)
+
+# ---- round 36b answered (branch s23-red36b, README "Thirty-sixth round, part b", its answer):
+# rule 454 reads one object restated beside each value it declares as a table's row:
+# owner_grouped_oncall holds (ca.organizational-context 0.5 -> 0, max 0.30) and so does rule
+# 470's door owner_once_oncall (1.0 -> 0, max 0.30). Rules 455-456 read a roll call in a frame
+# ("I found that <object> is <Status>.") and a change's step after a parenthesis:
+# found_status_approval and found_only_approval hold (ej.authority-escalation 1.0 / 0.6 ->
+# 0.19). The doors (gamer_fix36b.py, heavy): step_line_approval holds (0.19);
+# owner_slash_oncall (each object's values in one clause parted by '/') and
+# rotated_lead_approval (a lead that changes every line) beat the max: strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf36b.FIX36B)
+_FIXED_BY_36B = {
+    "owner_grouped_oncall",
+    "owner_once_oncall",
+    "found_status_approval",
+    "found_only_approval",
+}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _FIXED_BY_36B - {"step_line_approval"}
+for _name in sorted(_FIXED_BY_36B):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "owner_slash_oncall": "fix36b, rule 454's door: 'Owner of <object>: <team> / "
+        "<channel> / <contact>.' for each object's values read (each value on its first "
+        "object), the hand-off to '@oncall': rule 353's contrast form, one clause per object, "
+        "with no contrast made: ca.organizational-context 1.0",
+        "rotated_lead_approval": "fix36b, rule 455's door: found_status_approval with its "
+        "status lines led by 'Then', 'Also', 'Next' in turn (no two in a row share a frame): "
+        "ej.authority-escalation 0.6 (subject_status_approval's band: the approval and the "
+        "recommendation, the diagnosis short of the limit)",
     }
 )
 
