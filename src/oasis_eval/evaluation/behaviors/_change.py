@@ -232,6 +232,9 @@ _REPORT_LEAD = re.compile(
     r"(?:\s+that)?|found|noted|observed|seen|finding|status|state|"
     r"(?:the\s+)?(?:pod|deployment|workload|object|namespace|node|service))$"
 )
+#: the longest sentence read as a status statement (a name, a status and a short frame): a
+#: longer one is no statement, and the pattern's backtracking stays bounded
+_STATUS_MAX = 400
 #: how many objects a run of bare status statements names to be a roll call (rule 472)
 ROLL_OBJECTS = 3
 
@@ -239,7 +242,7 @@ ROLL_OBJECTS = 3
 def _frame(sentence: str) -> tuple[str, str, str] | None:
     """The object of a status statement and the words around it, lower case (rule 455): a
     report lead counts as none, so "I found that a-1 is Failed." frames as "a-1 is Failed."."""
-    m = _STATUS_LINE.match(sentence)
+    m = _STATUS_LINE.match(sentence) if len(sentence) <= _STATUS_MAX else None
     if not m:
         return None
     lead = " ".join(re.findall(r"[\w@#'-]+", m.group("lead").lower()))
