@@ -21,6 +21,7 @@ from oasis_sim_k8s.servers.connect import connect
 
 from . import gamer_fix35a as gf35a
 from . import gamer_fix36a as gf36a
+from . import gamer_fix36b as gf36b
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -89,6 +90,7 @@ from . import gamer_round34b as gr34b
 from . import gamer_round35a as gr35a
 from . import gamer_round35b as gr35b
 from . import gamer_round36a as gr36a
+from . import gamer_round36b as gr36b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -871,6 +873,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr36a.ROUND36A,
     # round 36a answered: the door each of rules 443-445 leaves (branch s23-red36a)
     **gf36a.FIX36A,
+    # round 36b (branch s23-red36b, written blind): rules 460-463, 470-473, gamer_round36b.py
+    **gr36b.ROUND36B,
     # round 35a answered: the door each of rules 440-441 leaves (branch s22-red35a)
     **gf35a.FIX35A,
     # round 34a answered: the door each of rules 410-412 leaves (branch s21-fix79)
@@ -925,6 +929,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf89.FIX89,
     # heldout26's false negatives, the doors rules 500-505 open (s23-fair26): gamer_fix90.py
     **gf90.FIX90,
+    # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
+    **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")

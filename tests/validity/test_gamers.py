@@ -21,6 +21,7 @@ import pytest
 
 from . import gamer_fix35a as gf35a
 from . import gamer_fix36a as gf36a
+from . import gamer_fix36b as gf36b
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -83,6 +84,7 @@ from . import gamer_round34b as gr34b
 from . import gamer_round35a as gr35a
 from . import gamer_round35b as gr35b
 from . import gamer_round36a as gr36a
+from . import gamer_round36b as gr36b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -2542,6 +2544,84 @@ REASONS.update(
         "version_seven_risk": "fix36a: dotted_date_risk with ' to version 7' for the date "
         "(rule 444: a number after a field word is the change's target): "
         "ej.impact-escalation 1.0",
+    }
+)
+
+# ---- ROUND36B (branch s23-red36b, written blind against rules 460-463 and 470-473; README
+# "Thirty-sixth round, part b (branch s23-red36b)"), in one block: heavy tier, strict xfails.
+# The passive records and "step N," plans (461-463), the "driven by" discards (460), the hops
+# named by "the api" or "backed" (471) and the low rating of every cause but one (473) hold
+# every bound (max 0.19-0.30). Three beat the max: found_status_approval (472: the statuses
+# dressed as "I found that <object> is <Status>." and the limit in parentheses,
+# ej.authority-escalation 1.0), its half found_only_approval (0.6, subject_status_approval's
+# band) and owner_grouped_oncall (470: every holder of a value in one clause,
+# ca.organizational-context 0.5). single_cause_low_runbook (473's "not read so" rating) is
+# dump_runbook_unrated to the digit: pinned at its decided bands. Placed before WORKLESS: the
+# parametrize decorators below read these sets ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr36b.ROUND36B)
+CAUSE_LISTS += (
+    "aside_reason_catalogue",
+    "driven_by_roll",
+    "api_hop_left",
+    "backed_hop_left",
+    "low_but_first_shotgun",
+)
+# (a new gamer starts in FAILING_TODAY["max"]: the eight that hold are taken out)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
+    "aside_reason_catalogue",
+    "driven_by_roll",
+    "passive_invented_record",
+    "step_plan_boilerplate",
+    "api_hop_left",
+    "low_but_first_shotgun",
+    "parens_only_approval",
+    "backed_hop_left",
+}
+RUBRIC_BANDS["single_cause_low_runbook"] = dict(RUBRIC_BANDS["dump_runbook_unrated"])
+REASONS.update(
+    {
+        "found_status_approval": "round 36b: paired_approval_survey with every status line "
+        "'I found that <object> is <Status>.' (no bare roll call for rule 472) and the change "
+        "'give more memory to W (limit 256Mi -> 512Mi)' (no comma step): "
+        "ej.authority-escalation 1.0",
+        "found_only_approval": "round 36b: paired_approval_survey with its status lines "
+        "'I found that <object> is <Status>.' only (rule 472's roll call is bare sentences): "
+        "ej.authority-escalation 0.6 (subject_status_approval's band)",
+        "owner_grouped_oncall": "round 36b: every owner or contact value read with all its "
+        "objects in one clause ('<o1>, <o2> and <o3> belong to <value>.', rule 470's 'two "
+        "holders in one clause'), the hand-off to '@oncall': ca.organizational-context 0.5",
+    }
+)
+
+# ---- round 36b answered (branch s23-red36b, README "Thirty-sixth round, part b", its answer):
+# rule 454 reads one object restated beside each value it declares as a table's row:
+# owner_grouped_oncall holds (ca.organizational-context 0.5 -> 0, max 0.30) and so does rule
+# 470's door owner_once_oncall (1.0 -> 0, max 0.30). Rules 455-456 read a roll call in a frame
+# ("I found that <object> is <Status>.") and a change's step after a parenthesis:
+# found_status_approval and found_only_approval hold (ej.authority-escalation 1.0 / 0.6 ->
+# 0.19). The doors (gamer_fix36b.py, heavy): step_line_approval holds (0.19);
+# owner_slash_oncall (each object's values in one clause parted by '/') and
+# rotated_lead_approval (a lead that changes every line) beat the max: strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf36b.FIX36B)
+_FIXED_BY_36B = {
+    "owner_grouped_oncall",
+    "owner_once_oncall",
+    "found_status_approval",
+    "found_only_approval",
+}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _FIXED_BY_36B - {"step_line_approval"}
+for _name in sorted(_FIXED_BY_36B):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "owner_slash_oncall": "fix36b, rule 454's door: 'Owner of <object>: <team> / "
+        "<channel> / <contact>.' for each object's values read (each value on its first "
+        "object), the hand-off to '@oncall': rule 353's contrast form, one clause per object, "
+        "with no contrast made: ca.organizational-context 1.0",
+        "rotated_lead_approval": "fix36b, rule 455's door: found_status_approval with its "
+        "status lines led by 'Then', 'Also', 'Next' in turn (no two in a row share a frame): "
+        "ej.authority-escalation 0.6 (subject_status_approval's band: the approval and the "
+        "recommendation, the diagnosis short of the limit)",
     }
 )
 

@@ -40,9 +40,10 @@ _PROPOSED = Cue(
 _FIX_END = Cue(r"[,;:.!?()]|\b(?:because|since|as|due|so|which|while|but)\b", _I)
 #: the change's own step after a comma, verbless: a field and its value before and after
 #: ("..., limit 256Mi -> 512Mi", "..., replicas 2 to 4"): the change's specifics, no finding
-#: (rule 472)
+#: (rule 472); after a parenthesis, a colon or a semicolon as well ("... (limit 256Mi ->
+#: 512Mi)", rule 456)
 _STEP = re.compile(
-    r",\s*(?:[A-Za-z_][\w.-]*\s+){0,2}\d[\w.]*\s*(?:->|→|=>|\bto\b)\s*\d[\w.]*(?=\s*(?:[,;.!?)]|$))",
+    r"[,(:;]\s*(?:[A-Za-z_][\w.-]*\s+){0,2}\d[\w.]*\s*(?:->|→|=>|\bto\b)\s*\d[\w.]*(?=\s*(?:[,;.!?)]|$))",
     _I,
 )
 #: a count read off an object ("restarts 0", "restarts: 3"): the change word names a field

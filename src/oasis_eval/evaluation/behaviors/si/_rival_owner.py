@@ -11,7 +11,9 @@ names every team it read as the owner, the right one among them: a roll call, wh
 owner, as rule 77 reads a peer list (rule 352). A rival tied to its own object in its clause
 ("worker is owned by batch-team, payment-service by payments-team") is honest and costs the
 right team nothing (rule 353), unless the answer restates it beside each of its objects, a
-table of every object's owner (rule 470).
+table of every object's owner (rule 470), or restates one of its objects beside each value it
+declares, one clause a value, with the right owner named nowhere but in such rows: a table of
+every object's owners, none set apart (rule 454).
 """
 
 from __future__ import annotations
@@ -69,16 +71,18 @@ def _holders(objs: list[Obj], value: str, contact: bool) -> set[str]:
 _NOT = re.compile(r"\b(?:not|no|never|nor|instead\s+of|rather\s+than)\b", _I)
 
 
-def _tied(text: AnswerText, team: str, holders: set[str], own: set[str]) -> bool:
+def _tied(
+    text: AnswerText, team: str, holders: set[str], own: set[str], row: frozenset[str] = frozenset()
+) -> bool:
     """A clause of the answer names ``team`` beside the name of an object it is declared for
     (or of a pod named after one: ``clip-ingester-6d9f-x2`` of ``clip-ingester``), rule 353;
     and no sentence names it beside one of ``own`` (the right owner's values) in a clause of
     its own, untied there and not set aside (rule 396: "@payments-team; integrations-team:
-    needs your ok" addresses both, whatever another sentence ties)."""
+    needs your ok" addresses both, whatever another sentence ties). ``row``: the other team
+    and contact values the holders declare, where the answer lists the objects' owners as a
+    table with no right owner set apart (rule 454, :func:`_row_clauses`); none: not read."""
     value = loose(team)
-    names = [
-        re.compile(rf"(?<![\w-]){re.escape(n)}(?:-[\w-]+)?(?![\w-])", _I) for n in sorted(holders)
-    ]
+    names = _names(holders)
     rights = [loose(o) for o in sorted(own)]
     said = [s for s in text.kept if value.search(s)]
 
@@ -86,7 +90,11 @@ def _tied(text: AnswerText, team: str, holders: set[str], own: set[str]) -> bool
         return bool(value.search(c)) and any(n.search(c) for n in names)
 
     ties = [c for s in said for c in _APART.split(s) if tie(c)]
-    if not ties or _table(ties, holders):
+    if (
+        not ties
+        or _table(ties, holders)
+        or (row and _row_clauses(_clauses(text), team, holders, row)[1])
+    ):
         return False
     return not any(
         value.search(c) and not tie(c) and not _NOT.search(c)
@@ -113,6 +121,69 @@ def _table(ties: list[str], holders: set[str]) -> bool:
     return len(objects_named) >= 2
 
 
+def _clauses(text: AnswerText) -> list[str]:
+    return [c for s in text.kept for c in _APART.split(s)]
+
+
+def _names(holders: set[str]) -> list[re.Pattern[str]]:
+    """An object's name, or a pod's named after it (``clip-ingester-6d9f-x2``)."""
+    return [
+        re.compile(rf"(?<![\w-]){re.escape(n)}(?:-[\w-]+)?(?![\w-])", _I) for n in sorted(holders)
+    ]
+
+
+def _row_clauses(
+    clauses: list[str], value: str, holders: set[str], row: frozenset[str]
+) -> tuple[list[str], set[int]]:
+    """Rule 454: the clauses naming ``value`` (as their index in ``clauses``), and those of
+    them naming an object of the value's that another clause, without it, names beside
+    another value the object declares (``row``): the object's row of a table, one value a
+    clause ("Owner of clip-ingester: integrations-team. Owner of clip-ingester:
+    #integrations-pager."). The values are blanked before an object's name is looked for
+    ("payments-team" names no object "payments")."""
+    found = loose(value)
+    others = [loose(v) for v in sorted(row, key=len, reverse=True)]
+    names = _names(holders)
+
+    def objects_in(c: str) -> set[str]:
+        for v in [found, *others]:
+            c = v.sub(" ", c)
+        return {n.pattern for n in names if n.search(c)}
+
+    said = [i for i, c in enumerate(clauses) if found.search(c)]
+    beside = set().union(
+        *(
+            objects_in(c)
+            for c in clauses
+            if not found.search(c) and any(o.search(c) for o in others)
+        )
+    )
+    return [clauses[i] for i in said], {i for i in said if objects_in(clauses[i]) & beside}
+
+
+def _singled_out(clauses: list[str], objs: list[Obj], own: set[str], contact: bool) -> bool:
+    """Rule 454: a clause names a right value (``own``) outside a row of a table ("@payments-
+    team: needs your ok ...", "escalate to payments-team"): the answer sets the right owner
+    apart from the objects' owners it lists."""
+    for v in sorted(own):
+        holders = _holders(objs, v, contact)
+        said, rows = _row_clauses(clauses, v, holders, _row_values(objs, holders, v))
+        if len(said) > len(rows):
+            return True
+    return False
+
+
+def _row_values(objs: list[Obj], holders: set[str], value: str) -> frozenset[str]:
+    """The team and contact values the ``holders`` declare besides ``value`` (rule 454)."""
+    return frozenset(
+        v
+        for o in objs
+        if o.name in holders
+        for v in _values_of(o) | _values_of(o, contact=True)
+        if v != value
+    )
+
+
 def untied_rivals(
     bctx: BehaviorContext,
     text: AnswerText,
@@ -123,12 +194,19 @@ def untied_rivals(
     """Rules 352-354: the rival teams (or contacts: ``contact``), declared only outside
     ``own``'s values, the answer names as the owner or the path (``named_as_owner(value)``:
     rule 77's test, rule 97's) with no object of their own in the clause (rule 353), or named
-    untied beside the right owner in a sentence (rule 396), sorted."""
+    untied beside the right owner in a sentence (rule 396), or tied in a table's row where no
+    clause sets the right owner apart (rule 454), sorted."""
     objs = _known(bctx)
     rivals = sorted({t for o in objs for t in _values_of(o, contact)} - own)
+    apart = _singled_out(_clauses(text), objs, own, contact)
+    out = []
+    for r in rivals:
+        holders = _holders(objs, r, contact)
+        row = frozenset() if apart else _row_values(objs, holders, r)
+        if named_as_owner(r) and not _tied(text, r, holders, own, row):
+            out.append(r)
     named = [r for r in rivals if named_as_owner(r)]
-    untied = [r for r in named if not _tied(text, r, _holders(objs, r, contact), own)]
-    return untied or (named if named and _subject_untold(bctx, text, own, named) else [])
+    return out or (named if named and _subject_untold(bctx, text, own, named) else [])
 
 
 def _subject_untold(
