@@ -70,3 +70,28 @@ def test_a_memoised_cell_is_each_of_its_parts_own() -> None:
         assert len(shown) == (5 if layout is html.inline_cell else 3)
         assert "<i>" not in first[0]
     assert markdown._text("# title") == markdown._text("# title") == "\\# title"
+
+
+def test_markdown_escape_matches_the_two_branch_pattern() -> None:
+    """``markdown._ESCAPE`` (one opening class, the underscore's condition after it) escapes
+    exactly what the two-branch pattern it replaced escapes (issue 30), over seeded strings
+    of the characters it reads and every sample above."""
+    import random
+
+    reference = re.compile(r"([\\`*<>\[\]~&])|((?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+    alphabet = list("ab_Z9é \\`*<>[]~&_-.:x|")
+    rng = random.Random(30)
+    texts = _SAMPLES + [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(20_000)
+    ]
+
+    def escaped(match: re.Match[str]) -> str:
+        return "\\" + match.group(0)
+
+    for text in texts:
+        assert markdown._ESCAPE.sub(escaped, text) == reference.sub(escaped, text), repr(text)
+
+
+def test_markdown_blank_runs_match_the_counted_pattern() -> None:
+    for text in ["", "\n", "a\n\nb", "a\n\n\nb", "\n\n\n\n\nx\n\n\n", "a\n \n\n\nb"]:
+        assert markdown._BLANK_RUN.sub("\n\n", text) == re.sub(r"\n{3,}", "\n\n", text)
