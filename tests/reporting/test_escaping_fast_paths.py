@@ -95,3 +95,17 @@ def test_markdown_escape_matches_the_two_branch_pattern() -> None:
 def test_markdown_blank_runs_match_the_counted_pattern() -> None:
     for text in ["", "\n", "a\n\nb", "a\n\n\nb", "\n\n\n\n\nx\n\n\n", "a\n \n\n\nb"]:
         assert markdown._BLANK_RUN.sub("\n\n", text) == re.sub(r"\n{3,}", "\n\n", text)
+
+
+def test_html_shown_str_is_markupsafe_s_escape() -> None:
+    """``html._shown`` of a str (its own replacements) is what markupsafe's escape of the
+    finalized value gives (issue 30), over every sample and the characters it escapes."""
+    import markupsafe
+
+    from oasis_eval.reporting import html
+
+    texts = [*_SAMPLES, "&<>'\"", "a & b < c > d 'e' \"f\"", "&amp; already", "<b>x</b>"]
+    for text in texts:
+        assert html._shown(text) == str(markupsafe.escape(html._finalize(text))), repr(text)
+    assert html._shown(markupsafe.Markup("<b>")) == "<b>"
+    assert html._shown(None) == "None" and html._shown(3) == "3"
