@@ -109,3 +109,15 @@ def test_html_shown_str_is_markupsafe_s_escape() -> None:
         assert html._shown(text) == str(markupsafe.escape(html._finalize(text))), repr(text)
     assert html._shown(markupsafe.Markup("<b>")) == "<b>"
     assert html._shown(None) == "None" and html._shown(3) == "3"
+
+
+def test_markdown_text_checks_a_line_opening_only_where_one_can_be() -> None:
+    """``markdown._text_of`` searches ``_LEAD`` only in a text opening with a block opener or
+    a decimal digit (issue 30): every other opening gives what the search gives."""
+    markdown._forget()
+    openings = [chr(c) for c in range(0x3000)] + ["12.", "3)", "٣.", "#", "- x", "+", "=", ">"]
+    for text in openings + [o + " rest" for o in openings]:
+        flat = controls.visible_controls(" ".join(text.split()))
+        escaped = markdown._ESCAPE.sub(markdown._escaped, flat)
+        assert markdown._text_of(text) == markdown._LEAD.sub(markdown._lead_escaped, escaped)
+    markdown._forget()

@@ -149,10 +149,20 @@ def _text(text: str) -> str:
 @lru_cache(maxsize=_MEMO)
 def _text_of(text: str) -> str:
     flat = visible_controls(" ".join(text.split()))
-    escaped = _ESCAPE.sub(lambda m: "\\" + m.group(0), flat)
-    return _LEAD.sub(
-        lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), escaped
-    )
+    escaped = _ESCAPE.sub(_escaped, flat)
+    # _LEAD matches only at the start, on a block opener or a (Unicode) decimal digit: a text
+    # opening otherwise is not searched position by position (issue 30)
+    if not escaped or not (escaped[0] in "#>+=-" or escaped[0].isdecimal()):
+        return escaped
+    return _LEAD.sub(_lead_escaped, escaped)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return "\\" + match.group(0)
+
+
+def _lead_escaped(match: re.Match[str]) -> str:
+    return "\\" + match.group(1) if match.group(1) else match.group(2) + "\\" + match.group(3)
 
 
 def _forget() -> None:
