@@ -103,4 +103,3 @@ def test_random_documents_dump_byte_identically() -> None:
 
     for _ in range(400):
         _check({"verdict": value(0)})
-

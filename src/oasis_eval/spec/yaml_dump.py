@@ -68,7 +68,7 @@ def _c_dict(dumper: SafeRepresenter, data: dict[Any, Any]) -> yaml.MappingNode:
 _CDumper: type[Any] | None = None
 if getattr(yaml, "CSafeDumper", None) is not None:  # pragma: no branch - libyaml present
 
-    class _CDumperImpl(yaml.CSafeDumper):  # type: ignore[misc,name-defined]
+    class _CDumperImpl(yaml.CSafeDumper):
         pass
 
     _CDumperImpl.add_representer(str, _c_str)
