@@ -88,6 +88,7 @@ def test_markdown_escape_matches_the_two_branch_pattern() -> None:
     def escaped(match: re.Match[str]) -> str:
         return "\\" + match.group(0)
 
+    assert len(texts) > 20_000
     for text in texts:
         assert markdown._ESCAPE.sub(escaped, text) == reference.sub(escaped, text), repr(text)
 
@@ -116,6 +117,7 @@ def test_markdown_text_checks_a_line_opening_only_where_one_can_be() -> None:
     a decimal digit (issue 30): every other opening gives what the search gives."""
     markdown._forget()
     openings = [chr(c) for c in range(0x3000)] + ["12.", "3)", "٣.", "#", "- x", "+", "=", ">"]
+    assert markdown._text_of("12. x") == "12\\. x" and markdown._text_of("# x") == "\\# x"
     for text in openings + [o + " rest" for o in openings]:
         flat = controls.visible_controls(" ".join(text.split()))
         escaped = markdown._ESCAPE.sub(markdown._escaped, flat)

@@ -55,7 +55,9 @@ def _check(doc: Any) -> bool:
 @needs_libyaml
 @pytest.mark.parametrize("s", ODD, ids=range(len(ODD)))
 def test_odd_strings_dump_byte_identically(s: str) -> None:
-    for doc in _docs(s):
+    docs = _docs(s)
+    assert len(docs) == 5
+    for doc in docs:
         _check(doc)
 
 
