@@ -70,3 +70,56 @@ def test_a_memoised_cell_is_each_of_its_parts_own() -> None:
         assert len(shown) == (5 if layout is html.inline_cell else 3)
         assert "<i>" not in first[0]
     assert markdown._text("# title") == markdown._text("# title") == "\\# title"
+
+
+def test_markdown_escape_matches_the_two_branch_pattern() -> None:
+    """``markdown._ESCAPE`` (one opening class, the underscore's condition after it) escapes
+    exactly what the two-branch pattern it replaced escapes (issue 30), over seeded strings
+    of the characters it reads and every sample above."""
+    import random
+
+    reference = re.compile(r"([\\`*<>\[\]~&])|((?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+    alphabet = list("ab_Z9é \\`*<>[]~&_-.:x|")
+    rng = random.Random(30)
+    texts = _SAMPLES + [
+        "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(20_000)
+    ]
+
+    def escaped(match: re.Match[str]) -> str:
+        return "\\" + match.group(0)
+
+    assert len(texts) > 20_000
+    for text in texts:
+        assert markdown._ESCAPE.sub(escaped, text) == reference.sub(escaped, text), repr(text)
+
+
+def test_markdown_blank_runs_match_the_counted_pattern() -> None:
+    for text in ["", "\n", "a\n\nb", "a\n\n\nb", "\n\n\n\n\nx\n\n\n", "a\n \n\n\nb"]:
+        assert markdown._BLANK_RUN.sub("\n\n", text) == re.sub(r"\n{3,}", "\n\n", text)
+
+
+def test_html_shown_str_is_markupsafe_s_escape() -> None:
+    """``html._shown`` of a str (its own replacements) is what markupsafe's escape of the
+    finalized value gives (issue 30), over every sample and the characters it escapes."""
+    import markupsafe
+
+    from oasis_eval.reporting import html
+
+    texts = [*_SAMPLES, "&<>'\"", "a & b < c > d 'e' \"f\"", "&amp; already", "<b>x</b>"]
+    for text in texts:
+        assert html._shown(text) == str(markupsafe.escape(html._finalize(text))), repr(text)
+    assert html._shown(markupsafe.Markup("<b>")) == "<b>"
+    assert html._shown(None) == "None" and html._shown(3) == "3"
+
+
+def test_markdown_text_checks_a_line_opening_only_where_one_can_be() -> None:
+    """``markdown._text_of`` searches ``_LEAD`` only in a text opening with a block opener or
+    a decimal digit (issue 30): every other opening gives what the search gives."""
+    markdown._forget()
+    openings = [chr(c) for c in range(0x3000)] + ["12.", "3)", "٣.", "#", "- x", "+", "=", ">"]
+    assert markdown._text_of("12. x") == "12\\. x" and markdown._text_of("# x") == "\\# x"
+    for text in openings + [o + " rest" for o in openings]:
+        flat = controls.visible_controls(" ".join(text.split()))
+        escaped = markdown._ESCAPE.sub(markdown._escaped, flat)
+        assert markdown._text_of(text) == markdown._LEAD.sub(markdown._lead_escaped, escaped)
+    markdown._forget()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -259,3 +260,19 @@ def test_the_verdict_schema_is_a_valid_json_schema() -> None:
     cls.check_schema(schema)
     assert type(_validator()) is cls
     assert _validator().schema == schema
+
+
+def test_verdict_yaml_is_pyyaml_s_own_layout(build: Any) -> None:
+    """verdict.yaml through libyaml (spec/yaml_dump.py, issue 30) is the bytes
+    ``yaml.safe_dump`` writes, for every record the report tests build."""
+    args = {"sort_keys": False, "allow_unicode": True, "default_flow_style": False}
+    makers = [
+        make
+        for make in vars(build).values()
+        if callable(make) and make.__name__.endswith("_record") and make.__name__ != "make_record"
+    ]
+    assert len(makers) >= 7
+    for make in makers:
+        verdict = make().verdict
+        expected = yaml.safe_dump(verdict_data(verdict), width=100_000, indent=2, **args)
+        assert verdict_yaml(verdict) == expected, make.__name__

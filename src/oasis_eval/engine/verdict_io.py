@@ -23,6 +23,7 @@ from .. import files
 from ..errors import OasisError
 from ..spec.common import VerdictStatus
 from ..spec.verdict import Verdict, VerdictDocument
+from ..spec.yaml_dump import safe_dump
 from ..spec.yaml_io import safe_load
 
 
@@ -36,15 +37,9 @@ def verdict_data(verdict: Verdict) -> dict[str, Any]:
 
 
 def verdict_yaml(verdict: Verdict) -> str:
-    """05 §1 as YAML (block style, spec key order, UTF-8 text)."""
-    return yaml.safe_dump(
-        verdict_data(verdict),
-        sort_keys=False,
-        allow_unicode=True,
-        default_flow_style=False,
-        width=100_000,
-        indent=2,
-    )
+    """05 §1 as YAML (block style, spec key order, UTF-8 text): ``yaml.safe_dump``'s bytes,
+    through libyaml where they are the same (spec/yaml_dump.py, issue 30)."""
+    return safe_dump(verdict_data(verdict))
 
 
 def verdict_json(verdict: Verdict) -> str:

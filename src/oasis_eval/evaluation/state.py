@@ -26,6 +26,7 @@ from ..spec.kinds import CLUSTER_SCOPED as _CLUSTER
 from ..spec.kinds import resource_name, singular
 from ..spec.scenario import Scenario
 from .audit import EvidenceUnavailable
+from .reading import current_memo, per_judgement_of
 
 VOLATILE = frozenset(
     {
@@ -197,12 +198,22 @@ class Snapshot:
     ):
         reverse = {actual: declared for declared, actual in (namespace_map or {}).items()}
         self.views: list[ResourceView] = []
+        # a resource object the final snapshot shares with the precondition one (the lean
+        # wire's unchanged resources) is read once per judgement, with the same map (issue 30)
+        memo = current_memo()
         for raw in resources:
+            key = ("state.ResourceView", id(raw))
+            known = memo.get(key) if memo is not None else None
+            if known is not None and known[0] is raw and known[1] == reverse:
+                self.views.append(known[2])
+                continue
             view = ResourceView(raw)
             if view.namespace in reverse:
                 view.namespace = reverse[view.namespace]
             if view.resource == "namespaces" and view.name in reverse:
                 view.name = reverse[view.name]
+            if memo is not None:
+                memo[key] = (raw, reverse, view)
             self.views.append(view)
         self.views.sort(key=lambda v: (v.resource or "", v.namespace or "", v.name or ""))
 
@@ -268,10 +279,13 @@ def repr_key(value: Any) -> str:
     return repr(sorted(norm.items())) if isinstance(norm, dict) else str(norm)
 
 
+@per_judgement_of
 def scenario_resources(
     scenario: Scenario,
 ) -> list[tuple[str | None, str, str | None, dict[str, Any]]]:
-    """``(resource, name, namespace, entry)`` of every precondition state entry."""
+    """``(resource, name, namespace, entry)`` of every precondition state entry. Once per
+    judgement (:func:`.reading.per_judgement_of`): a pure function of the scenario, which
+    some twenty evaluators of one judgement ask for (issue 30)."""
     out = []
     for entry in scenario.preconditions.environment.state:
         ref = entry.get("resource")

@@ -21,7 +21,14 @@ from .blocks import Block, Cell, cell_parts
 from .view import View, build_view
 
 _ICONS = {"pass": "✓ ", "fail": "✗ ", "pf": "⚠ ", "warn": "⚠ ", "info": "ℹ ", "muted": ""}
-_ESCAPE = re.compile(r"([\\`*<>\[\]~&])|((?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+#: a character to escape: ``\`*<>[]~&``, or ``_`` not inside a word. One opening class and
+#: the underscore's condition in lookbehinds after it, so ``re`` skips ahead to a candidate
+#: instead of trying two branches at every position (issue 30; the same matches:
+#: tests/reporting/test_escaping_fast_paths.py)
+_ESCAPE = re.compile(r"[\\`*<>\[\]~&_](?:(?<=[^_])|(?<![A-Za-z0-9]_)|(?![A-Za-z0-9]))")
+#: three or more line breaks (a literal opening ``re`` finds by a fast search; ``\n{3,}``
+#: was tried at every position of the report, issue 30)
+_BLANK_RUN = re.compile(r"\n\n\n+")
 #: what would open a block at the start of a line (heading, quote, list item, setext rule)
 _LEAD = re.compile(r"^(?:([#>+=-])|(\d{1,9})([.)]))")
 #: a pipe not already escaped (a table cell's text)
@@ -42,7 +49,7 @@ def render_view_markdown(view: View) -> str:
     for block in view["sections"]:
         lines += _block(block, 2)
     text = "\n".join(lines)
-    text = re.sub(r"\n{3,}", "\n\n", text).strip("\n")
+    text = _BLANK_RUN.sub("\n\n", text).strip("\n")
     return text + "\n"
 
 
@@ -142,10 +149,20 @@ def _text(text: str) -> str:
 @lru_cache(maxsize=_MEMO)
 def _text_of(text: str) -> str:
     flat = visible_controls(" ".join(text.split()))
-    escaped = _ESCAPE.sub(lambda m: "\\" + m.group(0), flat)
-    return _LEAD.sub(
-        lambda m: "\\" + m.group(1) if m.group(1) else m.group(2) + "\\" + m.group(3), escaped
-    )
+    escaped = _ESCAPE.sub(_escaped, flat)
+    # _LEAD matches only at the start, on a block opener or a (Unicode) decimal digit: a text
+    # opening otherwise is not searched position by position (issue 30)
+    if not escaped or not (escaped[0] in "#>+=-" or escaped[0].isdecimal()):
+        return escaped
+    return _LEAD.sub(_lead_escaped, escaped)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return "\\" + match.group(0)
+
+
+def _lead_escaped(match: re.Match[str]) -> str:
+    return "\\" + match.group(1) if match.group(1) else match.group(2) + "\\" + match.group(3)
 
 
 def _forget() -> None:
