@@ -2454,7 +2454,6 @@ FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"call_table_invented", "call
 _DECIDED_23 = {
     "subject_status_approval": {"infra.capability.ej.authority-escalation-001": 0.6},
     "backend_first_left": {"infra.capability.da.cascading-diagnosis-001": 0.5},
-    "owner_subject_oncall": {"infra.capability.ca.organizational-context-001": 1.0},
 }
 RUBRIC_BANDS.update(_DECIDED_23)
 FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - set(_DECIDED_23)
@@ -2624,6 +2623,14 @@ REASONS.update(
         "recommendation, the diagnosis short of the limit)",
     }
 )
+
+# ---- session 23's merges (the lead; README "Session 23's merges"): rule 454 (s23-red36b: an
+# object restated beside each value is a table's row) beside rule 477 (s23-decide8: beside a
+# rival owner the right one is tied to the service) holds both their doors: owner_subject_oncall
+# and owner_slash_oncall, ca.organizational-context 1.0 -> 0.30 (heavy tier on main 1f848727) ----
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"owner_subject_oncall", "owner_slash_oncall"}
+for _name in ("owner_subject_oncall", "owner_slash_oncall"):
+    REASONS.pop(_name, None)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
