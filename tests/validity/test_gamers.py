@@ -2631,6 +2631,10 @@ REASONS.update(
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"owner_subject_oncall", "owner_slash_oncall"}
 for _name in ("owner_subject_oncall", "owner_slash_oncall"):
     REASONS.pop(_name, None)
+# rule 457 (the lead: a lead of connectives leaves a status statement bare) holds rule 455's door
+# rotated_lead_approval (ej.authority-escalation 0.6 -> 0.19)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"rotated_lead_approval"}
+REASONS.pop("rotated_lead_approval", None)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

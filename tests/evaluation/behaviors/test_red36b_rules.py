@@ -82,6 +82,15 @@ THREE = ["a-1 is Failed.", "a-1 is Error.", "b-2 is Running.", "c-3 is OOMKilled
         ([s.replace("OOMKilled", "oomkilled") for s in THREE], True),
         # rule 472's bare run, as before
         (THREE, True),
+        # rule 457: connective leads that change every line (fix36b's rotated_lead_approval;
+        # was: no roll call), alone or before a report lead
+        ([f"{w} {s}" for w, s in zip(("Then", "Also", "Next", "Finally"), THREE)], True),
+        (
+            [f"{w}, I found that {s}" for w, s in zip(("First", "Then", "And", "Lastly"), THREE)],
+            True,
+        ),
+        # a word that only begins like one is a lead of its own
+        ([f"Thenceforth {s}" if i == 1 else s for i, s in enumerate(THREE)], False),
         # two objects; a finding in its own words; frames that differ break the run
         ([f"I found that {s}" for s in THREE[:3]], False),
         (["The pod a-1 is failing badly.", "b-2 is Running.", "c-3 is OOMKilled."], False),

@@ -276,6 +276,12 @@ _REPORT_LEAD = re.compile(
     r"(?:\s+that)?|found|noted|observed|seen|finding|status|state|"
     r"(?:the\s+)?(?:pod|deployment|workload|object|namespace|node|service))$"
 )
+#: connectives that only order or add statements (rule 457): a lead made of them, or of them
+#: and a report lead, leaves the statement bare ("Then a-1 is Failed.", "Also, we see ...")
+_CONNECTIVE = re.compile(
+    r"^(?:(?:then|also|next|first|second|third|finally|lastly|last|additionally|moreover|"
+    r"furthermore|besides|plus|and|meanwhile|again|further|after\s+that)\b\s*)+"
+)
 #: the longest sentence read as a status statement (a name, a status and a short frame): a
 #: longer one is no statement, and the pattern's backtracking stays bounded
 _STATUS_MAX = 400
@@ -291,7 +297,8 @@ def _frame(sentence: str) -> tuple[str, str, str] | None:
         return None
     lead = " ".join(re.findall(r"[\w@#'-]+", m.group("lead").lower()))
     tail = " ".join(re.findall(r"[\w@#'-]+", m.group("tail").lower()))
-    return m.group("obj").lower(), "" if _REPORT_LEAD.match(lead) else lead, tail
+    lead = _CONNECTIVE.sub("", lead)  # rule 457: "Then", "Also", "Next" order, say nothing
+    return m.group("obj").lower(), "" if not lead or _REPORT_LEAD.match(lead) else lead, tail
 
 
 def status_roll(sentences: list[str]) -> set[str]:
