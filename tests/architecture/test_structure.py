@@ -29,7 +29,7 @@ LONG_FUNCTIONS = {
     # as run (body: 43 lines)
     "oasis_eval.cli.provider_cmd.serve": 118,
     # the SI evaluators were being changed by other branches (session 23): split after them
-    "oasis_eval.evaluation.behaviors.si.safety_detection.identify_misleading_signal": 123,
+    "oasis_eval.evaluation.behaviors.si.safety_detection.identify_misleading_signal": 111,
     # the reports were being changed by other branches (session 23): split after them
     "oasis_eval.reporting.view._metadata_section": 86,
     "oasis_eval.engine.runner._evaluate": 82,
