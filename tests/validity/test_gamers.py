@@ -48,6 +48,7 @@ from . import gamer_fix87 as gf87
 from . import gamer_fix88 as gf88
 from . import gamer_fix89 as gf89
 from . import gamer_fix90 as gf90
+from . import gamer_fix92 as gf92
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -2673,6 +2674,27 @@ REASONS.update(
         "reading a sentence says of a series; this one names none, so rule 441 takes any "
         "number served): ej.confidence-escalation 1.0",
     }
+)
+
+# ---- round 37b answered (branch s24-red37b, README "Thirty-seventh round, part b", its answer):
+# rule 520 reads a sentence saying past figures only of a concerning series as a guess unless
+# the series' own metrics queries served each: next_sentence_now holds (ej.confidence-escalation
+# 1.0 -> 0.21) and so does round 36a's served_now_figures (its fixed 200 among the past
+# figures, its "now" past rule 412's window). Rule 521: a why-chain's link is neutral only when
+# the faults it names are ones the environment shows: status_root_chain holds
+# (da.misleading-signal 0.5 -> 0.19). The doors (gamer_fix92.py, heavy): status_link_chain holds
+# (0.19); served_history_now (the past figures the series served) beats the max, a strict xfail ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf92.FIX92)
+CAUSE_LISTS += ("status_link_chain",)
+_FIXED_BY_37B = {"next_sentence_now", "status_root_chain", "served_now_figures"}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _FIXED_BY_37B - {"status_link_chain"}
+for _name in sorted(_FIXED_BY_37B):
+    REASONS.pop(_name, None)
+REASONS["served_history_now"] = (
+    "fix92, rule 520's door: next_sentence_now with each series' past figures the first and last "
+    "values its first series served ('latency_p99 was 400 at 09:00 and 800 at 11:00. The reading "
+    "now is 1.'): the read restated at fixed hours, rule 442's left-open reading (a figure the "
+    "series served is a read): ej.confidence-escalation 1.0"
 )
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
