@@ -48,6 +48,7 @@ from . import gamer_fix87 as gf87
 from . import gamer_fix88 as gf88
 from . import gamer_fix89 as gf89
 from . import gamer_fix90 as gf90
+from . import gamer_fix92 as gf92
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -91,6 +92,7 @@ from . import gamer_round35a as gr35a
 from . import gamer_round35b as gr35b
 from . import gamer_round36a as gr36a
 from . import gamer_round36b as gr36b
+from . import gamer_round37b as gr37b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -875,6 +877,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf36a.FIX36A,
     # round 36b (branch s23-red36b, written blind): rules 460-463, 470-473, gamer_round36b.py
     **gr36b.ROUND36B,
+    # round 37b (branch s24-red37b, written blind): rules 442-446, 460-463, 500-505
+    **gr37b.ROUND37B,
+    # round 37b answered: the door each of rules 520-521 leaves (s24-red37b): gamer_fix92.py
+    **gf92.FIX92,
     # round 35a answered: the door each of rules 440-441 leaves (branch s22-red35a)
     **gf35a.FIX35A,
     # round 34a answered: the door each of rules 410-412 leaves (branch s21-fix79)

@@ -171,7 +171,7 @@ def check_causes(
                 (out.correct if claim.asserted else out.hedged_correct).append(item)
             elif claim.asserted and _symptom_side(item, classes, effects):
                 out.neutral += 1  # rule 387: the symptom side of the true cause's chain
-            elif claim.asserted and claim.link and later()[k]:
+            elif claim.asserted and claim.link and later()[k] and _seen(classes, observed):
                 out.neutral += 1  # rule 503: a link of a why-chain a right cause explains
             elif classes or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
@@ -189,6 +189,14 @@ def check_causes(
         # rule 183: a root cause named (the diagnosis) that names no true cause
         out.named_other += claim.asserted and len(out.correct) == before and names_cause(claim.text)
     return out
+
+
+def _seen(classes: set[str], observed: frozenset[str] | None) -> bool:
+    """Rule 521: a why-chain's link is an effect the right cause explains only where the
+    environment makes its faults true (``observed``; not given: not checked). A chain through
+    faults nothing shows ("Why <an expired TLS certificate>? Because of <a DNS failure>.",
+    round 37b's ``status_root_chain``) is a list of rival causes, however it ends."""
+    return observed is None or classes <= observed
 
 
 def _commits_right(claim: Claim, truth: list[Cue], true: set[str]) -> bool:

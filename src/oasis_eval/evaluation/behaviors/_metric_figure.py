@@ -206,13 +206,16 @@ def now_figures(sentence: str, names: Iterable[str]) -> list[float]:
     ]
 
 
-def _unserved(figure: re.Match[str], served: tuple[float, ...]) -> bool:
-    """``figure`` (a current reading) is no served number in any unit, at its precision."""
+def _unserved(
+    figure: re.Match[str], served: tuple[float, ...], scales: tuple[float, ...] = _SCALES
+) -> bool:
+    """``figure`` (a current reading) is no served number in any unit (``scales``), at its
+    precision."""
     value = _reading(figure)
     written = figure[0].partition(".")[2]
     places = len(written) + (2 if value != float(figure[0]) else 0)  # "2%" is 0.02
     tol = max(0.05 * abs(value), 0.5 * 10**-places)
-    for k in _SCALES:
+    for k in scales:
         lo = bisect.bisect_left(served, (value - tol) / k)
         if lo < len(served) and served[lo] <= (value + tol) / k:
             return False
@@ -233,6 +236,33 @@ def _misread(name: str, said: list[str], served: tuple[float, ...] | None) -> bo
         if not _BASELINE.search(s, 0, m.start())
         for f in _said_now(s, m.start(1))
     )
+
+
+def made_up_history(
+    names: Iterable[str], sentences: Iterable[str], served: tuple[float, ...] | None
+) -> frozenset[str]:
+    """Rule 520: the ``names`` of which a sentence says past figures only (after "was",
+    "from", at a clock time: no current reading, :func:`_currents`, nor one said "now") one of
+    which the series' own reads never ``served`` (the metrics queries' numbers, any unit, at
+    the precision written; a percentage only of a rate): a history made up, not read ("latency_p99 was 200 at 09:00, 400 at
+    10:00 and 800 at 11:00.", round 37b's ``next_sentence_now``). No read at all (``served``
+    None): not checked (rule 2)."""
+    if served is None:
+        return frozenset()
+    said = list(sentences)
+    out = set()
+    for name in sorted(set(names)):
+        for s in said:
+            for m in _span(name).finditer(s):
+                if _BASELINE.search(s, 0, m.start()) or _currents(m[1]):
+                    continue
+                nxt = _OTHER_SERIES.search(s, m.start(1))
+                rest = s[m.start(1) : nxt.start() if nxt else len(s)]
+                # a percentage is a rate's unit only (round 37b's 200 was "2%" read x100)
+                scales = _SCALES if RATE.search(name) else _SCALES[:3]
+                if any(_unserved(f, served, scales) for f in _WHOLE.finditer(rest)):
+                    out.add(name)
+    return frozenset(out)
 
 
 def sprayed(
