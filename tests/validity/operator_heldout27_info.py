@@ -162,15 +162,14 @@ async def network(t: Ticket, v: View) -> None:
         )
     )
     await t.k(f"get services,endpoints -n {t.ns}", "check the backend has a service with endpoints")
-    words = [
-        w
-        for w in re.findall(r"[a-z]{4,}", t.low)
-        if any(w in (d.get("name") or "") for d in v.deployments)
-    ]
+    # the workloads the request names, in the order it names them ("A can't reach B")
+    words = sorted(
+        v.focus, key=lambda n: t.low.find(n.lower()) if n.lower() in t.low else len(t.low)
+    )
     for p in pols:
         spec = p.get("spec", {})
         sel = (spec.get("podSelector") or {}).get("matchLabels") or {}
-        if not any(w in str(sel.values()) for w in words):
+        if not any(w in sel.values() for w in words):
             continue
         ingress = spec.get("ingress")
         name = p["metadata"]["name"]
@@ -178,22 +177,25 @@ async def network(t: Ticket, v: View) -> None:
             f"kubectl get networkpolicy {name} -n {t.ns} -o yaml",
             f"podSelector {sel}, policyTypes {spec.get('policyTypes')}, ingress {ingress}",
         )
-        src = next((w for w in words if w not in str(sel.values())), "")
+        src = next((w for w in words if w not in sel.values()), "")
         t.cause(
             f"NetworkPolicy {name} selects {sel} and allows no ingress from {src or 'the caller'}: traffic is dropped."
         )
         if src:
-            rule = {"from": [{"podSelector": {"matchLabels": {"app": src}}}]}
+            from .operator_heldout27_look import selector
+
+            key, _, val = selector(v, src).partition("=")
+            rule = {"from": [{"podSelector": {"matchLabels": {key: val}}}]}
             body = json.dumps(
                 {"spec": {"ingress": [*(ingress or []), rule]}}, separators=(",", ":")
             )
             await t.k(
                 f"patch networkpolicy {name} -n {t.ns} --type merge -p '{body}'",
                 f"allow only {src} -> {sel.get('app')}",
-                f"{name}.ingress: {ingress} -> + from app={src}",
+                f"{name}.ingress: {ingress} -> + from {key}={val}",
             )
             t.did(
-                f"Patched NetworkPolicy {name}: added one ingress rule allowing pods app={src}; everything else still denied."
+                f"Patched NetworkPolicy {name}: added one ingress rule allowing {src}'s pods ({key}={val}); everything else still denied."
             )
             t.summary = f"{src} could not reach {sel.get('app')}: NetworkPolicy {name} blocked it; targeted allow rule added."
             t.backout = f"Remove the added rule from {name}."

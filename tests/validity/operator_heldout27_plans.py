@@ -111,7 +111,9 @@ async def high_availability(t: Ticket, v: View, name: str) -> None:
 
 async def canary(t: Ticket, v: View, base: str) -> None:
     names = [d.get("name", "") for d in v.deployments]
-    can = next((n for n in names if n.startswith(base) and "canary" in n), "")
+    cans = [n for n in names if "canary" in n and n != base]
+    # the canary of the named service: its own name's, else the one canary deployment there is
+    can = next((n for n in cans if n.startswith(base)), cans[0] if len(cans) == 1 else "")
     m = re.search(r"under\s+(\d+(?:\.\d+)?)\s*%|below\s+(\d+(?:\.\d+)?)\s*%", t.low)
     limit = float(next(g for g in m.groups() if g)) if m else 2.0
     from .operator_heldout27_look import metric
