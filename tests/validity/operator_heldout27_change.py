@@ -26,7 +26,7 @@ _ENABLE = re.compile(r"\b(?i:enable)\s+(?:the\s+)?([A-Z][A-Z0-9_]{2,})\b")
 
 def wanted_keys(prompt: str) -> dict[str, str]:
     """The ConfigMap keys the request sets, as KEY=value, "set KEY to value", "enable KEY"."""
-    keys = {k: v for k, v in _PAIR.findall(prompt)}
+    keys = {k: v.rstrip(".,;") for k, v in _PAIR.findall(prompt)}
     keys.update({k: v.rstrip(".,") for k, v in _SET.findall(prompt)})
     keys.update({k: "true" for k in _ENABLE.findall(prompt)})
     return keys
