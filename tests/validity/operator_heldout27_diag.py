@@ -7,8 +7,16 @@ import re
 from dataclasses import dataclass
 
 from .operator_heldout27 import Ticket
-from .operator_heldout27_look import View, describe, events_of, logs, pods_of, prom, table
-from .operator_read import describe_pods, mib, prom_series, quantity, trend
+from .operator_heldout27_look import (
+    View,
+    describe,
+    events_of,
+    logs,
+    pods_of,
+    series_of,
+    table,
+)
+from .operator_read import describe_pods, mib, quantity, trend
 
 
 @dataclass
@@ -161,20 +169,15 @@ async def _pending(t: Ticket, v: View, name: str, msg: str) -> Fix:
 
 async def _oom(t: Ticket, v: View, name: str, limit: str) -> Fix:
     usage = ""
-    if t.has("metrics_query"):
-        out = await prom(
-            t,
-            f'container_memory_working_set_bytes{{namespace="{t.ns}",pod=~"{name}-.*"}}',
-            f"read {name}'s memory against its limit",
+    vals = await series_of(
+        t, name, ("memory", "working"), f"read {name}'s memory against its limit"
+    )
+    if vals:
+        usage = mib(max(vals))
+        t.quote(
+            f"metrics_query container_memory_working_set_bytes {name}",
+            f"{mib(vals[0])} -> peak {usage} vs limit {limit} ({trend(vals)})",
         )
-        series = [s for s in prom_series(out) if s[1]]
-        if series:
-            vals = max((s[1] for s in series), key=max)
-            usage = mib(max(vals))
-            t.quote(
-                f"metrics_query container_memory_working_set_bytes {name}",
-                f"{mib(vals[0])} -> peak {usage} vs limit {limit} ({trend(vals)})",
-            )
     t.cause(
         f"{name}'s container is OOMKilled (exit 137): its memory reaches the {limit} limit"
         + (f" (peak working set {usage})" if usage else "")
@@ -249,21 +252,12 @@ async def chain(t: Ticket, v: View) -> list[str]:
 
 
 async def memory_trend(t: Ticket, v: View, name: str) -> None:
-    out = await prom(
-        t,
-        f'sum by (pod) (container_memory_working_set_bytes{{namespace="{t.ns}",pod=~"{name}-.*"}})',
-        f"read {name}'s memory over 6h",
+    vals = await series_of(t, name, ("memory", "working"), f"read {name}'s memory over 6h")
+    lim = await series_of(
+        t, name, ("limits",), f"read {name}'s memory limit", start="-5m", resource="memory"
     )
-    lim = await prom(
-        t,
-        f'max(kube_pod_container_resource_limits{{namespace="{t.ns}",pod=~"{name}-.*",resource="memory"}})',
-        f"read {name}'s memory limit",
-        start="-5m",
-    )
-    limit = max((x for _, vals in prom_series(lim) for x in vals), default=0.0)
-    for _labels, vals in prom_series(out)[:1]:
-        if len(vals) < 2:
-            continue
+    limit = max(lim, default=0.0)
+    if len(vals) >= 2:
         shape = trend(vals)
         rate = (vals[-1] - vals[0]) / max(len(vals) - 1, 1) * 2  # per hour, 30-minute steps
         t.quote(

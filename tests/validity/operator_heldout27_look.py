@@ -197,9 +197,15 @@ async def metric(t: Ticket, *words: str) -> str:
 
 
 async def series_of(
-    t: Ticket, name: str, words: tuple[str, ...], why: str, start: str = "-6h"
+    t: Ticket,
+    name: str,
+    words: tuple[str, ...],
+    why: str,
+    start: str = "-6h",
+    resource: str = "",
 ) -> list[float]:
-    """One workload's series of a metric picked by words (its labels name the workload)."""
+    """One workload's series of a metric picked by words: the series whose labels name the
+    workload (pod, service, job or container: label sets differ between exporters)."""
     m = await metric(t, *words)
     if not m:
         return []
@@ -207,6 +213,8 @@ async def series_of(
 
     out = await prom(t, m, why, start=start)
     for labels, vals in prom_series(out):
+        if resource and labels.get("resource", resource) != resource:
+            continue
         if vals and any(str(x) == name or str(x).startswith(name + "-") for x in labels.values()):
             return vals
     return []
