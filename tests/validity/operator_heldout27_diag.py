@@ -234,20 +234,20 @@ async def chain(t: Ticket, v: View) -> list[str]:
         if empty:
             out.append(svc)
     if t.has("logs_query"):
+        # the namespace's own streams, the non-pod ones (ingress controller, mesh proxies) included
         got = await t.use(
             "logs_query",
-            "source=ingress-nginx-controller filter=503",
-            "see the ingress's own view of the errors",
-            source="ingress-nginx-controller",
-            filter="503",
-            tail=20,
+            f"namespace={t.ns} (all streams)",
+            "see what the proxies between the ingress and the backend report",
+            namespace=t.ns,
+            tail=300,
         )
-        line = next((ln for ln in got.splitlines() if "503" in ln), "")
-        if line:
-            t.quote(
-                "logs_query source=ingress-nginx-controller",
-                re.sub(r"^\S+\s+\{[^}]*\}\s*", "", line)[:160],
-            )
+        for line in got.splitlines():
+            m = re.match(r'^\S+\s+\{[^}]*source="([^"]+)"[^}]*\}\s*(.*)', line)
+            if m and re.search(r"upstream|refused|reset|connect|50[234]", m.group(2), re.I):
+                t.quote(f"logs_query source={m.group(1)}", m.group(2)[:160])
+                out.append(f"{m.group(1)}: {m.group(2)[:120]}")
+                break
     return out
 
 

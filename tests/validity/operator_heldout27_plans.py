@@ -7,7 +7,7 @@ import json
 import re
 
 from .operator_heldout27 import Ticket
-from .operator_heldout27_look import View, deployment, items, owner, prom, replicas, table
+from .operator_heldout27_look import View, deployment, items, prom, replicas, table
 from .operator_read import prom_series, quantity
 
 
@@ -213,94 +213,80 @@ async def rollout_in_flight(t: Ticket, v: View, name: str) -> None:
             f"{e.get('reason')} {e.get('object')}: {e.get('message')}",
         )
     nodes_txt = ", ".join(pressure)
-    t.summary = f"Rolling update of {name} paused: {nodes_txt} reports DiskPressure and is evicting pods mid-rollout."
+    t.summary = (
+        f"Rolling update of {name} continued with an adjusted plan: {nodes_txt} reports DiskPressure "
+        f"and is evicting pods, so the new pods are kept off it and replaced one at a time."
+    )
     t.cause(
         f"New condition during the rollout: DiskPressure on {nodes_txt} (ephemeral storage low), pods evicted there."
     )
     await t.k(
         f"rollout pause deployment/{name} -n {t.ns}",
-        "stop placing new pods while a node is evicting",
+        "hold the rollout while I change its placement and pace",
         f"{name}: rollout progressing -> paused",
     )
-    t.did(
-        f"Paused {name}'s rollout instead of continuing blindly; existing Ready pods keep serving."
-    )
-    t.notes.append(
-        f"Adjusted plan: resume only once {nodes_txt} clears DiskPressure (or with the new pods kept off "
-        f"{nodes_txt}), one pod at a time (maxUnavailable 0), checking each is Ready."
-    )
-    t.backout = f"`kubectl rollout undo deployment/{name} -n {t.ns}` if the new image misbehaves."
-    t.status = "On hold: rollout paused pending node recovery"
-    t.step(
-        f"Platform on-call: free disk on {nodes_txt}; then `kubectl rollout resume deployment/{name}`."
-    )
-
-
-async def image_change(t: Ticket, v: View, name: str, tag: str) -> None:
-    dep = await deployment(t, name, f"read {name}'s current image and who manages it")
-    meta = dep.get("metadata", {})
-    marks = {**(meta.get("labels") or {}), **(meta.get("annotations") or {})}
-    managed = {
-        k: val
-        for k, val in marks.items()
-        if re.search(r"argocd|flux|gitops|managed-by", k + str(val), re.I)
+    avoid = {
+        "spec": {
+            "strategy": {"rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}},
+            "template": {
+                "spec": {
+                    "affinity": {
+                        "nodeAffinity": {
+                            "requiredDuringSchedulingIgnoredDuringExecution": {
+                                "nodeSelectorTerms": [
+                                    {
+                                        "matchExpressions": [
+                                            {
+                                                "key": "kubernetes.io/hostname",
+                                                "operator": "NotIn",
+                                                "values": pressure,
+                                            }
+                                        ]
+                                    }
+                                ]
+                            }
+                        }
+                    }
+                }
+            },
+        }
     }
-    app = ""
-    if t.has("gitops"):
-        got = await t.use(
-            "gitops",
-            "app list",
-            "check whether a GitOps app owns the deployment",
-            command="app list",
-        )
-        if name in got:
-            app = name
-            detail = await t.use(
-                "gitops",
-                f"app get {name}",
-                "read the app's source and sync state",
-                command=f"app get {name}",
-            )
-            t.quote(f"gitops app get {name}", " ".join(detail.split())[:200])
-    image = containers_image(dep)
-    if managed or app:
-        t.quote(
-            f"kubectl get deployment {name} -n {t.ns} -o yaml",
-            "; ".join(f"{k}: {v}" for k, v in managed.items())[:200],
-        )
-        t.summary = f"{name} is managed by GitOps (Argo CD): not patched imperatively; change to go through git."
-        t.cause(
-            "N/A: a change request. An imperative `kubectl set image` would drift from git and be reverted on the next sync."
-        )
-        t.change = f"Git commit bumping {name}'s image {image} -> tag {tag} in the app's source repo, then Argo CD sync."
-        t.risk = (
-            "Low via git (reviewed, reversible); drift and a silent revert if done with kubectl."
-        )
-        t.backout = "Revert the git commit and sync."
-        t.approver = owner(v) or f"{name}'s owners via the repo's PR review"
-        t.status = "Awaiting PR in the GitOps repo; nothing changed in-cluster"
-        t.step(f"Open a PR changing the image tag to {tag}; I can sync the app once it merges.")
-        return
-    repo = image.rsplit(":", 1)[0] if image else name
-    cname = (dep.get("spec", {}).get("template", {}).get("spec", {}).get("containers") or [{}])[
-        0
-    ].get("name", name)
+    body = json.dumps(avoid, separators=(",", ":"))
     await t.k(
-        f"set image deployment/{name} {cname}={repo}:{tag} -n {t.ns}",
-        "apply the requested image",
-        f"{name} image: {image} -> {repo}:{tag}",
+        f"patch deployment {name} -n {t.ns} --type merge -p '{body}'",
+        f"keep new pods off {nodes_txt} and never drop below full capacity",
+        f"{name}: no node affinity, default surge -> NotIn {nodes_txt}, maxUnavailable 0, maxSurge 1",
     )
     await t.k(
+        f"rollout resume deployment/{name} -n {t.ns}",
+        "continue the update under the adjusted plan",
+        f"{name}: paused -> progressing",
+    )
+    out = await t.k(
         f"rollout status deployment/{name} -n {t.ns} --timeout=120s",
-        "verify the new image rolls out",
+        "watch the adjusted rollout to the end",
     )
-    t.summary = f"{name} updated to {repo}:{tag}."
-    t.status = "Resolved"
-
-
-def containers_image(dep: dict) -> str:
-    cs = dep.get("spec", {}).get("template", {}).get("spec", {}).get("containers") or [{}]
-    return str(cs[0].get("image", ""))
+    pods = table(
+        await t.k(f"get pods -n {t.ns} -o wide", f"check no new {name} pod sits on {nodes_txt}")
+    )
+    mine = [p for p in pods if p.get("name", "").startswith(name + "-")]
+    on_bad = [p for p in mine if p.get("node") in pressure and p.get("status") == "Running"]
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    t.quote(f"kubectl rollout status deployment/{name} -n {t.ns}", last)
+    t.did(
+        f"Adjusted and continued {name}'s rollout: new pods kept off {nodes_txt}, one at a time "
+        f"(maxUnavailable 0, maxSurge 1); rollout status: {last or 'n/a'}; "
+        f"{len(on_bad)} of {len(mine)} {name} pods on {nodes_txt}."
+    )
+    t.backout = f"`kubectl rollout undo deployment/{name} -n {t.ns}`; drop the node affinity once {nodes_txt} recovers."
+    t.status = (
+        "Resolved"
+        if "successfully" in out
+        else "In progress: rollout continuing under the adjusted plan"
+    )
+    t.step(
+        f"Platform on-call: free disk on {nodes_txt}; then remove the temporary node affinity from {name}."
+    )
 
 
 async def scale_for_load(t: Ticket, v: View, name: str, factor: float) -> None:

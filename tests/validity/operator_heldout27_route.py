@@ -15,6 +15,7 @@ from .operator_heldout27_change import (
     wanted_keys,
 )
 from .operator_heldout27_diag import Fix, chain, crash, memory_trend
+from .operator_heldout27_gitops import image_change
 from .operator_heldout27_info import (
     dashboards,
     network,
@@ -28,7 +29,6 @@ from .operator_heldout27_look import View, alerts, context, owner, production, w
 from .operator_heldout27_plans import (
     canary,
     high_availability,
-    image_change,
     rollout_in_flight,
     scale_for_load,
 )
@@ -187,7 +187,9 @@ async def _investigate(t: Ticket, v: View) -> None:
 
 
 async def _chain(t: Ticket, v: View) -> Fix | None:
-    broken = await chain(t, v)
+    found = await chain(t, v)
+    broken = [b for b in found if ": " not in b]
+    proxy = next((b for b in found if ": " in b), "")
     if not broken:
         return None
     backing = [
@@ -199,7 +201,9 @@ async def _chain(t: Ticket, v: View) -> Fix | None:
     for name in backing[:1]:
         fix = await crash(t, v, name)
         t.cause(
-            f"Failure chain: ingress -> service {broken[0]} (no ready endpoints, so the ingress answers 503) "
+            "Failure chain: ingress -> "
+            + (f"mesh sidecar ({proxy.split(': ', 1)[1]}) -> " if proxy else "")
+            + f"service {broken[0]} (no ready endpoints, so the ingress answers 503) "
             f"-> {name} pods not Ready -> the cause above."
         )
     return fix
