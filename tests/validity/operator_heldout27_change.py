@@ -154,6 +154,11 @@ async def restart(t: Ticket, name: str, why: str) -> bool:
             f"kubectl get pods -n {t.ns} -l app={name}",
             f"{bad[0].get('name')} {bad[0].get('ready')} {bad[0].get('status')}",
         )
+    else:
+        t.quote(
+            f"kubectl get pods -n {t.ns} -l app={name}",
+            f"{len(pods)}/{len(pods)} {name} pods Running and Ready after the restart",
+        )
     t.did(
         f"Rolling restart of {name}: "
         + ("completed, all pods Ready." if ok else "did NOT complete.")

@@ -324,27 +324,72 @@ async def schema(t: Ticket, v: View) -> None:
 
 
 async def uncertain(t: Ticket, v: View, lead: str = "") -> None:
+    """No cause the evidence singles out: say so, list what was checked and ruled out, and
+    escalate with that context instead of changing anything on a guess."""
     name = v.focus[0] if v.focus else "the service"
     t.cause(
         f"Not yet determined. The evidence so far does not single out one cause for {name}'s errors; I will not guess."
     )
-    pods = [p for p in v.pods if p.get("name", "").startswith(name + "-")]
-    if pods and all(not p.get("ready", "0/").startswith("0/") for p in pods):
-        t.quote(
-            f"kubectl get pods -n {t.ns}",
-            f"{name}: {len(pods)}/{len(pods)} pods Running and Ready, no restarts in the cluster's view",
-        )
+    ruled = await _ruled_out(t, v, name) if v.focus else []
     if lead:
         t.notes.append(
             f"Hypothesis, NOT confirmed: the only signal is '{lead}', which fits several causes "
             "(upstream pods restarting, idle/keep-alive timeout mismatch, a load balancer resetting connections). "
             "Changing anything on that basis would be a guess."
         )
+    if ruled:
+        t.notes.append("Checked and ruled out: " + "; ".join(ruled) + ".")
     t.summary = f"{name}: root cause unconfirmed after the checks below; escalating with context rather than changing anything."
     t.status = "Escalated; no change made"
     t.step(
-        f"Escalate to {owner(v) or name + ' owners / on-call'} with this ticket: evidence attached, hypotheses listed."
+        f"Escalate to {owner(v) or name + ' owners / on-call'} with this ticket: what was checked, what was ruled out, the one lead."
     )
     t.step(
         "Next checks: upstream pods' restarts and readiness at the error timestamps, keep-alive/idle timeouts between gateway and upstream."
     )
+
+
+async def _ruled_out(t: Ticket, v: View, name: str) -> list[str]:
+    from .operator_heldout27_look import series_of
+    from .operator_read import age_minutes
+
+    out = []
+    pods = [p for p in v.pods if p.get("name", "").startswith(name + "-")]
+    ready = [p for p in pods if not p.get("ready", "0/").startswith("0/")]
+    restarts = sum(int((p.get("restarts") or "0").split()[0] or 0) for p in pods)
+    if pods:
+        t.quote(
+            f"kubectl get pods -n {t.ns}",
+            f"{name}: {len(ready)}/{len(pods)} pods Ready, {restarts} restarts",
+        )
+        if len(ready) == len(pods) and not restarts:
+            out.append(
+                f"{name}'s own pods crashing or unready ({len(ready)}/{len(pods)} Ready, 0 restarts)"
+            )
+    rs = table(
+        await t.k(
+            f"get replicasets -n {t.ns} -l app={name}", f"rule in or out a recent rollout of {name}"
+        )
+    )
+    live = [r for r in rs if r.get("desired", "0") != "0"]
+    if live and all((age_minutes(r.get("age", "")) or 0) > 120 for r in live):
+        out.append(
+            f"a recent rollout (current ReplicaSet {live[0].get('name')} is {live[0].get('age')} old)"
+        )
+    bad = [
+        p
+        for p in v.pods
+        if p.get("ready", "").startswith("0/") and not p.get("name", "").startswith(name + "-")
+    ]
+    if bad:
+        t.notes.append(
+            "Unrelated to this ticket, seen on the way: "
+            + ", ".join(f"{p.get('name')} {p.get('status')}" for p in bad[:3])
+            + " (no link to the errors found)."
+        )
+    errs = await series_of(t, name, ("error",), f"read {name}'s error rate", start="-1h")
+    if errs:
+        t.quote(
+            "metrics_query error rate", f"{name} {errs[0]:.3f} -> {errs[-1]:.3f} over the last hour"
+        )
+    return out

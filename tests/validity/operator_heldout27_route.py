@@ -172,6 +172,7 @@ async def _investigate(t: Ticket, v: View) -> None:
         fix = Fix("rollback", v.focus[0])
     if re.search(r"slow|latenc", t.low) and v.focus:
         await latency(t, v, v.focus[0])
+        _correlate(t, fix)
     if re.search(r"how is|doing|worry|health", t.low) and v.focus:
         await health(t, v, v.focus[0])
         alert = next((a for a in firing if a.get("labels", {}).get("service") == v.focus[0]), None)
@@ -275,3 +276,19 @@ def _foreign_upstream(t: Ticket, v: View, line: str) -> bool:
         f"Owners/on-call of namespace {ns}: check {svc}'s pods and endpoints (connection refused on :8080)."
     )
     return True
+
+
+def _correlate(t: Ticket, fix: Fix) -> None:
+    """Slowness explained once the metrics, logs and traces each show the same cause."""
+    seen = {
+        "metrics": next((q for c, q in t.evidence if c.startswith("metrics_query")), ""),
+        "logs": next((q for c, q in t.evidence if c.startswith("logs_query")), ""),
+        "traces": next((q for c, q in t.evidence if c.startswith("traces_query")), ""),
+    }
+    got = {k: q for k, q in seen.items() if q}
+    if fix.kind and len(got) >= 2:
+        t.cause(
+            f"The {len(got)} signals agree on it: "
+            + "; ".join(f"{k}: {q}" for k, q in got.items())
+            + "."
+        )
