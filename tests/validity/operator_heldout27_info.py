@@ -376,20 +376,10 @@ async def _ruled_out(t: Ticket, v: View, name: str) -> list[str]:
         out.append(
             f"a recent rollout (current ReplicaSet {live[0].get('name')} is {live[0].get('age')} old)"
         )
-    bad = [
-        p
-        for p in v.pods
-        if p.get("ready", "").startswith("0/") and not p.get("name", "").startswith(name + "-")
-    ]
-    if bad:
-        t.notes.append(
-            "Unrelated to this ticket, seen on the way: "
-            + ", ".join(f"{p.get('name')} {p.get('status')}" for p in bad[:3])
-            + " (no link to the errors found)."
-        )
     errs = await series_of(t, name, ("error",), f"read {name}'s error rate", start="-1h")
     if errs:
         t.quote(
-            "metrics_query error rate", f"{name} {errs[0]:.3f} -> {errs[-1]:.3f} over the last hour"
+            "metrics_query error rate",
+            f"{name} {errs[0] * 100:.1f}% -> {errs[-1] * 100:.1f}% over the last hour",
         )
     return out
