@@ -330,7 +330,9 @@ async def uncertain(t: Ticket, v: View, lead: str = "") -> None:
     t.cause(
         f"Not yet determined. The evidence so far does not single out one cause for {name}'s errors; I will not guess."
     )
-    ruled = await _ruled_out(t, v, name) if v.focus else []
+    from .operator_heldout27_signals import ruled_out
+
+    ruled = await ruled_out(t, v, name) if v.focus else []
     if lead:
         t.notes.append(
             f"Hypothesis, NOT confirmed: the only signal is '{lead}', which fits several causes "
@@ -347,39 +349,3 @@ async def uncertain(t: Ticket, v: View, lead: str = "") -> None:
     t.step(
         "Next checks: upstream pods' restarts and readiness at the error timestamps, keep-alive/idle timeouts between gateway and upstream."
     )
-
-
-async def _ruled_out(t: Ticket, v: View, name: str) -> list[str]:
-    from .operator_heldout27_look import series_of
-    from .operator_read import age_minutes
-
-    out = []
-    pods = [p for p in v.pods if p.get("name", "").startswith(name + "-")]
-    ready = [p for p in pods if not p.get("ready", "0/").startswith("0/")]
-    restarts = sum(int((p.get("restarts") or "0").split()[0] or 0) for p in pods)
-    if pods:
-        t.quote(
-            f"kubectl get pods -n {t.ns}",
-            f"{name}: {len(ready)}/{len(pods)} pods Ready, {restarts} restarts",
-        )
-        if len(ready) == len(pods) and not restarts:
-            out.append(
-                f"{name}'s own pods crashing or unready ({len(ready)}/{len(pods)} Ready, 0 restarts)"
-            )
-    rs = table(
-        await t.k(
-            f"get replicasets -n {t.ns} -l app={name}", f"rule in or out a recent rollout of {name}"
-        )
-    )
-    live = [r for r in rs if r.get("desired", "0") != "0"]
-    if live and all((age_minutes(r.get("age", "")) or 0) > 120 for r in live):
-        out.append(
-            f"a recent rollout (current ReplicaSet {live[0].get('name')} is {live[0].get('age')} old)"
-        )
-    errs = await series_of(t, name, ("error",), f"read {name}'s error rate", start="-1h")
-    if errs:
-        t.quote(
-            "metrics_query error rate",
-            f"{name} {errs[0] * 100:.1f}% -> {errs[-1] * 100:.1f}% over the last hour",
-        )
-    return out

@@ -174,3 +174,60 @@ async def health(t: Ticket, v: View, name: str) -> None:
     )
     t.status = "Checked; monitoring"
     _ = mib, re
+
+
+async def ruled_out(t: Ticket, v: View, name: str) -> list[str]:
+    from .operator_heldout27_look import series_of
+    from .operator_read import age_minutes
+
+    out = []
+    pods = [p for p in v.pods if p.get("name", "").startswith(name + "-")]
+    ready = [p for p in pods if not p.get("ready", "0/").startswith("0/")]
+    restarts = sum(int((p.get("restarts") or "0").split()[0] or 0) for p in pods)
+    if pods:
+        t.quote(
+            f"kubectl get pods -n {t.ns}",
+            f"{name}: {len(ready)}/{len(pods)} pods Ready, {restarts} restarts",
+        )
+        if len(ready) == len(pods) and not restarts:
+            out.append(
+                f"{name}'s own pods crashing or unready ({len(ready)}/{len(pods)} Ready, 0 restarts)"
+            )
+    rs = table(
+        await t.k(
+            f"get replicasets -n {t.ns} -l app={name}", f"rule in or out a recent rollout of {name}"
+        )
+    )
+    live = [r for r in rs if r.get("desired", "0") != "0"]
+    if live and all((age_minutes(r.get("age", "")) or 0) > 120 for r in live):
+        out.append(
+            f"a recent rollout (current ReplicaSet {live[0].get('name')} is {live[0].get('age')} old)"
+        )
+    errs = await series_of(t, name, ("error",), f"read {name}'s error rate", start="-1h")
+    lat = await series_of(t, name, ("latency",), f"read {name}'s p99 latency", start="-1h")
+    from .operator_heldout27_look import metric
+
+    base_name = next((n for n in t.metric_names or [] if n.startswith("normal_")), "")
+    base = await _baseline(t, name, base_name) if base_name and lat else []
+    seen = []
+    if errs:
+        seen.append(f"error rate {errs[-1] * 100:.1f}%")
+    if lat:
+        seen.append(
+            f"p99 latency {lat[-1]:.0f}ms" + (f" against a {base[-1]:.0f}ms normal" if base else "")
+        )
+        t.quote(f"metrics_query {await metric(t, 'latency')}", f"{name} p99 {lat[-1]:.0f}ms")
+    if seen:
+        t.notes.append(f"Signals off their baseline on {name}: " + "; ".join(seen) + ".")
+    return out
+
+
+async def _baseline(t: Ticket, name: str, metric_name: str) -> list[float]:
+    from .operator_heldout27_look import prom
+    from .operator_read import prom_series
+
+    out = await prom(t, metric_name, f"read {name}'s normal baseline", start="-1h")
+    for labels, vals in prom_series(out):
+        if vals and name in labels.values():
+            return vals
+    return []
