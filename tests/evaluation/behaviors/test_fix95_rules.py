@@ -103,9 +103,7 @@ def test_a_participle_without_its_negation_or_its_cause_is_no_uncertainty(text: 
 )
 def test_an_itsm_noun_puts_no_change_forward(sentence: str) -> None:
     """Rule 542 (``_fix.py::proposed_fixes``)."""
-    assert not any(
-        sentence[a:b].lower().startswith("change") for a, b in proposed_fixes(sentence)
-    )
+    assert not any(sentence[a:b].lower().startswith("change") for a, b in proposed_fixes(sentence))
 
 
 @pytest.mark.parametrize(
