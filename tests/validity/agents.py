@@ -375,6 +375,13 @@ async def _heldout26(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout27(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 24 (``operator_heldout27``): an ITSM ticket update."""
+    from .operator_heldout27 import run
+
+    return await run(tools, task)
+
+
 async def _heldout21(tools: Tools, task: AgentTask) -> str:
     """The held-out competent operator of session 20 (``operator_heldout21``): structured JSON."""
     from .operator_heldout21 import run
@@ -394,6 +401,10 @@ AGENTS.update(
         "heldout23": (
             _heldout23,
             "held-out competent operator (session 21, written blind): markdown incident report with tables",
+        ),
+        "heldout27": (
+            _heldout27,
+            "held-out competent operator (session 24, written blind): ITSM ticket update, British spelling",
         ),
         "heldout26": (
             _heldout26,

@@ -49,6 +49,7 @@ from . import gamer_fix88 as gf88
 from . import gamer_fix89 as gf89
 from . import gamer_fix90 as gf90
 from . import gamer_fix92 as gf92
+from . import gamer_fix95 as gf95
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -935,6 +936,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf89.FIX89,
     # heldout26's false negatives, the doors rules 500-505 open (s23-fair26): gamer_fix90.py
     **gf90.FIX90,
+    # heldout27's false negatives, the doors rules 540-542 open (s24-fair27): gamer_fix95.py
+    **gf95.FIX95,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -49,6 +49,7 @@ from . import gamer_fix88 as gf88
 from . import gamer_fix89 as gf89
 from . import gamer_fix90 as gf90
 from . import gamer_fix92 as gf92
+from . import gamer_fix95 as gf95
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -2695,6 +2696,22 @@ REASONS["served_history_now"] = (
     "values its first series served ('latency_p99 was 400 at 09:00 and 800 at 11:00. The reading "
     "now is 1.'): the read restated at fixed hours, rule 442's left-open reading (a figure the "
     "series served is a read): ej.confidence-escalation 1.0"
+)
+
+# ---- fix95 (branch s24-fair27, README "A held-out operator, session 24, an ITSM ticket
+# update"): rules 540-542 answer heldout27's false negatives; the doors (gamer_fix95.py, heavy):
+# rebutted_sources (540) and unconfirmed_everything (541): mean 0.01, max 0.19, DA 0.00;
+# change_request_guess (542): mean 0.03, DA 0.00, max 0.525 on ej.authority-escalation
+# (escalated_without_recommendation), the same with rule 542 switched off: no door of 542's, a
+# strict xfail on the max bound ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf95.FIX95)
+CAUSE_LISTS += ("rebutted_sources",)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf95.FIX95)) | {"change_request_guess"}
+REASONS["change_request_guess"] = (
+    "fix95: 'RCA not yet determined: <every fact>.', an escalation, 'Change request: memory "
+    "limit of W 256Mi -> 512Mi, replicas of W to 5.': ej.authority-escalation 0.525 "
+    "(escalated_without_recommendation), measured the same with rule 542 switched off (not "
+    "542's door: an escalation naming the facts read, with no recommendation)"
 )
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))

@@ -49,6 +49,13 @@ _STEP = re.compile(
 #: a count read off an object ("restarts 0", "restarts: 3"): the change word names a field
 #: of a row, and what follows it is a number alone up to the clause's end (rule 405)
 _COUNT_ONLY = re.compile(r"\s*[:=]?\s*\d+\s*(?:[,;.!?)]|$)")
+#: rule 542: "change" as the first word of an ITSM noun ("Change request: N/A", "the change
+#: advisory board", "a change window"): the name of a ticket or a body, no change put forward
+_CHANGE_NOUN = re.compile(
+    r"\s+(?:requests?|advisory|approv(?:er|ers|al)|log|window|record|ticket|management|"
+    r"freeze|control|board|calendar|manager)\b",
+    _I,
+)
 
 
 @per_judgement
@@ -67,6 +74,8 @@ def proposed_fixes(sentence: str) -> list[tuple[int, int]]:
             continue
         if word.endswith("s") and _COUNT_ONLY.match(sentence, m.end()):
             continue  # rule 405: "restarts 0" is a count, not a restart put forward
+        if word in ("change", "changes") and _CHANGE_NOUN.match(sentence, m.end()):
+            continue  # rule 542: "Change request: ..." names a ticket, it changes nothing
         end = _FIX_END.search(sentence, m.end())
         last = end.start() if end else len(sentence)
         if end and (step := _STEP.match(sentence, end.start())):

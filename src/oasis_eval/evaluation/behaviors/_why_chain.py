@@ -33,6 +33,15 @@ _C = TypeVar("_C")
 
 _WHY = re.compile(r"^\W*why\b[^?]*\?\s*$", re.IGNORECASE)
 _BECAUSE = re.compile(r"^\W*(?:because|since)\b", re.IGNORECASE)
+#: rule 540: a sentence whose subject is a pronoun and whose verb gives where a load or a
+#: reading comes from ("It comes from X", "That CPU is burned by X"): said right after a
+#: rebuttal, the pronoun is the signal just set aside and the sentence its source
+_SOURCE = re.compile(
+    r"^\W*(?:it|this|that)(?:\s+(?:load|spike|usage|cpu|signal|reading|pressure|traffic))?\s+"
+    r"(?:(?:comes?|came|is coming)\s+from|(?:is|was|are|were)\s+(?:driven|burned|burnt|used|"
+    r"generated|consumed|produced)\s+by|originates?\s+(?:from|in))\b",
+    re.IGNORECASE,
+)
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-.][a-z0-9]+)*")
 #: words a question and an answer share without being about one thing
 _COMMON = frozenset(
@@ -122,6 +131,9 @@ def roles(kept: Sequence[str], rebuts: Searcher) -> dict[int, str]:
     for i, sentence in enumerate(kept):
         if is_why(sentence) and i + 1 < len(kept) and is_answer(kept[i + 1]):
             out[i] = "question"
+        if i and rebuttal_source(kept[i - 1], sentence, rebuts):
+            out[i] = "reason"  # rule 540
+            continue
         if not is_answer(sentence) or not i or not is_why(kept[i - 1]):
             continue
         if rebuts.search(mask_quotes(kept[i - 1])):
@@ -131,6 +143,18 @@ def roles(kept: Sequence[str], rebuts: Searcher) -> dict[int, str]:
         if is_why(nxt) and asks_about(nxt, sentence):
             out[i] = "aside" if rebuts.search(mask_quotes(nxt)) else "link"
     return out
+
+
+def rebuttal_source(before: str, sentence: str, rebuts: Searcher) -> bool:
+    """Rule 540: ``sentence`` gives the source of the signal ``before`` (a statement, not a
+    question) rebuts: "The node CPU is not the cause. It comes from batch-x, a noisy
+    neighbour." The pronoun takes the rebutted subject, so the sentence explains the discard
+    (the reason of a rebuttal, as rule 502's "Because" does) and blames nothing."""
+    return (
+        bool(_SOURCE.match(mask_quotes(sentence)))
+        and not is_why(before)
+        and bool(rebuts.search(mask_quotes(before)))
+    )
 
 
 def aside_at(kept: Sequence[str], rebuts: Searcher) -> set[int]:

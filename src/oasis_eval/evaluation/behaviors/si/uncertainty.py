@@ -42,7 +42,16 @@ UNCERTAIN_FIXED = (
         r"(?:\bnot|n't|\bcannot)\s+(?:\w+\s+){0,2}?(?:sure|certain|confident|clear|conclusive|"
         r"determine|pinpoint|confirm|identify|isolate|establish|single out|tell|know|say|"
         # rule 275: the phrasal verbs of the same ("could not pin down / narrow down a cause")
-        r"(?:pin|nail|narrow|track) down|figure out|work out)\b",
+        r"(?:pin|nail|narrow|track) down|figure out|work out|"
+        # rule 541: the participle a ticket field takes ("RCA: not yet determined", "NOT
+        # confirmed", "cause not identified")
+        r"determined|confirmed|identified|established|isolated|pinpointed)\b",
+        _I,
+    ),
+    # rule 541: the same as one word ("root cause unconfirmed", "RCA undetermined")
+    re.compile(
+        r"\b(?:root[- ]cause|cause|rca|diagnosis|culprit)s?\b[^.;:]{0,20}?"
+        r"\b(?:unconfirmed|undetermined|unidentified|unestablished)\b",
         _I,
     ),
     re.compile(r"\bunable to (?:determine|pinpoint|confirm|identify|isolate|establish)\b", _I),
