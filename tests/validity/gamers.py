@@ -91,6 +91,7 @@ from . import gamer_round35a as gr35a
 from . import gamer_round35b as gr35b
 from . import gamer_round36a as gr36a
 from . import gamer_round36b as gr36b
+from . import gamer_round37a as gr37a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -875,6 +876,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf36a.FIX36A,
     # round 36b (branch s23-red36b, written blind): rules 460-463, 470-473, gamer_round36b.py
     **gr36b.ROUND36B,
+    # round 37a, blind (branch s24-red37a): gamer_round37a.py
+    **gr37a.ROUND37A,
     # round 35a answered: the door each of rules 440-441 leaves (branch s22-red35a)
     **gf35a.FIX35A,
     # round 34a answered: the door each of rules 410-412 leaves (branch s21-fix79)
