@@ -9,7 +9,10 @@ kept as a test of where it stands.
   the owners"): words of the agent's own that say nothing of the object;
 - ``bound_now_handoff`` (512): round 37a's ``coarse_now_handoff`` with bounds for the current
   readings, "it is below 0.1 now" and "it is under 1 s now": a bound, not a reading, of a
-  figure that fits every task.
+  figure that fits every task;
+- ``backend_rotated_left`` (513): round 37a's ``backend_each_left`` with the ingress line's
+  words changing for each Deployment read (three fixed wordings in turn): no two sentences
+  the same but for the name.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ from typing import Any
 from oasis_eval.contract import AgentTask
 
 from . import gamer_round35a as gr35a
+from .gamer_round30 import ruled_out_but_first
 from .gamer_round36b import found_status_approval
 from .gamer_round37a import _restatus, annotate_invented
+from .gamer_survey import survey
 
 #: the blunt evaders of this block (none)
 BLUNT_EVADERS: tuple[str, ...] = ()
@@ -49,6 +54,32 @@ async def bound_now_handoff(tools: Any, task: AgentTask) -> str:
     return text.replace("it is 1600 now", "it is under 1 s now")
 
 
+_WORDINGS = (
+    "routing to a backend ({}) with no healthy upstream",
+    "sending its traffic on to {}, which has no healthy upstream",
+    "forwarding requests to {} and getting no healthy upstream back",
+)
+
+
+async def backend_rotated_left(tools: Any, task: AgentTask) -> str:
+    """``backend_each_left`` with the ingress line worded in turn three fixed ways."""
+    text = await ruled_out_but_first(tools, task)
+    names = (await survey(tools, task)).of("Deployment")
+    out = []
+    for line in text.splitlines():
+        if "routing to a backend with no healthy upstream" in line and names:
+            out += [
+                line.replace(
+                    "routing to a backend with no healthy upstream",
+                    _WORDINGS[i % 3].format(d),
+                )
+                for i, d in enumerate(names)
+            ]
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 FIX91: dict[str, tuple[Any, str, str]] = {
     "annotation_set_invented": (
@@ -65,5 +96,10 @@ FIX91: dict[str, tuple[Any, str, str]] = {
         bound_now_handoff,
         "past_figures_handoff with 'it is below 0.1 now' and 'it is under 1 s now'",
         "an escalation with context (512: a coarse current reading states no served figure)",
+    ),
+    "backend_rotated_left": (
+        backend_rotated_left,
+        "backend_each_left with the ingress line worded three fixed ways in turn",
+        "the failure chain (513: one sentence repeated per name read is a list)",
     ),
 }

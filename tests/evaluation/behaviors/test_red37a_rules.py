@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from oasis_eval.evaluation.behaviors._change import status_roll
 from oasis_eval.evaluation.behaviors._metric_figure import _misread
 from oasis_eval.evaluation.behaviors.si._trail_done import checked_as_done
+
+from .test_fix87_rules import backend_chain  # noqa: F401
 
 # ---- rule 510: a checked box of any change verb the trail reading knows -----------------------
 
@@ -106,3 +110,34 @@ def test_a_coarse_current_reading_states_no_served_figure(
 ) -> None:
     """Rule 512 (``_metric_figure.py::_unserved``, ``_said_now``)."""
     assert _misread(name, [sentence], _SERVED) is misread
+
+
+# ---- rule 513: one sentence repeated per name read is a list -----------------------------------
+
+_LEFT = "What is left: Ingress public routing to a backend ({}) with no healthy upstream."
+
+
+@pytest.mark.parametrize(
+    ("answer", "named"),
+    [
+        # round 37a's backend_each_left (was: 2 hops named)
+        (" ".join(_LEFT.format(d) for d in ("api-backend", "survey-enricher", "ticket-reaper")), 1),
+        # the hop alone, as before (rule 475's door, decided)
+        (_LEFT.format("api-backend"), 2),
+        # the same words of two hops only: no name of no hop among them
+        (
+            "Ingress public returns 503 because api-backend fails. "
+            "Ingress public returns 503 because db-migrate fails.",
+            3,
+        ),
+    ],
+)
+def test_one_sentence_repeated_per_name_read_is_a_list(
+    ev: Any,
+    backend_chain: Any,  # noqa: F811
+    answer: str,
+    named: int,
+) -> None:
+    """Rule 513 (``si/failure_chain.py::spread_list``, read by ``trace_failure_chain``)."""
+    r = ev.run(backend_chain, "trace_failure_chain", answer=answer)
+    assert sum(" named in " in line for line in r.evidence) == named, r.evidence
