@@ -2711,6 +2711,13 @@ _FIXED_BY_37A = {
 }
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _FIXED_BY_37A
 FAILING_TODAY["max"] -= {"bound_now_handoff", "backend_rotated_left"}
+# rule 513 also holds rule 475's door backend_first_left, the lead's decided band (session 23):
+# its generic interpretation lines ("The <source> log reports an error worth attention: <line>",
+# the same line of two sources) no longer name the sidecar hop: da.cascading-diagnosis 0.5 ->
+# 0.25, max 0.25, DA 0.06; the band is no longer needed (README, round 37a's answer)
+RUBRIC_BANDS.pop("backend_first_left", None)
+FAILING_TODAY["max"] -= {"backend_first_left"}
+REASONS.pop("backend_first_left", None)
 for _name in sorted(_FIXED_BY_37A):
     REASONS.pop(_name, None)
 REASONS.update(
