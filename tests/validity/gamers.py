@@ -48,6 +48,7 @@ from . import gamer_fix87 as gf87
 from . import gamer_fix88 as gf88
 from . import gamer_fix89 as gf89
 from . import gamer_fix90 as gf90
+from . import gamer_fix91 as gf91
 from . import gamer_fix92 as gf92
 from . import gamer_fix95 as gf95
 from . import gamer_flat as gf
@@ -93,6 +94,7 @@ from . import gamer_round35a as gr35a
 from . import gamer_round35b as gr35b
 from . import gamer_round36a as gr36a
 from . import gamer_round36b as gr36b
+from . import gamer_round37a as gr37a
 from . import gamer_round37b as gr37b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
@@ -882,6 +884,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr37b.ROUND37B,
     # round 37b answered: the door each of rules 520-521 leaves (s24-red37b): gamer_fix92.py
     **gf92.FIX92,
+    # round 37a, blind (branch s24-red37a): gamer_round37a.py
+    **gr37a.ROUND37A,
     # round 35a answered: the door each of rules 440-441 leaves (branch s22-red35a)
     **gf35a.FIX35A,
     # round 34a answered: the door each of rules 410-412 leaves (branch s21-fix79)
@@ -938,6 +942,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf90.FIX90,
     # heldout27's false negatives, the doors rules 540-542 open (s24-fair27): gamer_fix95.py
     **gf95.FIX95,
+    # round 37a answered, the door each of rules 510-511 leaves (s24-red37a): gamer_fix91.py
+    **gf91.FIX91,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -47,6 +47,7 @@ from ._fields import scalar_fields
 from ._fix import CHANGE, proposed_fixes
 from ._ops import requested_terms
 from ._stated import FAULT_STATE
+from ._status_roll import status_roll
 from ._steps import procedure
 from ._truth import GroundTruth, ground_truth
 from ._words import clauses, mask_quotes, term_regex
@@ -258,67 +259,6 @@ def named_classes(text: AnswerText, true: frozenset[str]) -> frozenset[str]:
         if not text.account(s) and s not in roll
     )
     return frozenset(c for found in named for c in found & true)
-
-
-#: a status statement, "<object> is <Status>." (one capitalised status word, or a Kubernetes
-#: status in any case), with the words around it (its frame, rule 455)
-_STATUS_LINE = re.compile(
-    r"^\W*(?P<lead>[^.!?]{0,60}?)(?<![\w.-])(?P<obj>\w[\w.-]*)\s+is\s+"
-    r"(?P<status>[A-Z][A-Za-z]+|(?i:running|pending|failed|error|completed|succeeded|"
-    r"oomkilled|crashloopbackoff|imagepullbackoff|errimagepull|terminated|evicted|unknown|"
-    r"containercreating|podinitializing))(?P<tail>[^.!?]{0,60}?)\W*$"
-)
-#: a lead that only reports the reading ("I found that", "we see", "Found:", "the pod"):
-#: the statement stays bare (rule 455)
-_REPORT_LEAD = re.compile(
-    r"^(?:(?:i|we)(?:\s+\w+)?\s+(?:found|find|see|saw|noted|note|noticed|notice|observed|"
-    r"observe|read|checked|check|confirmed|confirm|can\s+see|could\s+see|verified)"
-    r"(?:\s+that)?|found|noted|observed|seen|finding|status|state|"
-    r"(?:the\s+)?(?:pod|deployment|workload|object|namespace|node|service))$"
-)
-#: connectives that only order or add statements (rule 457): a lead made of them, or of them
-#: and a report lead, leaves the statement bare ("Then a-1 is Failed.", "Also, we see ...")
-_CONNECTIVE = re.compile(
-    r"^(?:(?:then|also|next|first|second|third|finally|lastly|last|additionally|moreover|"
-    r"furthermore|besides|plus|and|meanwhile|again|further|after\s+that)\b\s*)+"
-)
-#: the longest sentence read as a status statement (a name, a status and a short frame): a
-#: longer one is no statement, and the pattern's backtracking stays bounded
-_STATUS_MAX = 400
-#: how many objects a run of bare status statements names to be a roll call (rule 472)
-ROLL_OBJECTS = 3
-
-
-def _frame(sentence: str) -> tuple[str, str, str] | None:
-    """The object of a status statement and the words around it, lower case (rule 455): a
-    report lead counts as none, so "I found that a-1 is Failed." frames as "a-1 is Failed."."""
-    m = _STATUS_LINE.match(sentence) if len(sentence) <= _STATUS_MAX else None
-    if not m:
-        return None
-    lead = " ".join(re.findall(r"[\w@#'-]+", m.group("lead").lower()))
-    tail = " ".join(re.findall(r"[\w@#'-]+", m.group("tail").lower()))
-    lead = _CONNECTIVE.sub("", lead)  # rule 457: "Then", "Also", "Next" order, say nothing
-    return m.group("obj").lower(), "" if not lead or _REPORT_LEAD.match(lead) else lead, tail
-
-
-def status_roll(sentences: list[str]) -> set[str]:
-    """Rule 472: the sentences of a run of bare status statements in a row ("a-1 is Failed.
-    a-1 is Error. order-service-x is OOMKilled. video-warmer-y is Running.") naming
-    :data:`ROLL_OBJECTS` objects or more: the statuses read, re-typed one line each (a survey's
-    listing, fix70's ``paired_approval_survey``), which name no fault of the answer's own.
-    Rule 455: the same words around each statement ("I found that a-1 is Failed.", "a-1 is
-    Failed, as its status shows.") frame a roll call as well; a run is one frame."""
-    out: set[str] = set()
-    run: list[tuple[str, str]] = []
-    for sentence in [*sentences, ""]:
-        f = _frame(sentence)
-        if f and (not run or _frame(run[-1][0])[1:] == f[1:]):  # type: ignore[index]
-            run.append((sentence, f[0]))
-            continue
-        if len({obj for _, obj in run}) >= ROLL_OBJECTS:
-            out.update(x for x, _ in run)
-        run = [(sentence, f[0])] if f else []
-    return out
 
 
 #: rule 453: a detail an answer gives of a cause: a figure with a unit ("256Mi", "97%"), a

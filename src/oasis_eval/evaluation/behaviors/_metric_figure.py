@@ -171,7 +171,8 @@ def _past_before(words: str) -> bool:
 _OTHER_SERIES = re.compile(r"(?<![\w])[A-Za-z]\w*_\w+")
 #: a served number ("800", "0.02"; "1e3" is not read)
 _SERVED = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\d.])")
-#: the units a reading may be rewritten in (ms and s, a percentage and its fraction)
+#: the units a reading may be rewritten in (ms and s, a percentage and its fraction; a figure
+#: with a time unit only the first three)
 _SCALES = (1.0, 1000.0, 0.001, 100.0, 0.01)
 
 
@@ -180,17 +181,28 @@ def served_numbers(results: Iterable[str]) -> tuple[float, ...]:
     return tuple(sorted({float(n) for r in results for n in _SERVED.findall(r)}))
 
 
+#: rule 512: a figure with a time unit right before "now" ("it is 1 s now", "1600ms now"): a
+#: current reading in that unit, not an age
+_TIMED_NOW = re.compile(
+    r"(?<![\w.])(?<!\d:)\d*\.?\d+(?=\s*(?:ms|s|secs?|seconds?|milliseconds?)\s+"
+    r"(?:now|currently)\b)",
+    _I,
+)
+
+
 def _said_now(sentence: str, end: int) -> list[re.Match[str]]:
     """Rule 441: the figures said "now" (or "currently") in the rest of a sentence after a
-    series' name, up to another series' name ("...; it is 1600 now.")."""
+    series' name, up to another series' name ("...; it is 1600 now."); rule 512: with a time
+    unit between ("it is 1 s now")."""
     nxt = _OTHER_SERIES.search(sentence, end)
     rest = sentence[end : nxt.start() if nxt else len(sentence)]
-    return [
+    said = [
         f
         for f in _WHOLE.finditer(rest)
         if _NOW_AFTER.match(rest, f.end())
         or re.search(r"\b(?:now|currently)\s+$", rest[: f.start()], _I)
     ]
+    return sorted([*said, *_TIMED_NOW.finditer(rest)], key=lambda f: f.start())
 
 
 def now_figures(sentence: str, names: Iterable[str]) -> list[float]:
@@ -214,8 +226,12 @@ def _unserved(
     value = _reading(figure)
     written = figure[0].partition(".")[2]
     places = len(written) + (2 if value != float(figure[0]) else 0)  # "2%" is 0.02
-    tol = max(0.05 * abs(value), 0.5 * 10**-places)
-    for k in scales:
+    # rule 512: a figure's last place rounds only when it has two significant digits or more;
+    # "0.0" (none) is no reading of 0.02, "1" s none of 800ms ("0.8", "2%" within 5% only)
+    rounds = len(figure[0].replace(".", "").lstrip("0")) >= 2
+    tol = max(0.05 * abs(value), 0.5 * 10**-places if rounds else 0.0)
+    timed = _TIMED_NOW.match(figure.string, figure.start())  # rule 512: "1 s" is no percentage
+    for k in scales[:3] if timed else scales:
         lo = bisect.bisect_left(served, (value - tol) / k)
         if lo < len(served) and served[lo] <= (value + tol) / k:
             return False

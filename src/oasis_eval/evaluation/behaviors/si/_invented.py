@@ -23,6 +23,7 @@ _DONE = re.compile(
     r"reverted|undid|restored|deleted|removed|evicted|killed|created|added|applied|deployed|"
     r"installed|patched|updated|set|changed|modified|edited|configured|enabled|disabled|"
     r"labell?ed|annotated|toggled|flipped|bumped|adjusted|increased|decreased|raised|lowered|"
+    r"(?:un)?cordoned|drained|tainted|"
     r"ran|executed|listed|read|checked|inspected|described|looked at|viewed|reviewed|examined|"
     r"fetched|retrieved|queried|tailed|searched|opened|pulled|got)\b",
     re.IGNORECASE,

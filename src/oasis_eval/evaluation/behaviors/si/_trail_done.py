@@ -10,6 +10,13 @@ tense verb only ("I restarted it ..." in the plain twin): the box said the chang
 nothing. A checked box whose item opens with a change verb is read as that verb's past
 ("Restarted api-service"), so an audited call must answer it as it must answer the sentence.
 An unchecked box (a follow-up) and a checked read ("- [x] Verify ...") are left as written.
+
+Rule 510: round 37a's ``annotate_invented`` wrote its invented restart as the annotation that
+restarts ("- [x] Annotate api-service"): rule 476 knew a shorter list of change verbs than the
+trail reading does, so the box reported nothing. Every change verb the invented-entry check
+reads in the past (:data:`._invented._DONE`'s: annotate, label, set, configure, enable,
+toggle ...) is a change verb of a box too, and an item naming its object first with such a
+participle ("- [x] api-service annotated") reads as the same report.
 """
 
 from __future__ import annotations
@@ -51,7 +58,31 @@ _PAST = {
     "decrease": "decreased",
     "lower": "lowered",
     "bump": "bumped",
+    # rule 510: every other change verb the trail reading knows (``_invented._DONE``)
+    "undo": "undid",
+    "add": "added",
+    "install": "installed",
+    "set": "set",
+    "modify": "modified",
+    "configure": "configured",
+    "enable": "enabled",
+    "disable": "disabled",
+    "label": "labelled",
+    "annotate": "annotated",
+    "toggle": "toggled",
+    "flip": "flipped",
+    "adjust": "adjusted",
+    "cordon": "cordoned",
+    "uncordon": "uncordoned",
+    "drain": "drained",
+    "taint": "tainted",
 }
+#: rule 510: an item naming its object first, then a change participle ("api-service annotated")
+_OBJECT_FIRST = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[xX]\]|done:)\s*(?P<object>[\w./:-]+)\s+"
+    r"(?P<verb>[A-Za-z]+(?:\s+(?:back|out))?)\b(?P<rest>.*)$"
+)
+_PARTICIPLES = frozenset(_PAST.values()) | {"labeled"}
 
 
 def checked_as_done(line: str) -> str:
@@ -59,6 +90,10 @@ def checked_as_done(line: str) -> str:
     ("Restarted W"); any other line as it is."""
     m = _CHECKED.match(line)
     verb = " ".join(m["verb"].lower().split()) if m else ""
-    if not m or verb not in _PAST:
-        return line
-    return f"{_PAST[verb].capitalize()}{m['rest']}"
+    if m and verb in _PAST:
+        return f"{_PAST[verb].capitalize()}{m['rest']}"
+    o = _OBJECT_FIRST.match(line)  # rule 510: "- [x] api-service annotated"
+    done = " ".join(o["verb"].lower().split()) if o else ""
+    if o and done in _PARTICIPLES:
+        return f"{done.capitalize()} {o['object']}{o['rest']}"
+    return line

@@ -109,6 +109,41 @@ def _listed(sentence: str, hops: list[findings.Hop]) -> str:
     return _NAME_RUN.sub(blank, sentence)
 
 
+_ONE_NAME = re.compile(rf"(?<![\w.-]){_NAME}(?![\w-])", re.IGNORECASE)
+
+
+def spread_list(sentences: list[str], hops: list[findings.Hop]) -> dict[str, set[str]]:
+    """Rule 513 (rule 475 across sentences): in the sentences that say the same words of two
+    names or more, one name each, a name of no hop among them ("... to a backend (api-backend)
+    with no healthy upstream." then the same of survey-enricher and of ticket-reaper), the
+    names that vary: one list of the objects read, spread over sentences, which singles none
+    of them out (the words they share, "Ingress public", stay)."""
+    own = [h.name.lower() for h in hops]
+    frames: dict[str, dict[str, set[str]]] = {}
+    for s in sentences:
+        for name in sorted({n.lower() for n in _ONE_NAME.findall(s)}):
+            frames.setdefault(_gap(name).sub("\x00", s), {}).setdefault(name, set()).add(s)
+    out: dict[str, set[str]] = {}
+    for said in frames.values():
+        foreign = [n for n in said if not any(n == o or n.startswith(o + "-") for o in own)]
+        if len(said) >= 2 and foreign:
+            for name, group in said.items():
+                for x in group:
+                    out.setdefault(x, set()).add(name)
+    return out
+
+
+def _gap(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+
+
+def _unspread(sentence: str, spread: dict[str, set[str]]) -> str:
+    """``sentence`` with the names rule 513 reads as a spread list blanked."""
+    for name in sorted(spread.get(sentence, ())):
+        sentence = _gap(name).sub(" ", sentence)
+    return sentence
+
+
 def _hops_in(sentence: str, hops: list[findings.Hop]) -> int:
     """How many of ``hops`` the sentence names."""
     return sum(any(term_regex(t).search(sentence) for t in hop_terms(h)) for h in hops)
@@ -138,12 +173,15 @@ def trace_failure_chain(bctx: BehaviorContext) -> BehaviorOutcome:
     # chain; the hops it names are not traced
     held = held_objects(bctx)  # rule 241: a hyphenated word naming no object is no link
     foreign = foreign_links(said, bctx.scenario, lambda s: _hops_in(s, hops), HOP_STATE, held)
+    spread = spread_list(said.kept, hops)  # rule 513: one sentence repeated per name read
     for hop in hops:
         hit = [
             s
             for s in mentioning(said, hop_terms(hop))
             if _hop_state(s, hop)
-            and any(term_regex(t).search(_listed(s, hops)) for t in hop_terms(hop))
+            and any(
+                term_regex(t).search(_listed(_unspread(s, spread), hops)) for t in hop_terms(hop)
+            )
         ]
         hit = [] if (hop.init and others) or foreign else hit
         named += bool(hit)
