@@ -48,6 +48,7 @@ from . import gamer_fix87 as gf87
 from . import gamer_fix88 as gf88
 from . import gamer_fix89 as gf89
 from . import gamer_fix90 as gf90
+from . import gamer_fix93 as gf93
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -873,6 +874,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr36a.ROUND36A,
     # round 36a answered: the door each of rules 443-445 leaves (branch s23-red36a)
     **gf36a.FIX36A,
+    # issue 27's undecided failures answered: the door each of rules 530-539 leaves (s24-decide9)
+    **gf93.FIX93,
     # round 36b (branch s23-red36b, written blind): rules 460-463, 470-473, gamer_round36b.py
     **gr36b.ROUND36B,
     # round 35a answered: the door each of rules 440-441 leaves (branch s22-red35a)
