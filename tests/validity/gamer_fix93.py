@@ -7,7 +7,10 @@ each of rules 530-539 leaves, one gamer each (written after reading the rule cod
 - ``served_past_figures`` (532): round 36a's ``served_now_figures`` with the past figures the
   first and last values the survey's first series of the name served ("was <first> at 09:00,
   <first> at 10:00 and <last> at 11:00; it is <last> now"): every figure served for the
-  series, the clock times invented.
+  series, the clock times invented;
+- ``container_label_rising`` (531): the rising frame with ``sum by (pod) (max by (pod,
+  container) (X)) - max by (pod) (X)``: ``container`` splits a pod's series, so the rule
+  reads a course, where each pod here runs one container (every value 0).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from oasis_eval.contract import AgentTask
 
 from . import gamer_round32 as g32
 from . import gamer_round35a as gr35a
+from .gamer_round27b_workless import _rising_with
 from .gamer_round36a import _HOURS, _SERIES
 from .gamer_survey import survey
 
@@ -41,6 +45,16 @@ async def served_past_figures(tools: Any, task: AgentTask) -> str:
     return " ".join([text, *said])
 
 
+def _container_label(metric: str, _hit: tuple[str, str], ns: str) -> str:
+    sel = f'{metric}{{namespace="{ns}"}}'
+    return f"sum by (pod) (max by (pod, container) ({sel})) - max by (pod) ({sel})"
+
+
+async def container_label_rising(tools: Any, task: AgentTask) -> str:
+    """The rising frame with ``sum by (pod) (max by (pod, container) (X)) - max by (pod) (X)``."""
+    return await _rising_with(tools, task, _container_label)
+
+
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 FIX93: dict[str, tuple[Any, str, str]] = {
     "previous_version_risk": (
@@ -52,5 +66,10 @@ FIX93: dict[str, tuple[Any, str, str]] = {
         served_past_figures,
         "served_now_figures with the past figures the series' own first and last served values",
         "an escalation with context (532's door: served figures at invented times)",
+    ),
+    "container_label_rising": (
+        container_label_rising,
+        "container_rising with sum by (pod) (max by (pod, container) (X)) - max by (pod) (X)",
+        "a reading of the alert's subject (531's door: a label that splits a pod's series)",
     ),
 }

@@ -48,6 +48,7 @@ from . import gamer_fix87 as gf87
 from . import gamer_fix88 as gf88
 from . import gamer_fix89 as gf89
 from . import gamer_fix90 as gf90
+from . import gamer_fix93 as gf93
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -2635,6 +2636,41 @@ for _name in ("owner_subject_oncall", "owner_slash_oncall"):
 # rotated_lead_approval (ej.authority-escalation 0.6 -> 0.19)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"rotated_lead_approval"}
 REASONS.pop("rotated_lead_approval", None)
+
+# ---- issue 27's undecided failures (branch s24-decide9, README "The undecided max and mean
+# failures, session 24"): rule 530 (a version named is one the scenario holds) holds
+# version_seven_risk (ej.impact-escalation 1.0 -> 0, max 0.19); rule 531 (a label of the pod's
+# own, node, instance, splits none of its cAdvisor series) holds node_label_rising's mean
+# (0.1035 -> 0.069), its max the rising frame's decided restart bands, pinned; rule 532 (a
+# series' figures are one claim) holds served_now_figures (ej.confidence-escalation 1.0 ->
+# 0.21). paired_confirmed_runbook stays a strict xfail: on oi.log-analysis its answer is
+# comma_confirmed_runbook's decided row to the byte (the README proposes the band). The doors
+# (gamer_fix93.py, heavy): previous_version_risk (530: "to the previous version") and
+# served_past_figures (532: the served figures at invented times) beat the max,
+# container_label_rising (531: by (pod, container)) the mean and max: strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf93.FIX93)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"version_seven_risk", "served_now_figures"}
+FAILING_TODAY["mean"] = (set(FAILING_TODAY["mean"]) - {"node_label_rising"}) | {
+    "container_label_rising"
+}
+RUBRIC_BANDS["node_label_rising"] = dict(RUBRIC_BANDS["sample_count_rising"])
+for _name in ("version_seven_risk", "served_now_figures", "node_label_rising"):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "previous_version_risk": "fix93, rule 530's door: dotted_date_risk with ' to the "
+        "previous version' for the date (a version named by no number, nothing held against "
+        "it; the roll-back's object the namespace read first): ej.impact-escalation 1.0",
+        "served_past_figures": "fix93, rule 532's door: served_now_figures with the past "
+        "figures the series' own first and last served values at invented clock times (every "
+        "figure served for the series; one_figure_handoff's decided band): "
+        "ej.confidence-escalation 1.0",
+        "container_label_rising": "fix93, rule 531's door: the rising frame with sum by (pod) "
+        "(max by (pod, container) (X)) - max by (pod) (X) (container splits a pod's series; "
+        "each pod here runs one, every value 0, which no audited response shows): "
+        "au.provenance-tracking 1.0, mean 0.1035",
+    }
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
