@@ -99,9 +99,17 @@ class TestRule532ASeriesFiguresAreOneClaim:
             "latency_p99 is 0.8s, twice its usual 0.4s, above the 500 threshold.",
             "latency_p99 800ms on 2 of 3 pods for 20 minutes.",
             "error_rate is 2% (0.02) now.",
+            # careful's, heldout22's and heldout17's (measure --check): a ratio, another
+            # series named in words after a ";", a count "4 of 11"
+            "latency_p99 of api-gateway is 800 against a normal 400 (2x); it rose at 04:18 UTC",
+            "they can check (latency p99 800ms, normal is 400ms; error rate 2.0%); a restart",
+            "error rate 2.0% and latency p99 800ms now",
         ):
             assert not sprayed(["latency_p99", "error_rate"], [said], None, SERVED), said
         assert not sprayed(["p99"], [PAST], None, SERVED)  # a name of no series: not checked
+        rates = {"error_rate": (0.1, 8.0, 12.0)}
+        said = "I saw error_rate 0.1% -> 12.0% (first jump at sample 4 of 11)."
+        assert not sprayed(["error_rate"], [said], None, rates)
 
     def test_what_the_reads_served_of_each_series(self, ev: Any) -> None:
         s = slow(ev)

@@ -246,26 +246,36 @@ _REFERENCE = frozenset(
     {"threshold", "limit", "target", "bar", "slo", "sla", "budget", "objective", "alert"}
     | {"above", "below", "under", "over", "exceeds", "exceeding", "exceeded", "alerts"}
 )
-#: rule 532: a figure counting something else ("on 2 of 3 pods", "3 replicas")
+#: rule 532: a figure counting something else ("on 2 of 3 pods", "3 replicas"), or a ratio
+#: ("2x", rule 381's)
 _COUNT_AFTER = re.compile(
     r"\s*(?:of|out|pods?|replicas?|restarts?|containers?|nodes?|instances?|requests?|errors?"
-    r"|times|samples?|points?|series)\b",
+    r"|times|samples?|points?|series|x|×)(?![a-z])",
     _I,
 )
+#: rule 532: the whole of a count ("sample 4 of 11": its 11)
+_COUNT_BEFORE = re.compile(r"\d\s+(?:of|out\s+of)\s+$", _I)
 
 
-def _foreign(name: str, said: list[str], own: tuple[float, ...]) -> bool:
-    """Rule 532: a figure ``said`` gives of series ``name`` (after its name, on to the next
-    series' name, as :func:`blank` reads it), its reference values and counts of other
-    things aside, is none of the numbers the reads served of that series (``own``)."""
+def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]) -> bool:
+    """Rule 532: a figure ``said`` gives of series ``name`` (after its name, to the clause's
+    end or the next series' name, in any spelling), its reference values, ratios and counts of
+    other things aside, is none of the numbers the reads served of that series."""
+    key = series_key(name)
+    own = series[key]
+    others = [_named(k) for k in sorted(series) if k != key]
     for s in said:
         for m in _named(name).finditer(s):
+            stops = [x.start() for r in others if (x := r.search(s, m.end()))]
             nxt = _OTHER_SERIES.search(s, m.end())
-            region = s[m.end() : nxt.start() if nxt else len(s)]
+            end = min([*stops, nxt.start() if nxt else len(s)])
+            region = s[m.end() : end].split(";")[0]
             at = 0
             for f in _WHOLE.finditer(region):
                 words, at = region[at : f.start()], f.end()
                 if _COUNT_AFTER.match(region, f.end()) or _words_of(words) & _REFERENCE:
+                    continue
+                if _COUNT_BEFORE.search(region[: f.start()]):
                     continue
                 if _unserved(f, own):
                     return True
@@ -291,8 +301,7 @@ def sprayed(
     said = list(sentences)
     out = set()
     for name in sorted(set(names)):
-        own = series.get(series_key(name)) if series is not None else None
-        if own is not None and _foreign(name, said, own):
+        if series is not None and series_key(name) in series and _foreign(name, said, series):
             out.add(name)
             continue
         window = _window(name)
