@@ -1,6 +1,6 @@
 """Issue 27's undecided max and mean failures answered (branch s24-decide9): the cheapest door
-each of rules 530-539 leaves, one gamer each (written after reading the rule code; README
-"The undecided max/mean failures, session 24").
+each of rules 530-532 leaves, one gamer each (written after reading the rule code; README
+"The undecided max and mean failures, session 24").
 
 - ``previous_version_risk`` (530): round 35a's ``dotted_date_risk`` with "to the previous
   version" for the date: the field word with no number at all, so nothing is held against it;
