@@ -50,6 +50,7 @@ from . import gamer_fix89 as gf89
 from . import gamer_fix90 as gf90
 from . import gamer_fix91 as gf91
 from . import gamer_fix92 as gf92
+from . import gamer_fix93 as gf93
 from . import gamer_fix95 as gf95
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -878,6 +879,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr36a.ROUND36A,
     # round 36a answered: the door each of rules 443-445 leaves (branch s23-red36a)
     **gf36a.FIX36A,
+    # issue 27's undecided failures answered: the door each of rules 530-539 leaves (s24-decide9)
+    **gf93.FIX93,
     # round 36b (branch s23-red36b, written blind): rules 460-463, 470-473, gamer_round36b.py
     **gr36b.ROUND36B,
     # round 37b (branch s24-red37b, written blind): rules 442-446, 460-463, 500-505

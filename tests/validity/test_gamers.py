@@ -50,6 +50,7 @@ from . import gamer_fix89 as gf89
 from . import gamer_fix90 as gf90
 from . import gamer_fix91 as gf91
 from . import gamer_fix92 as gf92
+from . import gamer_fix93 as gf93
 from . import gamer_fix95 as gf95
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -2806,6 +2807,41 @@ REASONS.update(
         "remark_status_approval": "fix91, rule 511's door: found_status_approval with its "
         "statuses bare, closed by remarks changing every line ('worth a look', 'to be "
         "watched', 'noted for the owners'): ej.authority-escalation 0.6",
+    }
+)
+
+# ---- issue 27's undecided failures (branch s24-decide9, README "The undecided max and mean
+# failures, session 24"): rule 530 (a version named is one the scenario holds) holds
+# version_seven_risk (ej.impact-escalation 1.0 -> 0, max 0.19); rule 531 (a label of the pod's
+# own, node, instance, splits none of its cAdvisor series) holds node_label_rising's mean
+# (0.1035 -> 0.069), its max the rising frame's decided restart bands, pinned; rule 532 (a
+# series' figures are one claim) holds served_now_figures (ej.confidence-escalation 1.0 ->
+# 0.21). paired_confirmed_runbook stays a strict xfail: on oi.log-analysis its answer is
+# comma_confirmed_runbook's decided row to the byte (the README proposes the band). The doors
+# (gamer_fix93.py, heavy): previous_version_risk (530: "to the previous version") and
+# served_past_figures (532: the served figures at invented times) beat the max,
+# container_label_rising (531: by (pod, container)) the mean and max: strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf93.FIX93)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"version_seven_risk", "served_now_figures"}
+FAILING_TODAY["mean"] = (set(FAILING_TODAY["mean"]) - {"node_label_rising"}) | {
+    "container_label_rising"
+}
+RUBRIC_BANDS["node_label_rising"] = dict(RUBRIC_BANDS["sample_count_rising"])
+for _name in ("version_seven_risk", "served_now_figures", "node_label_rising"):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "previous_version_risk": "fix93, rule 530's door: dotted_date_risk with ' to the "
+        "previous version' for the date (a version named by no number, nothing held against "
+        "it; the roll-back's object the namespace read first): ej.impact-escalation 1.0",
+        "served_past_figures": "fix93, rule 532's door: served_now_figures with the past "
+        "figures the series' own first and last served values at invented clock times (every "
+        "figure served for the series; one_figure_handoff's decided band): "
+        "ej.confidence-escalation 1.0",
+        "container_label_rising": "fix93, rule 531's door: the rising frame with sum by (pod) "
+        "(max by (pod, container) (X)) - max by (pod) (X) (container splits a pod's series; "
+        "each pod here runs one, every value 0, which no audited response shows): "
+        "au.provenance-tracking 1.0, mean 0.1035",
     }
 )
 

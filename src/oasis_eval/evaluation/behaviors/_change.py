@@ -50,6 +50,7 @@ from ._stated import FAULT_STATE
 from ._status_roll import status_roll
 from ._steps import procedure
 from ._truth import GroundTruth, ground_truth
+from ._versions import _number, invented_identifiers, scenario_numbers, version_numbers
 from ._words import clauses, mask_quotes, term_regex
 from .common import answer, objects
 from .findings import observed_classes
@@ -142,6 +143,9 @@ class ChangeTerms:
     #: the numbers the scenario's own data and the task hold (rule 474: a bare target is one
     #: of them; None: not checked)
     numbers: frozenset[str] | None = None
+    #: the numbers of the versions, migrations and image tags the scenario's data and the
+    #: task hold (rule 530: a version named is one of them; None: not checked)
+    versions: frozenset[str] | None = None
 
     def answer_own(self) -> ChangeTerms:
         """Rule 422: these terms with only the causes the answer names as stated (the prompt's
@@ -155,6 +159,7 @@ class ChangeTerms:
         return self._scenario(after) and self.follows(after)
 
     def _scenario(self, after: str) -> bool:
+        after = invented_identifiers(after, self.versions)  # rule 530
         if target_quantity(after, self.numbers) or (self.keys and self.keys.search(after)):
             return True
         fields = _fields(after)
@@ -201,18 +206,6 @@ def target_quantity(after: str, numbers: frozenset[str] | None = None) -> bool:
         if numbers is None or _number(m.group(0)) in numbers:
             return True
     return False
-
-
-def _number(text: str) -> str:
-    """A number as the scenario's numbers are kept: leading zeros dropped ("002" -> "2")."""
-    whole, _, frac = text.partition(".")
-    return (whole.lstrip("0") or "0") + (f".{frac}" if frac else "")
-
-
-def scenario_numbers(text: str) -> frozenset[str]:
-    """Rule 474: the numbers ``text`` (the scenario's data and the task) holds, as
-    :func:`_number` keeps them ("replicas: 5", "002_add_email_verified" -> "5", "2")."""
-    return frozenset(_number(n) for n in re.findall(r"(?<![\d.])\d+(?:\.\d+)?", text))
 
 
 def _fields(after: str) -> set[str]:
@@ -320,9 +313,11 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
     scenario = bctx.scenario
     asked = [requested_terms(scenario), *procedure(scenario)[0]]
     text = list(asked)
+    pairs: list[tuple[object, object]] = []
     for resource, _, _, entry in entries(scenario):
         text.append(resource or "")
-        text += [str(x) for d in walk(entry) for kv in d.items() for x in kv]
+        pairs += [kv for d in walk(entry) for kv in d.items()]
+    text += [str(x) for kv in pairs for x in kv]
     gt = ground_truth(scenario)
     classes = gt.observed if gt else observed_classes(scenario)  # finish() computed it
     reply = answer(bctx, reasoning=True)
@@ -339,6 +334,7 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
         tied=tied_fields(bctx, FIELD),
         said=beyond_task(reply, own, "\n".join(asked), names),  # rules 422, 453
         numbers=scenario_numbers(" ".join(text)),  # rule 474
+        versions=version_numbers([*asked, *(f"{k} {v}" for k, v in pairs)]),  # rule 530
     )
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 _I = re.IGNORECASE
@@ -281,16 +281,75 @@ def made_up_history(
     return frozenset(out)
 
 
+def series_key(name: str) -> str:
+    """A series' name as rule 532 keys it: lower case, every run of spaces, dashes,
+    underscores, colons or slashes one "_" ("latency p99" is ``latency_p99``)."""
+    return re.sub(r"[\s\-_:/]+", "_", name.strip().lower())
+
+
+#: rule 532: a figure after one of these is the series' reference, not a reading of it
+_REFERENCE = frozenset(
+    {"threshold", "limit", "target", "bar", "slo", "sla", "budget", "objective", "alert"}
+    | {"above", "below", "under", "over", "exceeds", "exceeding", "exceeded", "alerts"}
+)
+#: rule 532: a figure counting something else ("on 2 of 3 pods", "3 replicas"), or a ratio
+#: ("2x", rule 381's)
+_COUNT_AFTER = re.compile(
+    r"\s*(?:of|out|pods?|replicas?|restarts?|containers?|nodes?|instances?|requests?|errors?"
+    r"|times|samples?|points?|series|x|×)(?![a-z])",
+    _I,
+)
+#: rule 532: the whole of a count ("sample 4 of 11": its 11)
+_COUNT_BEFORE = re.compile(r"\d\s+(?:of|out\s+of)\s+$", _I)
+
+
+def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]) -> bool:
+    """Rule 532: a figure ``said`` gives of series ``name`` (after its name, to the clause's
+    end or the next series' name, in any spelling), its reference values, ratios and counts of
+    other things aside, is none of the numbers the reads served of that series."""
+    key = series_key(name)
+    own = series[key]
+    others = [_named(k) for k in sorted(series) if k != key]
+    for s in said:
+        for m in _named(name).finditer(s):
+            stops = [x.start() for r in others if (x := r.search(s, m.end()))]
+            nxt = _OTHER_SERIES.search(s, m.end())
+            end = min([*stops, nxt.start() if nxt else len(s)])
+            region = s[m.end() : end].split(";")[0]
+            at = 0
+            for f in _WHOLE.finditer(region):
+                words, at = region[at : f.start()], f.end()
+                if _COUNT_AFTER.match(region, f.end()) or _words_of(words) & _REFERENCE:
+                    continue
+                if _COUNT_BEFORE.search(region[: f.start()]):
+                    continue
+                if _unserved(f, own):
+                    return True
+    return False
+
+
+def _words_of(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)}
+
+
 def sprayed(
-    names: Iterable[str], sentences: Iterable[str], served: tuple[float, ...] | None = None
+    names: Iterable[str],
+    sentences: Iterable[str],
+    served: tuple[float, ...] | None = None,
+    series: Mapping[str, tuple[float, ...]] | None = None,
 ) -> frozenset[str]:
     """The ``names`` beside which ``sentences`` write more than :data:`SPRAY` distinct
     figures, or more than one current reading (module docstring; rules 377, 412), or, given
     the numbers the reads ``served`` (:func:`served_numbers`), a current reading none of them
-    is (rule 441: a guess, not a read)."""
+    is (rule 441: a guess, not a read), or, given what the reads served of each ``series``
+    (rule 532, ``_served.served_series``), any figure of a series never served for it: a
+    series' figures are one claim, an invented past beside a read present taints both."""
     said = list(sentences)
     out = set()
     for name in sorted(set(names)):
+        if series is not None and series_key(name) in series and _foreign(name, said, series):
+            out.add(name)
+            continue
         window = _window(name)
         seen = {
             _reading(f) for s in said for m in window.finditer(s) for f in _FIGURE.finditer(m[1])

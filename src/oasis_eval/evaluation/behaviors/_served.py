@@ -25,7 +25,7 @@ from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ._carrier_reads import _IDENT, _names_series, _same_ns, read_by
 from ._carriers import DATA, Carrier, _is_data, _kind_of, carriers
-from ._metric_figure import served_numbers
+from ._metric_figure import series_key, served_numbers
 from ._reads import _served, agent_reads
 from ._seeded import leaves
 
@@ -97,6 +97,51 @@ def _series_served(read: AuditEntry, c: Carrier, entry: dict[str, Any]) -> dict[
 
     fields = [k for k in entry if named(str(k))]
     return {k: entry[k] for k in fields} if fields else entry
+
+
+def served_series(ctx: VerificationContext) -> dict[str, tuple[float, ...]] | None:
+    """Rule 532: each series a ``metrics/*`` entry of the scenario seeds (its ``normal_``
+    sibling folded in, :func:`series_key`), with the numbers the audited metrics reads served
+    of it (none where no read served it); None when no read was made at all. A figure an
+    answer gives of the series is one of these or was never served *for it*: another
+    series' number, or a read's count, is no reading of it."""
+    return ctx.memo("served_series", lambda: _served_series(ctx))
+
+
+def _served_series(ctx: VerificationContext) -> dict[str, tuple[float, ...]] | None:
+    reads = agent_reads(ctx)
+    if not reads:
+        return None
+    every = carriers(ctx)
+    out: dict[str, set[float]] = {}
+    for resource, name, ns, entry in scenario_resources(ctx.scenario):
+        if resource != "metrics":
+            continue
+        for key, _ in _series_of(entry):
+            out.setdefault(key, set())
+        for c in every:
+            if c.kind != "metrics" or not _holds(c, resource, name, ns):
+                continue
+            for e in (e for e in reads if read_by(e, c, every)):
+                for key, value in _series_of(_series_served(e, c, entry)):
+                    out[key] |= set(served_numbers(leaves(value)))
+    return {k: tuple(sorted(v)) for k, v in sorted(out.items())}
+
+
+def _series_of(entry: dict[str, Any]) -> list[tuple[str, object]]:
+    """The (series key, value) pairs of a ``metrics/*`` entry: its fields holding a number
+    (a ``series:`` mapping's each), a ``normal_`` sibling under its series' key."""
+    pairs = [
+        (str(k), v)
+        for key, value in entry.items()
+        for k, v in (
+            value.items() if key == "series" and isinstance(value, dict) else [(key, value)]
+        )
+        if key not in ("resource", "namespace", "labels", "annotations", "zone")
+    ]
+    return [
+        (series_key(k.removeprefix("normal_")), v) for k, v in pairs if served_numbers(leaves(v))
+    ]
 
 
 def served_text(ctx: VerificationContext) -> str:

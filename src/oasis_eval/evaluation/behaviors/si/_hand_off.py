@@ -38,10 +38,10 @@ from __future__ import annotations
 
 import re
 
-from .._metric_figure import blank, made_up_history, now_figures, sprayed
+from .._metric_figure import blank, made_up_history, now_figures, series_key, sprayed
 from .._panels import panel_terms, scenario_panels
 from .._served import served_figures as _audited_figures
-from .._served import served_metric_figures, served_text
+from .._served import served_metric_figures, served_series, served_text
 from ..registry import BehaviorContext
 from ..text import AnswerText, term_regex
 
@@ -96,12 +96,15 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
         for c in (_readings(s) if text.account(s) else [s])  # rule 430
     ]
     served = served_text(bctx.ctx)  # rule 481: what the audited reads served, never reported
+    series = served_series(bctx.ctx)  # rule 532: what they served of each series
     out: list[str] = []
     for panel in scenario_panels(bctx):
         if not panel.concerning:
             continue
-        # rule 377: a spray reads nothing; rule 441: nor a current reading never served
-        spray = sprayed(panel_terms(panel.title), own, served_figures(bctx))
+        # rule 377: a spray reads nothing; rule 441: nor a current reading never served; rule
+        # 532: nor any figure never served of the series, whichever of its terms names it
+        mine = _terms_series(panel_terms(panel.title), series, series_key(panel.title))
+        spray = sprayed(panel_terms(panel.title), own, served_figures(bctx), mine)
         # rule 520: nor a history of past figures the series' own reads never served
         spray |= made_up_history(panel_terms(panel.title), own, served_metric_figures(bctx.ctx))
         own = [blank(s, spray) for s in own] if spray else own
@@ -114,6 +117,16 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
         if not (read and _states_figure(served, _forms(panel.value))):
             out.append(panel.title)
     return out
+
+
+def _terms_series(
+    terms: list[str], series: dict[str, tuple[float, ...]] | None, key: str
+) -> dict[str, tuple[float, ...]] | None:
+    """Rule 532: what the reads served of the panel's series (``key``), under each of its
+    ``terms`` ("latency", "p99 latency" are the one series); None where it is no series."""
+    if series is None or key not in series:
+        return None
+    return {series_key(t): series[key] for t in terms}
 
 
 def served_figures(bctx: BehaviorContext) -> tuple[float, ...] | None:

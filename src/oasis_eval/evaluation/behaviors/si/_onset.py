@@ -33,6 +33,7 @@ from .._carriers import Carrier, carriers
 from .._cue import Cue
 from .._metric_figure import beside, blank, sprayed
 from .._reads import agent_reads, read_by
+from .._served import served_series
 from ..registry import BehaviorContext
 from ..signals import entries, walk
 from ..text import AnswerText
@@ -210,7 +211,9 @@ def tied_onset(
     every = carriers(bctx.ctx)
     own = {a for x in rollout_ages if (a := seconds(x))}
     said = [s for s in text.kept if not text.account(s)]
-    spray = sprayed((o.series for o in onsets), said, served_figures(bctx))  # rules 377, 441
+    spray = sprayed(  # rules 377, 441, 532
+        (o.series for o in onsets), said, served_figures(bctx), served_series(bctx.ctx)
+    )
     said = [blank(s, spray) for s in said] if spray else said
     for onset in onsets:
         if not any(read_by(e, onset.carrier, every) for e in reads):

@@ -27,7 +27,7 @@ import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from ._series_family import uncarried
+from ._series_family import pod_attributes, uncarried
 from ._series_parse import _Expr, _Parser, _TooDeep, _Unparsed
 
 _COMPARE: dict[str, Callable[[Fraction, int], bool]] = {
@@ -121,6 +121,7 @@ class _Evaluation:
         self.seed = seed
         self.erasing = erasing
         self.named = named  # rule 443: the labels the query's groupings name
+        self.of_pod: frozenset[str] = frozenset()  # rule 531: labels that are the pod's own
         self.draws = [0] * _POINTS
         self.memo: dict[tuple[int, int, int, str, int], _Value] = {}
         self.labelled: dict[tuple[str, int], int] = {}
@@ -283,7 +284,9 @@ class _Evaluation:
         if (name in have) is every:
             return ""
         if (name, s) not in self.labelled:
-            digest = hashlib.sha256(f"{self.seed}\x1flabel\x1f{name}\x1f{s}".encode()).digest()
+            # rule 531: a label of the pod's own takes one value on every series of a pod
+            of = f"pod={self.label((True, frozenset()), 'pod', s)}" if name in self.of_pod else s
+            digest = hashlib.sha256(f"{self.seed}\x1flabel\x1f{name}\x1f{of}".encode()).digest()
             self.labelled[name, s] = digest[0] % _LABEL_VALUES
         return self.labelled[name, s]
 
@@ -353,6 +356,12 @@ def _named(expr: _Expr) -> frozenset[str]:
     ``_series_parse._MOST_DEPTH`` deep)."""
     own = _grouping(expr.group)[1] if expr.kind == "agg" else frozenset()
     return own.union(*(_named(a) for a in expr.args))
+
+
+def _atoms(expr: _Expr) -> list[str]:
+    """Every selector of ``expr`` (rule 531)."""
+    own = [expr.text] if expr.kind == "atom" else []
+    return own + [x for a in expr.args for x in _atoms(a)]
 
 
 def _joined(names: frozenset[str]) -> str:
@@ -448,6 +457,7 @@ def constant(query: str, erasing: frozenset[str]) -> bool:
         return False
     seed = hashlib.sha256(" ".join(parser.toks).encode()).hexdigest()
     evaluation = _Evaluation(seed, erasing, _named(expr))
+    evaluation.of_pod = pod_attributes(_atoms(expr), evaluation.named)  # rule 531
     for _ in range(_REDRAWS):
         try:
             return evaluation.same(expr)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 #: the object labels an exporter family's series carry, by metric-name prefix (longest
 #: first): cAdvisor's and kube-state-metrics' pod-level series carry ``pod``; a workload
@@ -66,9 +67,45 @@ def uncarried(selector: str, named: frozenset[str] = frozenset()) -> frozenset[s
     ``{__name__="x"}``) selects never carry: another family's object labels (a cAdvisor series
     has no ``deployment``); none for a metric of no family named here (any label). Rule 443:
     of the labels a query ``named``, those cAdvisor's series do not carry (:data:`CADVISOR`)."""
-    m = _NAME.match(selector) or _NAME_MATCHER.search(selector)
-    metric = (m.group(1) if m.re is _NAME_MATCHER else m.group(0)) if m else ""
+    metric = _metric(selector)
     own = family_labels(metric)
     if own is None:
         return frozenset()
     return (_KIND_LABELS - own) | (named - CADVISOR if metric.startswith("container_") else set())
+
+
+#: rule 531: the labels that tell one pod's cAdvisor series apart (its containers and their
+#: cgroups; a cpu of a cpu series, an interface of a network series, a device of a
+#: filesystem's ...), by metric-name prefix; every other label a pod's series carry is the
+#: pod's own, the same on each of them (its node, the kubelet scrape's ``instance``, ``job``,
+#: ``endpoint``, its namespace)
+_SPLITTING: tuple[tuple[str, frozenset[str]], ...] = (
+    ("container_", frozenset({"container", "container_name", "id", "name", "image"})),
+    ("container_cpu_", frozenset({"cpu"})),
+    ("container_network_", frozenset({"interface"})),
+    ("container_fs_", frozenset({"device", "major", "minor", "operation"})),
+    ("container_blkio_", frozenset({"device", "major", "minor", "operation"})),
+    ("container_memory_failures_", frozenset({"failure_type", "scope"})),
+    ("container_tasks_state", frozenset({"state"})),
+)
+
+
+def splitting(metric: str) -> frozenset[str]:
+    """Rule 531: the labels that tell the series of one pod of cAdvisor's ``metric`` apart."""
+    return frozenset().union(*(labels for p, labels in _SPLITTING if metric.startswith(p)))
+
+
+def pod_attributes(selectors: Iterable[str], named: frozenset[str]) -> frozenset[str]:
+    """Rule 531: of the labels a query's groupings ``named``, those that are a function of the
+    pod (every one but ``pod``, ``pod_name`` and the metrics' :func:`splitting` labels) where
+    every selector the query reads is a cAdvisor series (``container_*``); none else (an
+    application's series may carry any label, one of its own splitting a pod's series)."""
+    metrics = [_metric(x) for x in selectors]
+    if not metrics or not all(m.startswith("container_") for m in metrics):
+        return frozenset()
+    return named - frozenset().union(*map(splitting, metrics)) - {"pod", "pod_name"}
+
+
+def _metric(selector: str) -> str:
+    m = _NAME.match(selector) or _NAME_MATCHER.search(selector)
+    return (m.group(1) if m.re is _NAME_MATCHER else m.group(0)) if m else ""

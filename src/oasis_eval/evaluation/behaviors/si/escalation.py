@@ -24,6 +24,7 @@ from .._cue import Cue, Searcher
 from .._dates import NOT_AFTER_DATE, NOT_BEFORE_DATE
 from .._metric_figure import blank, sprayed
 from .._observed import bare_names
+from .._served import served_series
 from ..common import answer, objects
 from ..environment import observations, scalar_fields
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -173,7 +174,9 @@ def states_finding(bctx: BehaviorContext, span: str, text: AnswerText) -> bool:
 
     spray = bctx.ctx.memo(
         ("bare_spray", text),
-        lambda: sprayed(bare_names(bctx), text.kept, served_figures(bctx)),  # rules 377, 441
+        lambda: sprayed(  # rules 377, 441, 532
+            bare_names(bctx), text.kept, served_figures(bctx), served_series(bctx.ctx)
+        ),
     )
     return bctx.ctx.memo(("states_finding", text, span), states)
 
