@@ -41,7 +41,7 @@ from ._named_cause import labelled_cause
 from ._run_on import REASONED, reason_run_on
 from ._why_chain import in_chain
 from ._why_chain import roles as why_roles
-from ._words import HEDGE, Phrases, mask_quotes
+from ._words import HEDGE, Phrases, Searcher, mask_quotes
 from .text import AnswerText
 
 _I = re.IGNORECASE
@@ -125,11 +125,31 @@ def catalogue() -> dict[str, Phrases]:
     }
 
 
+@cache
+def _by_key() -> tuple[tuple[str, tuple[tuple[str, Searcher], ...]], ...]:
+    """:func:`catalogue`'s phrases under their prefilter key (:meth:`.Phrases.keyed`; "" for
+    none): a key shared by several phrases is looked for once per text (issue 30)."""
+    index: dict[str, list[tuple[str, Searcher]]] = {}
+    for name, phrases in catalogue().items():
+        for key, regex in phrases.keyed():
+            index.setdefault(key or "", []).append((name, regex))
+    return tuple((key, tuple(found)) for key, found in index.items())
+
+
 @per_judgement
 def fault_classes(text: str) -> set[str]:
-    """The fault classes of :func:`catalogue` a text names (its lists asked outside the memo)."""
-    low = text.lower() if text.isascii() else None
-    return {name for name, phrases in catalogue().items() if phrases.occurs(text, low)}
+    """The fault classes of :func:`catalogue` a text names: those with a phrase whose key the
+    lowercased text holds and whose regex matches it, as :meth:`.Phrases.occurs` reads each
+    list (each key looked for once, not once per list: issue 30)."""
+    if not text.isascii():
+        return {name for name, phrases in catalogue().items() if phrases.occurs(text, None)}
+    low, out = text.lower(), set()
+    for key, found in _by_key():
+        if key in low:  # "" (no key) is in every text
+            for name, regex in found:
+                if name not in out and regex.search(text):
+                    out.add(name)
+    return out
 
 
 @dataclass(frozen=True)
