@@ -35,13 +35,13 @@ from functools import cache
 
 from ..reading import per_judgement
 from ._aside import set_aside
-from ._cue import Cue
+from ._cue import Cue, Searcher
 from ._discards import blanked, withdrawn_cues
 from ._named_cause import labelled_cause
 from ._run_on import REASONED, reason_run_on
 from ._why_chain import in_chain
 from ._why_chain import roles as why_roles
-from ._words import HEDGE, Phrases, Searcher, mask_quotes
+from ._words import HEDGE, Phrases, mask_quotes
 from .text import AnswerText
 
 _I = re.IGNORECASE
