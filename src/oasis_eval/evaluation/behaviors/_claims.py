@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any
 
 from ..reading import per_judgement
 from ._aside import set_aside
@@ -125,15 +126,21 @@ def catalogue() -> dict[str, Phrases]:
     }
 
 
-@cache
+#: :func:`_by_key`'s index and the catalogue it was built from (rebuilt for another one)
+_INDEX: list[Any] = [None, ()]
+
+
 def _by_key() -> tuple[tuple[str, tuple[tuple[str, Searcher], ...]], ...]:
     """:func:`catalogue`'s phrases under their prefilter key (:meth:`.Phrases.keyed`; "" for
     none): a key shared by several phrases is looked for once per text (issue 30)."""
-    index: dict[str, list[tuple[str, Searcher]]] = {}
-    for name, phrases in catalogue().items():
-        for key, regex in phrases.keyed():
-            index.setdefault(key or "", []).append((name, regex))
-    return tuple((key, tuple(found)) for key, found in index.items())
+    classes = catalogue()
+    if _INDEX[0] is not classes:
+        index: dict[str, list[tuple[str, Searcher]]] = {}
+        for name, phrases in classes.items():
+            for key, regex in phrases.keyed():
+                index.setdefault(key or "", []).append((name, regex))
+        _INDEX[:] = [classes, tuple((key, tuple(found)) for key, found in index.items())]
+    return _INDEX[1]  # type: ignore[no-any-return]
 
 
 @per_judgement
