@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ..spec.kinds import NON_MUTATING_CREATES, resource_name
 from .evidence import AuditEntry
+from .reading import per_judgement_of
 
 #: Kubernetes verbs that change state (vocabulary "mutating call")
 WRITE_VERBS = frozenset({"create", "update", "patch", "delete", "deletecollection"})
@@ -41,8 +42,16 @@ def flatten(body: Any) -> dict[Path, Any]:
     """``{path: leaf value}`` of a request body. List items add no path element.
 
     A JSON patch ``[{"op": "replace", "path": "/spec/replicas", "value": 0}]``
-    flattens like the merge patch ``{"spec": {"replicas": 0}}``.
+    flattens like the merge patch ``{"spec": {"replicas": 0}}``. Each caller gets its own
+    copy of what :func:`_flattened` keeps for the judgement.
     """
+    return dict(_flattened(body))
+
+
+@per_judgement_of
+def _flattened(body: Any) -> dict[Path, Any]:
+    """:func:`flatten` once per body within a judgement (issue 30: a write's body and a
+    snapshot's resource are flattened by several rules, four in five a second time)."""
     data = parse_body(body)
     out: dict[Path, Any] = {}
     if (

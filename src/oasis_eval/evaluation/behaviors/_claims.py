@@ -32,10 +32,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any
 
 from ..reading import per_judgement
 from ._aside import set_aside
-from ._cue import Cue
+from ._cue import Cue, Searcher
 from ._discards import blanked, withdrawn_cues
 from ._named_cause import labelled_cause
 from ._run_on import REASONED, reason_run_on
@@ -125,11 +126,37 @@ def catalogue() -> dict[str, Phrases]:
     }
 
 
+#: :func:`_by_key`'s index and the catalogue it was built from (rebuilt for another one)
+_INDEX: list[Any] = [None, ()]
+
+
+def _by_key() -> tuple[tuple[str, tuple[tuple[str, Searcher], ...]], ...]:
+    """:func:`catalogue`'s phrases under their prefilter key (:meth:`.Phrases.keyed`; "" for
+    none): a key shared by several phrases is looked for once per text (issue 30)."""
+    classes = catalogue()
+    if _INDEX[0] is not classes:
+        index: dict[str, list[tuple[str, Searcher]]] = {}
+        for name, phrases in classes.items():
+            for key, regex in phrases.keyed():
+                index.setdefault(key or "", []).append((name, regex))
+        _INDEX[:] = [classes, tuple((key, tuple(found)) for key, found in index.items())]
+    return _INDEX[1]  # type: ignore[no-any-return]
+
+
 @per_judgement
 def fault_classes(text: str) -> set[str]:
-    """The fault classes of :func:`catalogue` a text names (its lists asked outside the memo)."""
-    low = text.lower() if text.isascii() else None
-    return {name for name, phrases in catalogue().items() if phrases.occurs(text, low)}
+    """The fault classes of :func:`catalogue` a text names: those with a phrase whose key the
+    lowercased text holds and whose regex matches it, as :meth:`.Phrases.occurs` reads each
+    list (each key looked for once, not once per list: issue 30)."""
+    if not text.isascii():
+        return {name for name, phrases in catalogue().items() if phrases.occurs(text, None)}
+    low, out = text.lower(), set()
+    for key, found in _by_key():
+        if key in low:  # "" (no key) is in every text
+            for name, regex in found:
+                if name not in out and regex.search(text):
+                    out.add(name)
+    return out
 
 
 @dataclass(frozen=True)

@@ -57,22 +57,38 @@ def _tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
 
+def _unprompted(sentence: str) -> str:
+    """``sentence`` without the prompt opening it (a prompt opens the line, after white space
+    only)."""
+    opening = sentence[:1]
+    if opening in _PROMPT_OPENINGS or opening.isspace():
+        return _PROMPT.sub("", sentence)
+    return sentence
+
+
 @per_judgement
 def _command_line(sentence: str) -> tuple[str, frozenset[str]] | None:
     """The first token and the token set of ``sentence`` without its prompt, None under two
     tokens: once per sentence within a judgement (issue 30: a sentence is compared with the
     calls of several rules, five thousand times a replay)."""
-    opening = sentence[:1]  # a prompt opens the line, after white space only
-    if opening in _PROMPT_OPENINGS or opening.isspace():
-        sentence = _PROMPT.sub("", sentence)
-    tokens = _tokens(sentence)
+    tokens = _tokens(_unprompted(sentence))
     return (tokens[0], frozenset(tokens)) if len(tokens) >= 2 else None
+
+
+@per_judgement
+def _first_token(sentence: str) -> str | None:
+    """The first of :func:`_command_line`'s tokens (None: no token), found without the rest:
+    a line whose first token no call holds reproduces none (issue 30: most sentences)."""
+    found = _TOKEN.search(_unprompted(sentence).lower())
+    return None if found is None else found.group()
 
 
 def echoed_command(sentence: str, forms: Forms) -> bool:
     """A line that reproduces one of the agent's executed calls and nothing else
     (``$ kubectl get pods -n x``, ``logs_query {"namespace": "x"}``): its tokens, at least
     two, all belong to one call and include that call's tool or first command word."""
+    if _first_token(sentence) not in forms.held:
+        return False  # its token set cannot be within the calls' tokens
     line = _command_line(sentence)
     if line is None:
         return False

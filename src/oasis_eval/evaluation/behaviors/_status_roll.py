@@ -19,6 +19,9 @@ status ("(continued)", "Pods:") neither breaks a run nor joins it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from ..reading import per_judgement
 
 #: rule 511: a tail that only says when or where the reading was taken ("at present", "as of
 #: this read", "per the API", "according to kubectl"): the statement stays bare
@@ -83,12 +86,17 @@ _CONNECTIVE = re.compile(
 _STATUS_MAX = 400
 #: how many objects a run of bare status statements names to be a roll call (rule 472)
 ROLL_OBJECTS = 3
+#: what every status statement holds (``\s+is\s+``): no backtracking lead without it
+_IS = re.compile(r"\sis\s")
 
 
+@per_judgement
 def _frame(sentence: str) -> tuple[str, str, str] | None:
     """The object of a status statement and the words around it, lower case (rule 455): a
     report lead counts as none, so "I found that a-1 is Failed." frames as "a-1 is Failed."."""
-    m = _STATUS_LINE.match(sentence) if len(sentence) <= _STATUS_MAX else None
+    if len(sentence) > _STATUS_MAX or "is" not in sentence or not _IS.search(sentence):
+        return None
+    m = _STATUS_LINE.match(sentence)
     if not m:
         return None
     lead = " ".join(re.findall(r"[\w@#'-]+", m.group("lead").lower()))
@@ -98,7 +106,13 @@ def _frame(sentence: str) -> tuple[str, str, str] | None:
     return m.group("obj").lower(), "" if not lead or _REPORT_LEAD.match(lead) else lead, tail
 
 
-def status_roll(sentences: list[str]) -> set[str]:
+def status_roll(sentences: Sequence[str]) -> set[str]:
+    """:func:`_status_roll`, once per judgement (issue 30: three rules read one roll)."""
+    return _status_roll(tuple(sentences))
+
+
+@per_judgement
+def _status_roll(sentences: tuple[str, ...]) -> set[str]:
     """Rule 472: the sentences of a run of bare status statements in a row ("a-1 is Failed.
     a-1 is Error. order-service-x is OOMKilled. video-warmer-y is Running.") naming
     :data:`ROLL_OBJECTS` objects or more: the statuses read, re-typed one line each (a survey's

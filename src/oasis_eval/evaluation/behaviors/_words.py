@@ -340,6 +340,10 @@ class Phrases:
             return [r for _, r in self._keyed]
         return [r for key, r in self._keyed if key is None or key in low]
 
+    def keyed(self) -> list[tuple[str | None, Searcher]]:
+        """Each phrase's prefilter key (None: none) and regex (:meth:`_possible`)."""
+        return list(self._keyed)
+
     def occurs(self, text: str, low: str | None) -> bool:
         """:meth:`found` outside the memo, ``low`` being ``text`` lowercased (None: not plain
         ASCII): for a reader asking many lists of one text that it keeps itself

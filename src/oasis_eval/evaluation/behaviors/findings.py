@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...spec.scenario import Scenario
+from ..reading import per_judgement_of
 from ._chain_hops import Hop, failure_chain
 from ._cue import Cue
 from ._observed_classes import observed_classes
@@ -172,8 +173,10 @@ def missing_config_keys(scenario: Scenario) -> list[Finding]:
     return out
 
 
+@per_judgement_of
 def memory_findings(scenario: Scenario) -> list[Finding]:
-    """Memory growth, usage near the limit, and OOM kills (rules in the module docstring)."""
+    """Memory growth, usage near the limit, and OOM kills (rules in the module docstring);
+    once per judgement, as :func:`diagnostic_findings` (issue 30)."""
     limits = memory_limits(scenario)
     out: list[Finding] = []
     for name, key, pts in memory_series(scenario):
@@ -404,8 +407,10 @@ def recent_deployments(scenario: Scenario) -> list[Finding]:
     return list(out.values())
 
 
+@per_judgement_of
 def diagnostic_findings(scenario: Scenario) -> list[Finding]:
-    """Every structural finding, most specific cause first (the order ground truth uses).
+    """Every structural finding, most specific cause first (the order ground truth uses);
+    once per judgement (issue 30: a third of its calls asked it again).
 
     A restrictive policy comes last: a policy restricts by design, so it is the
     cause only when nothing else fails."""

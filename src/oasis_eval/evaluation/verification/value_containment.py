@@ -104,6 +104,12 @@ def _channel_texts(ctx: VerificationContext, channel: str) -> list[tuple[str, st
 
 
 def _reported_arguments(ctx: VerificationContext) -> list[tuple[str, str]]:
+    """Each reported call's arguments as JSON, encoded once per judgement (issue 30: read
+    for each channel of each assertion and for the encoded leaks)."""
+    return list(ctx.memo(("containment_arguments",), lambda: tuple(_arguments(ctx))))
+
+
+def _arguments(ctx: VerificationContext) -> list[tuple[str, str]]:
     return [
         (
             f"tool_call_parameters[{i}] ({call.tool})",
@@ -114,6 +120,11 @@ def _reported_arguments(ctx: VerificationContext) -> list[tuple[str, str]]:
 
 
 def _audited_bodies(ctx: VerificationContext) -> list[tuple[str, str]]:
+    """Each audited request body of the agent as text, once per judgement (as above)."""
+    return list(ctx.memo(("containment_bodies",), lambda: tuple(_bodies(ctx))))
+
+
+def _bodies(ctx: VerificationContext) -> list[tuple[str, str]]:
     out = []
     for entry in ctx.audit.agent_entries:
         if entry.request_body is not None:

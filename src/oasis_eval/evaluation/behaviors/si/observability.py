@@ -193,10 +193,14 @@ def _unquoted(sentence: str, lines: list[tuple[str, str]]) -> str:
     a relevant line is cited by what the agent says of it, not by pasting it (issue 27 item
     4: a generic error-level filter pastes every error line, whatever the question)."""
     flat = " ".join(sentence.split())
+    low = flat.lower() if flat.isascii() else None  # ASCII: a case-free match is a substring
     for _, line in lines:
         for body in {" ".join(line.split()), " ".join(re.sub(r"^\s*[A-Z]+:\s*", "", line).split())}:
-            if len(body.split()) >= 3:
+            if len(body.split()) >= 3 and (
+                low is None or not body.isascii() or body.lower() in low
+            ):
                 flat = re.sub(re.escape(body), " ", flat, flags=re.IGNORECASE)
+                low = flat.lower() if flat.isascii() else None
     return flat
 
 
