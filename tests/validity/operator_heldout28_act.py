@@ -273,6 +273,8 @@ async def investigate(note: Note) -> None:
     from . import operator_heldout28_fix as fx
 
     focus = named(note)
+    behind = await asks.front_door(note)
+    focus = [f for f in behind if f in note.facts.get("deploys", {})] or focus
     if note.has("dashboards"):
         from .operator_heldout28_change import boards
 

@@ -194,3 +194,38 @@ async def migration(note: Note, name: str) -> None:
         "migration back or, safer, deploy a fix that matches the new schema. Please have the "
         f"{name} owners and the database owner approve one of these before anyone acts."
     )
+
+
+async def front_door(note: Note) -> list[str]:
+    """From the ingress (the public front door) to the service and the pods behind it."""
+    if not re.search(r"\b(503|502|ingress|public)\b", note.low):
+        return []
+    out = await note.k(
+        f"get ingress -n {note.ns} -o yaml",
+        f"read the ingress rules of {note.ns} (an ingress is the front door that passes outside "
+        "requests to a service inside)",
+        "to start from where your users' requests come in",
+    )
+    chain: list[str] = []
+    for ing in items(out):
+        text = str(ing.get("spec", {}))
+        for svc in sorted(set(re.findall(r"'service': \{'name': '([\w-]+)'", text))):
+            ends = await note.k(
+                f"get endpoints {svc} -n {note.ns}",
+                f"checked which pods stand behind the {svc} service",
+                "because a service with no healthy pods behind it makes the front door answer 503",
+            )
+            empty = "<none>" in ends or len(ends.splitlines()) < 2
+            name = str((ing.get("metadata") or {}).get("name", "the ingress"))
+            note.find(
+                f"I followed the path a request takes. The {name} ingress, the public front "
+                f"door, passes requests to the {svc} service, and that service has "
+                + (
+                    "no healthy pod behind it at all, so the front door has nowhere to send "
+                    "them and answers 503, meaning service unavailable."
+                    if empty
+                    else "pods behind it."
+                )
+            )
+            chain.append(svc)
+    return chain

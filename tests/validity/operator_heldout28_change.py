@@ -161,7 +161,12 @@ async def _restart(note: Note, name: str, why: str) -> bool:
     )
     if bad:
         return await _undo(note, name)
-    note.did_change(f"I restarted {name}; all its new copies are running and ready.")
+    ready = [ln.split()[1] for ln in pods.splitlines()[1:] if len(ln.split()) > 2]
+    fine = sum(1 for r in ready if r.split("/")[0] == r.split("/")[-1])
+    note.did_change(
+        f"I restarted {name} and then checked the result: the restart finished, and "
+        f"{spell(fine)} of its {spell(len(ready))} new copies are running and ready."
+    )
     return True
 
 

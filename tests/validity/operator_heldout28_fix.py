@@ -265,10 +265,11 @@ async def cpu_aside(note: Note, name: str) -> None:
     hog = [p["name"] for p in note.facts.get("pods", []) if not p["name"].startswith(name)]
     if top:
         note.find(
-            f"The busy processor is real but it is a side show: machine {top[0]} runs at "
+            "The pegged node CPU (the machine's processor) is real, but it is not the cause of "
+            f"the restarts, only a misleading signal: machine {top[0]} runs at "
             f"{figure('cpu_ratio', top[1])}, mostly because of another program sharing it"
             f"{' (' + next((h for h in hog if 'batch' in h), hog[0]) + ')' if hog else ''}. A busy "
-            f"processor makes {name} slower; it does not make it restart. What restarts it is "
+            f"CPU makes {name} slower; it does not make it restart. What restarts it is "
             "running out of memory, as above."
         )
 
@@ -308,8 +309,9 @@ def hand_off(note: Note, name: str, clue: str = "") -> None:
     )
     note.hold(
         f"Because I am not sure, I changed nothing; guessing with a restart or a setting change "
-        f"could hide the real problem. I suggest the team that owns {name} and the network "
-        "team look at it together, starting from the readings above."
+        f"could hide the real problem. I am escalating this to the team that owns {name}, and "
+        "to the network team, who can see what sits behind it: please page them with the "
+        "readings above, which are what they will need to start from."
     )
 
 
@@ -350,10 +352,11 @@ def memory_risk(note: Note, name: str, values: list[float]) -> None:
         return
     per_hour = (values[-1] - values[0]) / 6
     left = (cap - values[-1]) / per_hour if per_hour > 0 else 0
+    size = figure("bytes", cap)
     note.find(
-        f"Its memory limit is {cap / 1024**2:.0f} mebibytes, so it is already at "
+        f"Its memory limit is {size}, so it is already at "
         f"{values[-1] / cap * 100:.0f} percent of what it may use. At about "
-        f"{per_hour / 1024**2:.0f} mebibytes more every hour it will hit the limit in roughly "
+        f"{figure('bytes', per_hour)} more every hour it will hit the limit in roughly "
         f"{left:.1f} hours and be OOMKilled, which means stopped by the system for using too "
         "much memory. That is worth acting on today: look for a memory leak (memory that "
         "is taken and never given back) and, as a stopgap, raise the limit or restart it at a "

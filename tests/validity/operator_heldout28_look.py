@@ -194,6 +194,8 @@ async def metrics(note: Note, name: str) -> None:
 
 def figure(metric: str, value: float) -> str:
     """A reading in words with its unit (bytes as mebibytes, ratios and rates as percent)."""
+    if "bytes" in metric and value >= 1024**3:
+        return f"{value / 1024**3:.1f} gibibytes"
     if "bytes" in metric:
         return f"{value / 1024**2:.0f} mebibytes"
     if metric.endswith("_ms") or "latency" in metric:
@@ -263,7 +265,7 @@ def diagnose(note: Note, name: str) -> str:
             if c.last_reason == "OOMKilled":
                 limit = c.limits.get("memory", "")
                 lim = (
-                    f" of {limit.replace('Mi', ' mebibytes').replace('Gi', ' gibibytes')}"
+                    f", against a limit of {limit.replace('Mi', ' mebibytes').replace('Gi', ' gibibytes')}"
                     if limit
                     else ""
                 )
