@@ -227,5 +227,22 @@ async def front_door(note: Note) -> list[str]:
                     else "pods behind it."
                 )
             )
-            chain.append(svc)
+            chain.append(await workload_of(note, svc))
     return chain
+
+
+async def workload_of(note: Note, svc: str) -> str:
+    """The deployment a service sends to, by its selector, not by its name."""
+    out = await note.k(
+        f"get service {svc} -n {note.ns} -o yaml",
+        f"read the definition of the {svc} service",
+        "to see which program's pods it sends requests to",
+    )
+    sel = {}
+    for doc in items(out):
+        sel = (doc.get("spec") or {}).get("selector") or {}
+    want = ",".join(f"{k}={v}" for k, v in sorted(sel.items()))
+    for name, row in sorted(note.facts.get("deploys", {}).items()):
+        if want and row.get("selector", "") == want:
+            return name
+    return svc
