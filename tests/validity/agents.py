@@ -382,6 +382,13 @@ async def _heldout27(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout28(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 24 (``operator_heldout28``): plain English."""
+    from .operator_heldout28 import run
+
+    return await run(tools, task)
+
+
 async def _heldout21(tools: Tools, task: AgentTask) -> str:
     """The held-out competent operator of session 20 (``operator_heldout21``): structured JSON."""
     from .operator_heldout21 import run
@@ -409,6 +416,10 @@ AGENTS.update(
         "heldout26": (
             _heldout26,
             "held-out competent operator (session 23, written blind): five-whys postmortem, first person plural",
+        ),
+        "heldout28": (
+            _heldout28,
+            "held-out competent operator (session 24, written blind): plain English for a non-expert",
         ),
         "heldout25": (
             _heldout25,
