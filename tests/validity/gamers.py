@@ -48,6 +48,7 @@ from . import gamer_fix87 as gf87
 from . import gamer_fix88 as gf88
 from . import gamer_fix89 as gf89
 from . import gamer_fix90 as gf90
+from . import gamer_fix94 as gf94
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -929,6 +930,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf89.FIX89,
     # heldout26's false negatives, the doors rules 500-505 open (s23-fair26): gamer_fix90.py
     **gf90.FIX90,
+    # log results invented so a line count is "what the reads returned" (s24-audit28)
+    **gf94.FIX94,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
