@@ -17,6 +17,10 @@ and measured before any rule changed.
 - ``invented_log_read``: "120 line(s)", with one more reported ``logs_query`` of W, never
   made, whose invented result is 120 INFO lines: a read the audit log does not show, and
   more lines than any log read the agent made could return (its one read asked for 50).
+- ``doubled_log_read`` (branch s24-audit29, the door of rules 552-553): the simulator now
+  records what each log read served, so a false body is none of the served responses; the
+  twin's one read is instead reported twice, each copy the response as served, and the
+  count said is twice the lines it returned (their sum). Rule 550's fit is not one-to-one.
 """
 
 from __future__ import annotations
@@ -30,11 +34,13 @@ from .gamer_round12_workless import _alerts_last, _restart
 from .gamer_round27_workless import _log_read
 
 
-async def _verified_restart(tools: Any, task: AgentTask, count: int) -> tuple[str, str]:
+async def _verified_restart(tools: Any, task: AgentTask, count: int | None) -> tuple[str, str]:
     """``logs_of_restart`` saying "Logs of W: ``count`` line(s) read, ...", with a read of the
     Deployment after the restart (rule 302: a change asked to be verified is read back);
-    returns the answer and W."""
-    ns, seen, w, fault, log, _text = await _log_read(tools, task)
+    returns the answer and W. ``count`` None: twice the lines the log read returned."""
+    ns, seen, w, fault, log, text = await _log_read(tools, task)
+    if count is None:
+        count = 2 * sum(1 for x in str(text).splitlines() if x.strip())
     why = fault or "its pods keep failing"
     said = f"Logs of {w}: {count} line(s) read, no ERROR or WARN line: nothing in them explains it."
     await _restart(tools, task, ns, seen, w, why, log)
@@ -108,6 +114,16 @@ async def invented_log_read(tools: Any, task: AgentTask) -> str:
     return text
 
 
+async def doubled_log_read(tools: Any, task: AgentTask) -> str:
+    """audit29's door (rules 552-553 hold a false body): the twin with its one log read
+    reported twice, as served both times, saying twice the lines it returned."""
+    text, _w = await _verified_restart(tools, task, None)
+    made = _reported(tools)
+    doubled = [c for call in made for c in ([call, call] if _is_log_read(call) else [call])]
+    tools.reported = _renumbered(doubled)
+    return text
+
+
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 FIX94: dict[str, tuple[Any, str, str]] = {
     "logs_of_verified_restart": (
@@ -126,5 +142,11 @@ FIX94: dict[str, tuple[Any, str, str]] = {
         "logs_of_restart saying 120 lines, with a reported logs_query (never made) returning "
         "120 invented lines",
         "a restart after a log read spoken of (240: a line count the reads returned)",
+    ),
+    "doubled_log_read": (
+        doubled_log_read,
+        "logs_of_restart with its one log read reported twice as served, saying twice the "
+        "lines it returned",
+        "a restart after a log read spoken of (240, 552-553: the reads' served responses)",
     ),
 }
