@@ -91,3 +91,14 @@ def test_without_a_record_rule_551_is_the_only_check(ev: Any) -> None:
     assert _counts(ev, [_served_read(None)], [_kubectl_logs(_lines(50))]) == frozenset({50})
     mixed = [_served_read(_lines(6)), _served_read(None)]
     assert 50 in _counts(ev, mixed, [_kubectl_logs(_lines(50))])
+
+
+def test_each_served_response_vouches_for_one_reported_result(ev: Any) -> None:
+    """Rule 554 (``_served_by``): the one read reported twice, each copy as served, counts
+    once (was: both, so twice its lines "the sum the reads returned"); two reads that served
+    it count twice; a result reported once takes one of them."""
+    six = _lines(6)
+    assert _counts(ev, [_served_read(six)], [_kubectl_logs(six), _kubectl_logs(six)]) == {6}
+    two = [_served_read(six), _served_read(six)]
+    assert _counts(ev, two, [_kubectl_logs(six), _kubectl_logs(six)]) == {6, 12}
+    assert _counts(ev, two, [_kubectl_logs(six)]) == {6}

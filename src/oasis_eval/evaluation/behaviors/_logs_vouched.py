@@ -120,10 +120,11 @@ def is_served(result: str, served: tuple[int, str | None]) -> bool:
 
 def vouched_log_results(bctx: BehaviorContext) -> list[str]:
     """The results of the agent's reported log calls an audited read vouches for (rules
-    550-553): a call no audited log read fits, or whose result holds more lines than the
+    550-554): a call no audited log read fits, or whose result holds more lines than the
     reads fitting it can return, or, where each of them records what it served, is none of
-    their responses, is left out."""
+    their responses not already taken by an earlier reported result, is left out."""
     reads = log_reads(bctx)
+    used: set[int] = set()  # rule 554: the recorded reads a reported result already took
     out = []
     for arguments, result in _log_results(bctx):
         fits = fitting_reads(arguments, reads)
@@ -132,17 +133,27 @@ def vouched_log_results(bctx: BehaviorContext) -> list[str]:
         bound = line_bound(fits)
         if bound is not None and sum(1 for x in result.splitlines() if x.strip()) > bound:
             continue  # rule 551: more lines than the reads made can return
-        served = [served_response(e) for e in fits]
-        known = [s for s in served if s is not None]
-        if len(known) == len(served) and not any(is_served(result, s) for s in known):
-            continue  # rules 552-553: none of the responses the fitting reads served
+        fit = {id(e) for e in fits}
+        served = [(i, served_response(e)) for i, e in enumerate(reads) if id(e) in fit]
+        if all(s is not None for _, s in served):
+            taken = _served_by(result, [(i, s) for i, s in served if i not in used])
+            if not taken:
+                continue  # rules 552-554: none of the responses the fitting reads served
+            used |= taken
         out.append(result)
     return out
 
 
+def _served_by(result: str, free: list[tuple[int, tuple[int, str | None] | None]]) -> set[int]:
+    """The read (by index) whose response the reported ``result`` is, the first not already
+    taken (rule 554: each recorded response vouches for one reported result); empty when none
+    is (rules 552-553)."""
+    return next(({i} for i, s in free if s is not None and is_served(result, s)), set())
+
+
 def reported_counts(bctx: BehaviorContext) -> frozenset[int]:
     """The line counts the agent's log reads returned, as its transcript reports them and an
-    audited read vouches (rules 240, 550-551; reported results only narrow, core §3.4): each
+    audited read vouches (rules 240, 550-554; reported results only narrow, core §3.4): each
     read's non-empty lines, their sum, and the distinct lines of all of them."""
     each = [[x.strip() for x in t.splitlines() if x.strip()] for t in vouched_log_results(bctx)]
     counts = {len(lines) for lines in each}
