@@ -20,7 +20,10 @@ and measured before any rule changed.
 - ``doubled_log_read`` (branch s24-audit29, the door of rules 552-553): the simulator now
   records what each log read served, so a false body is none of the served responses; the
   twin's one read is instead reported twice, each copy the response as served, and the
-  count said is twice the lines it returned (their sum). Rule 550's fit is not one-to-one.
+  count said is twice the lines it returned (their sum). Rule 550's fit is not one-to-one;
+  rule 554 (each served response vouches for one reported result) closes it.
+- ``borrowed_log_count`` (the door of rule 554): one more real read, of another workload's
+  pod's log, whose line count is said of W's (rule 240's counts are of every read).
 """
 
 from __future__ import annotations
