@@ -26,7 +26,9 @@ lines and the SHA-256 of the response the agent received (``oasis.sim/response-l
 ``oasis.sim/response-sha256``, docs/sim-k8s.md). Where every read fitting a reported call
 carries them, the reported result counts only when it is one of those responses: its
 non-empty lines as many (rule 552) and, where a digest is recorded, its text that body (rule
-553). Where a fitting read carries none (a real cluster, petri), rule 551 is the only check.
+553), each response vouching for one reported result (rule 554: the fit of rule 550 is by
+name, not one-to-one). Where a fitting read carries none (a real cluster, petri), rule 551 is
+the only check.
 """
 
 from __future__ import annotations
