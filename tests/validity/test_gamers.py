@@ -2902,6 +2902,22 @@ REASONS["borrowed_log_count"] = (
     "workload the count is said of)"
 )
 
+# ---- the lead, session 24 (README "Decision: the runbook pairs and the node read of session
+# 24"): paired_confirmed_runbook (round 36a; s24-decide9 traced it) answers oi.log-analysis with
+# comma_confirmed_runbook's decided row byte for byte and da.multi-signal-correlation with
+# dump_runbook_unrated's; node_read_discard (round 37a) reads the node for real and sets the
+# CPU aside with the reason heldout17/18 give, beside the statuses read: bare_lead_herring's
+# decided da.misleading-signal row. Decided bands, pinned exactly ----
+_DECIDED_24 = {
+    "paired_confirmed_runbook": dict(RUBRIC_BANDS["dump_runbook_unrated"]),
+    "node_read_discard": dict(RUBRIC_BANDS["bare_lead_herring"]),
+}
+RUBRIC_BANDS.update(_DECIDED_24)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(_DECIDED_24)  # the plain max: DECIDED
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - set(_DECIDED_24)
+for _name in sorted(_DECIDED_24):
+    REASONS.pop(_name, None)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
