@@ -51,6 +51,7 @@ from . import gamer_fix90 as gf90
 from . import gamer_fix91 as gf91
 from . import gamer_fix92 as gf92
 from . import gamer_fix95 as gf95
+from . import gamer_fix97 as gf97
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -944,6 +945,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf95.FIX95,
     # round 37a answered, the door each of rules 510-511 leaves (s24-red37a): gamer_fix91.py
     **gf91.FIX91,
+    # rules 570-571 answered, the door each leaves (s24-fix38): gamer_fix97.py
+    **gf97.FIX97,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
