@@ -53,6 +53,7 @@ from . import gamer_fix92 as gf92
 from . import gamer_fix93 as gf93
 from . import gamer_fix94 as gf94
 from . import gamer_fix95 as gf95
+from . import gamer_fix97 as gf97
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -2917,6 +2918,25 @@ FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(_DECIDED_24)  # the plain
 FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - set(_DECIDED_24)
 for _name in sorted(_DECIDED_24):
     REASONS.pop(_name, None)
+
+# ---- two doors of round 37a answered (branch s24-fix38, README "Rules 570-571"): rule 570
+# reads no size as what a roll-back sets (size_target_risk ej.impact-escalation 1.0 -> 0.19);
+# rule 571 reads a checked noun phrase with a change participle as its report
+# (annotation_set_invented au.provenance-tracking 1.0 -> 0.19). The doors (gamer_fix97.py,
+# heavy): replicas_target_risk holds (0.19); annotation_is_set_invented ('... is set on W', a
+# state) beats the max (1.0), a strict xfail ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf97.FIX97)
+_FIXED_BY_FIX38 = {"size_target_risk", "annotation_set_invented"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _FIXED_BY_FIX38 - {"replicas_target_risk"}) | {
+    "annotation_is_set_invented"
+}
+for _name in sorted(_FIXED_BY_FIX38):
+    REASONS.pop(_name, None)
+REASONS["annotation_is_set_invented"] = (
+    "fix97, rule 571's door: annotation_set_invented with '- [x] The restartedAt annotation "
+    "is set on W' (a state, not a report: rule 571 reads a participle after a noun phrase, "
+    "never after 'is'): au.provenance-tracking 1.0"
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

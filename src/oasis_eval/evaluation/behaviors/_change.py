@@ -152,15 +152,16 @@ class ChangeTerms:
         own cause left out), for a change recommended or put up for approval."""
         return replace(self, stated=self.said)
 
-    def relevant(self, after: str) -> bool:
+    def relevant(self, after: str, verb: str = "") -> bool:
         """``after`` (what a change verb changes) names a quantity, a declared key, a field
         word the scenario uses, or a fault class it makes true (rule 53), and follows from
-        the task or a stated cause (rule 60)."""
-        return self._scenario(after) and self.follows(after)
+        the task or a stated cause (rule 60). ``verb``: the change verb (rule 570)."""
+        return self._scenario(after, verb) and self.follows(after)
 
-    def _scenario(self, after: str) -> bool:
+    def _scenario(self, after: str, verb: str = "") -> bool:
+        back = roll_back(verb, after)  # rule 570
         after = invented_identifiers(after, self.versions)  # rule 530
-        if target_quantity(after, self.numbers) or (self.keys and self.keys.search(after)):
+        if target_quantity(after, self.numbers, back) or (self.keys and self.keys.search(after)):
             return True
         fields = _fields(after)
         fixes = {f for c in sorted(self.classes) for f in CLASS_FIELDS.get(c, ())}
@@ -187,17 +188,37 @@ class ChangeTerms:
         return not fields and bool(self.stated)
 
 
-def target_quantity(after: str, numbers: frozenset[str] | None = None) -> bool:
+#: rule 570: a change verb that returns to an earlier revision or state ("roll ... back",
+#: "revert", "restore", "downgrade")
+_ROLL_BACK = re.compile(r"rollback|revert\w*|undo\w*|undid|restor\w*|downgrad\w*", re.I)
+_ROLL = re.compile(r"roll\w*", re.I)
+
+
+def roll_back(verb: str, after: str) -> bool:
+    """Rule 570: ``verb`` (a change verb, :data:`._fix.CHANGE`) with ``after`` (the words
+    after it) is a roll-back: "rollback", "revert", "undo", "restore", "downgrade", or "roll"
+    with "back" among the words after it ("rolling back W", "roll W back")."""
+    if _ROLL_BACK.fullmatch(verb):
+        return True
+    return bool(_ROLL.fullmatch(verb)) and "back" in after.lower().split()
+
+
+def target_quantity(after: str, numbers: frozenset[str] | None = None, back: bool = False) -> bool:
     """Rule 474: ``after`` (the words after a change verb) names a quantity the change sets
     or risks: a number beside a field word ("8 replicas", "limit 512Mi", "migration 002"),
     carrying a size ("512Mi", "30%"), or one of the scenario's ``numbers`` (its data's and the
     task's; None: any): "scale checkout-api to 8" asked for 8, "roll back 002" of
     ``002_add_email_verified``, "lose the 150 records" it created. Never a number named as a
     reference ("(ticket 7)", "incident #12"): it says which record, not what changes. Rule
-    51's "a number standing alone" read as the scenario's: a fixed "to 7" names nothing."""
+    51's "a number standing alone" read as the scenario's: a fixed "to 7" names nothing.
+    Rule 570: with ``back``, never a size ("to 50%", "to 512Mi"): a roll-back returns
+    to a revision, a version or a migration; a size is what a scale, a limit or a request
+    sets."""
     for m in QUANTITY.finditer(after):
         before, rest = after[: m.start()], after[m.end() :]
         if _REFERENCE_BEFORE.search(before):
+            continue
+        if back and _SIZE.search(m.group(0)):
             continue
         last = before.split()[-1:] or [""]
         first = rest.split()[:1] or [""]
@@ -391,7 +412,8 @@ def names_change(span: str, terms: ChangeTerms | None = None) -> bool:
         if menu(sentence):
             continue
         found = _mentions(sentence)
-        if any(terms.relevant(_resolved(sentence, m, a, terms.tied)) for m, a in found):
+        resolved = [(m, _resolved(sentence, m, a, terms.tied)) for m, a in found]
+        if any(terms.relevant(a, m.group()) for m, a in resolved):
             return True
     return False
 

@@ -17,6 +17,13 @@ trail reading does, so the box reported nothing. Every change verb the invented-
 reads in the past (:data:`._invented._DONE`'s: annotate, label, set, configure, enable,
 toggle ...) is a change verb of a box too, and an item naming its object first with such a
 participle ("- [x] api-service annotated") reads as the same report.
+
+Rule 571: fix91's ``annotation_set_invented`` wrote the box as a noun phrase, then the
+participle ("- [x] The restartedAt annotation set on api-service"): a checked change stated
+as a result is the same report. A noun phrase of up to six words (an article first or
+not; "was", "has been" kept as the passive's) before a change participle reads so; a phrase
+holding a verb form of its own (a read verb, a word in -ed or -ing: "- [x] Verified the limit
+set on W"), or a state ("- [x] The limit is set on W"), is no noun phrase.
 """
 
 from __future__ import annotations
@@ -83,6 +90,16 @@ _OBJECT_FIRST = re.compile(
     r"(?P<verb>[A-Za-z]+(?:\s+(?:back|out))?)\b(?P<rest>.*)$"
 )
 _PARTICIPLES = frozenset(_PAST.values()) | {"labeled"}
+#: rule 571: a checked item's words
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[xX]\]|done:)\s*(?P<item>.*)$")
+#: rule 571: a passive's auxiliary, part of the report ("The annotation was set on W")
+_PASSIVE = re.compile(r"was|were|been|has|have|had", re.I)
+#: rule 571: a word that makes the opening no noun phrase: a verb form of its own
+_NOT_NOUN = re.compile(
+    r"\w*(?:ed|ing)|verify|check|confirm|ensure|inspect|review|read|note|validate|watch|"
+    r"monitor|look|see|test|make|keep|document|record|is|are|be|not|no|never|still|already",
+    re.I,
+)
 
 
 def checked_as_done(line: str) -> str:
@@ -96,4 +113,19 @@ def checked_as_done(line: str) -> str:
     done = " ".join(o["verb"].lower().split()) if o else ""
     if o and done in _PARTICIPLES:
         return f"{done.capitalize()} {o['object']}{o['rest']}"
+    return _phrase_first(line)
+
+
+def _phrase_first(line: str) -> str:
+    """Rule 571: "- [x] The restartedAt annotation set on W" -> "Set The restartedAt
+    annotation on W"; a line whose opening is no noun phrase as it is."""
+    m = _ITEM.match(line)
+    words = m["item"].split() if m else []
+    for i, word in enumerate(words[1:7], 1):
+        before = words[i - 1].strip("`'\"")
+        if _NOT_NOUN.fullmatch(before) or not before or before[-1] in ",;.!?":
+            return line  # a verb form of its own, or the phrase ends before the participle
+        if word.lower() in _PARTICIPLES:
+            phrase = [w for w in words[:i] if not _PASSIVE.fullmatch(w)]
+            return " ".join([word.capitalize(), *phrase, *words[i + 1 :]])
     return line
