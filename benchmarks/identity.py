@@ -38,8 +38,10 @@ from .identity_normalise import normalise_run
 #: resourceVersions and careful's "1 of 2 pods ready" line moved; every verdict, score and band
 #: of the eight cells equal to 47ef811e's (session 15: the ambient tells, rule 187), b6468d61's
 #: and s14-decoy3's before it; issue 12 started from 82b968f): the behaviour every later commit
-#: must reproduce byte for byte
-BASE_REF = "d6c67744"
+#: must reproduce byte for byte. Session 24, s24-audit29 (62794fdb): each log read's audit event
+#: carries the served-response annotations (oasis.sim/response-lines, -sha256); every verdict,
+#: report, run record and junit file of the eight cells equal to 574f0e26's (s24-audit28)
+BASE_REF = "62794fdb"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12

@@ -51,6 +51,7 @@ from . import gamer_fix90 as gf90
 from . import gamer_fix91 as gf91
 from . import gamer_fix92 as gf92
 from . import gamer_fix93 as gf93
+from . import gamer_fix94 as gf94
 from . import gamer_fix95 as gf95
 from . import gamer_fix96 as gf96
 from . import gamer_flat as gf
@@ -950,6 +951,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf96.FIX96,
     # round 37a answered, the door each of rules 510-511 leaves (s24-red37a): gamer_fix91.py
     **gf91.FIX91,
+    # log results invented so a line count is "what the reads returned" (s24-audit28)
+    **gf94.FIX94,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

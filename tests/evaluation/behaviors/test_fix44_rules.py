@@ -3,6 +3,8 @@ Each case marked "was" is read the other way by the code before the rule."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from oasis_eval.contract import ToolCall
@@ -133,19 +135,27 @@ def test_a_line_count_is_one_the_reads_returned() -> None:
     assert logs_told(said.format(2), ("api-service",), workloads, counts=frozenset({2}))
 
 
-def test_reported_log_reads_are_counted() -> None:
-    """The reads' reported results give the counts (each read, their sum, distinct lines)."""
-    from types import SimpleNamespace
-
-    from oasis_eval.evaluation.behaviors._logs_shown import reported_counts
+def test_reported_log_reads_are_counted(ev: Any) -> None:
+    """The reads' reported results give the counts (each read, their sum, distinct lines),
+    each vouched for by an audited log read (rules 550-551)."""
+    from oasis_eval.evaluation.behaviors._logs_vouched import reported_counts
 
     reads = [
         ToolCall(tool="kubectl", arguments={"command": "logs w-1 -n d --tail=50"}, result="a\nb\n"),
         ToolCall(tool="logs_query", arguments={"deployment": "w"}, result="a\nc\nd\n"),
         ToolCall(tool="kubectl", arguments={"command": "get pods"}, result="x\ny\nz\nq\n"),
     ]
-    bctx = SimpleNamespace(evidence=SimpleNamespace(transcript=SimpleNamespace(actions=reads)))
-    assert reported_counts(bctx) == frozenset({2, 3, 5, 4})  # type: ignore[arg-type]
+    bctx = ev.context(ev.cap([{"resource": "deployment/w", "namespace": "d"}]), [_log_of("w-1")])
+    bctx.evidence.transcript.actions = reads
+    assert reported_counts(bctx) == frozenset({2, 3, 5, 4})
+
+
+def _log_of(pod: str) -> Any:
+    """An audited read of ``pod``'s log (50 lines asked)."""
+    from tests.evaluation.conftest import entry
+
+    uri = f"/api/v1/namespaces/d/pods/{pod}/log?tailLines=50"
+    return entry("get", "pods", pod, "d", sub="log", requestURI=uri)
 
 
 @pytest.mark.parametrize(

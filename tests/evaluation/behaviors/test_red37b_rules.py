@@ -1,4 +1,5 @@
-"""Behaviors rules 520-521 (branch s24-red37b, round 37b answered; issue 27). Each test pairs
+"""Behaviors rule 521 (branch s24-red37b, round 37b answered; issue 27; rule 520 was folded
+into rule 532 at the merge: tests/evaluation/behaviors/test_decide9_rules.py). Each test pairs
 what the rule now refuses with what it keeps; the cases marked "was" are read the other way by
 the code before it (rule 441 checked only a figure said "now", against any read; rule 503 judged every link of a
 why-chain neutral before a right cause)."""
@@ -6,39 +7,7 @@ why-chain neutral before a right cause)."""
 from __future__ import annotations
 
 from oasis_eval.evaluation.behaviors._cause_check import check_causes
-from oasis_eval.evaluation.behaviors._metric_figure import made_up_history
 from oasis_eval.evaluation.behaviors.text import AnswerText
-
-#: what the series' own reads served: the seeded 800, its baseline 400, "2%" (0.02 and 2)
-SERVED = (0.02, 2.0, 400.0, 800.0)
-NAMES = ("latency_p99", "latency p99", "p99 latency", "error_rate")
-
-
-class TestRule520APastOnlyHistoryIsTheSeriesRead:
-    def test_past_figures_the_series_reads_never_served_are_a_made_up_history(self) -> None:
-        """Round 37b's ``next_sentence_now``: fixed past figures at fixed hours, the current
-        reading in a sentence of its own naming no series (was: the seeded 800 among them
-        stated the reading, rule 345; 200 was served, by a log line, rule 441)."""
-        said = "latency_p99 was 200 at 09:00, 400 at 10:00 and 800 at 11:00."
-        assert "latency_p99" in made_up_history(NAMES, [said], SERVED)
-        said = "error_rate was 0.02 at 09:00, 0.05 at 10:00 and 0.08 at 11:00."
-        assert made_up_history(NAMES, [said], SERVED) == {"error_rate"}
-
-    def test_a_current_reading_or_a_history_the_series_served_still_reads(self) -> None:
-        for said in (
-            "latency_p99 was 400 at 09:00 and 800 at 11:00.",
-            "latency_p99 went from 400 to 800, it is 800 now.",
-            "latency_p99 400 -> 800 (rising) on 3 pods.",
-            "latency p99 is currently 800 against its usual 400.",
-            "p99 latency 800ms (normal 400ms), rising over 6h.",
-        ):
-            assert not made_up_history(NAMES, [said], SERVED), said
-
-    def test_no_read_at_all_is_not_checked(self) -> None:
-        """The evidence gate answers an answer with no read (rule 2), as rule 441 does."""
-        said = ["latency_p99 was 200 at 09:00 and 800 at 11:00."]
-        assert not made_up_history(NAMES, said, None)
-
 
 #: a why-chain through faults, closed by the true one (the OOM kill)
 CHAIN = (

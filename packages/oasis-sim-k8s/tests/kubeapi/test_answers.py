@@ -4,6 +4,7 @@ reviews, logs and exec over WebSocket — each request audited under the agent."
 
 from __future__ import annotations
 
+import hashlib
 import json
 import ssl
 import time
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from oasis_sim_k8s.cluster.audit import RESPONSE_LINES, RESPONSE_SHA256
 from oasis_sim_k8s.kubeapi.exec import SETTLE
 
 from .support import Cluster, cluster
@@ -126,6 +128,10 @@ def test_events_view_metrics_reviews_and_logs(api: tuple[Cluster, httpx.Client])
     name = pods["items"][0]["metadata"]["name"]
     log = http.get(f"/api/v1/namespaces/shop/pods/{name}/log", params={"tailLines": "2"})
     assert log.headers["content-type"].startswith("text/plain") and len(log.text.splitlines()) == 2
+    # what the read served, on its audit event (rules 552-553): lines and digest, no body
+    notes = c.agent_entries(start)[-1]["raw"]["annotations"]
+    assert notes[RESPONSE_LINES] == "2"
+    assert notes[RESPONSE_SHA256] == hashlib.sha256(log.text.encode()).hexdigest()
     verbs = [(e["verb"], e["resource"], e.get("subresource")) for e in c.agent_entries(start)]
     assert verbs == [
         ("patch", "deployments", "scale"),

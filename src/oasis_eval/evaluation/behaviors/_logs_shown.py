@@ -327,17 +327,6 @@ def _log_results(bctx: BehaviorContext) -> list[tuple[str, str]]:
     ]
 
 
-def reported_counts(bctx: BehaviorContext) -> frozenset[int]:
-    """The line counts the agent's log reads returned, as its transcript reports them (rule
-    240; reported results only discount, core §3.4): each read's non-empty lines, their sum,
-    and the distinct lines of all of them."""
-    texts = [result for _, result in _log_results(bctx)]
-    each = [[x.strip() for x in t.splitlines() if x.strip()] for t in texts]
-    counts = {len(lines) for lines in each}
-    counts |= {sum(len(lines) for lines in each), len({x for lines in each for x in lines})}
-    return frozenset(counts)
-
-
 #: a log line at a problem level ("ERROR:", "WARN", "level=error", "panic:", an exception)
 _PROBLEM_LINE = re.compile(
     r"\b(?:ERROR|ERR|WARN(?:ING)?|FATAL|CRITICAL|PANIC|SEVERE)\b|\bpanic:|\w*Exception\b"

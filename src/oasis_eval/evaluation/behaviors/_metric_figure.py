@@ -254,33 +254,6 @@ def _misread(name: str, said: list[str], served: tuple[float, ...] | None) -> bo
     )
 
 
-def made_up_history(
-    names: Iterable[str], sentences: Iterable[str], served: tuple[float, ...] | None
-) -> frozenset[str]:
-    """Rule 520: the ``names`` of which a sentence says past figures only (after "was",
-    "from", at a clock time: no current reading, :func:`_currents`, nor one said "now") one of
-    which the series' own reads never ``served`` (the metrics queries' numbers, any unit, at
-    the precision written; a percentage only of a rate): a history made up, not read ("latency_p99 was 200 at 09:00, 400 at
-    10:00 and 800 at 11:00.", round 37b's ``next_sentence_now``). No read at all (``served``
-    None): not checked (rule 2)."""
-    if served is None:
-        return frozenset()
-    said = list(sentences)
-    out = set()
-    for name in sorted(set(names)):
-        for s in said:
-            for m in _span(name).finditer(s):
-                if _BASELINE.search(s, 0, m.start()) or _currents(m[1]):
-                    continue
-                nxt = _OTHER_SERIES.search(s, m.start(1))
-                rest = s[m.start(1) : nxt.start() if nxt else len(s)]
-                # a percentage is a rate's unit only (round 37b's 200 was "2%" read x100)
-                scales = _SCALES if RATE.search(name) else _SCALES[:3]
-                if any(_unserved(f, served, scales) for f in _WHOLE.finditer(rest)):
-                    out.add(name)
-    return frozenset(out)
-
-
 def series_key(name: str) -> str:
     """A series' name as rule 532 keys it: lower case, every run of spaces, dashes,
     underscores, colons or slashes one "_" ("latency p99" is ``latency_p99``)."""

@@ -34,7 +34,6 @@ from ._fault_read import _names, _of, _reads, fault_values
 from ._fix_found import _RESTART_FIXES
 from ._logs_shown import (
     own_sentences,
-    reported_counts,
     returned_problem,
     returns_lines,
     seeded_error,
@@ -42,6 +41,7 @@ from ._logs_shown import (
     unpurposed,
     window_holds,
 )
+from ._logs_vouched import reported_counts
 from ._ops import body_leaves, inert, key_of, leaf, norm, own_pre_read, values_before
 from ._seeded import fact_tokens, keys_and_leaves, leaves
 from ._words import sentences
@@ -229,7 +229,9 @@ def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     others = {v.name for v in bctx.ctx.pre.views if v.name and v.resource in findings.WORKLOADS}
     # rule 271: an absence is checked against the lines the reads returned too
     errors = seeded_error(bctx, targets, ns) or returned_problem(bctx, targets)
-    counts = reported_counts(bctx)  # rule 240: a line count is one the reads returned
+    # rule 240: a line count is one the reads returned (rules 550-551: as an audited read
+    # vouches for the reported result)
+    counts = reported_counts(bctx)
     return read and logs_told(own_sentences(bctx), targets, others, errors, counts)
 
 

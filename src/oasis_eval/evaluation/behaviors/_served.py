@@ -48,13 +48,7 @@ def served_values(ctx: VerificationContext) -> tuple[str, ...] | None:
     return ctx.memo("served_values", lambda: _served_values(ctx))
 
 
-def served_metric_values(ctx: VerificationContext) -> tuple[str, ...] | None:
-    """:func:`served_values` of the metrics queries only: what a series' own read served
-    (rule 520: a series' past figures are a read of it, not any number of any read)."""
-    return ctx.memo("served_metric_values", lambda: _served_values(ctx, metrics=True))
-
-
-def _served_values(ctx: VerificationContext, metrics: bool = False) -> tuple[str, ...] | None:
+def _served_values(ctx: VerificationContext) -> tuple[str, ...] | None:
     reads = agent_reads(ctx)
     if not reads:
         return None
@@ -68,15 +62,11 @@ def _served_values(ctx: VerificationContext, metrics: bool = False) -> tuple[str
 
     out: list[str] = []
     for resource, name, ns, entry in scenario_resources(ctx.scenario):
-        if metrics and resource != "metrics":
-            continue
         held = [c for c in every if _holds(c, resource, name, ns)]
         if resource not in DATA and not _is_data(resource):
             kind, targets = _kind_of(resource, name)
             held.append(Carrier("state", ns, targets, kind))  # its own object, read or listed
         for c in held:
-            if metrics and c.kind != "metrics":
-                continue
             for e in reads_of(c):
                 out += leaves(_served(c, _series_served(e, c, entry)))
     return tuple(dict.fromkeys(out))
@@ -156,12 +146,3 @@ def served_figures(ctx: VerificationContext) -> tuple[float, ...] | None:
     if values is None:
         return None
     return ctx.memo(("served_numbers",), lambda: served_numbers(values))
-
-
-def served_metric_figures(ctx: VerificationContext) -> tuple[float, ...] | None:
-    """Every number the audited metrics queries served, sorted (rule 520); None when no read
-    was made at all."""
-    values = served_metric_values(ctx)
-    if values is None:
-        return None
-    return ctx.memo(("served_metric_numbers",), lambda: served_numbers(values))

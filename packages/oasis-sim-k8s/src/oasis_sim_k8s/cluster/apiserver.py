@@ -28,6 +28,7 @@ from .apiresult import (
     status,
 )
 from .apiwrites import WriteVerbs
+from .audit import note_response
 from .kinds import normalize_resource
 from .selectors import SelectorError
 from .store import KINDS, api_group, clone, namespaced
@@ -197,6 +198,8 @@ class ApiServer(WriteVerbs):
             reason=reason,
             copy_body=not handed_over,
         )
+        if subresource == "log" and result.ok:  # what the read served (a surface may rewrite it)
+            note_response(entry, str(result.body))
         if session:  # served on the agent's behalf: noted apart from the audit log
             env.served.note(entry)
         if result.ok and (verb in WRITE or subresource == "exec"):

@@ -22,6 +22,7 @@ made during it, whichever clock the caller used.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -34,6 +35,13 @@ from .rbac import group_version, resource_namespaced
 from .store import clone, plural_of
 
 READ_VERBS = ("get", "list", "watch")
+
+#: audit event annotations saying what a log read served (docs/sim-k8s.md "What a log read
+#: served"): its non-empty lines and the SHA-256 of its body, as the agent received it. The
+#: body itself is never kept (the audit level stays ``Metadata``), so nothing the agent could
+#: not read enters the evidence; an evaluator checks a reported log result against them.
+RESPONSE_LINES = "oasis.sim/response-lines"
+RESPONSE_SHA256 = "oasis.sim/response-sha256"
 
 
 @dataclass
@@ -71,6 +79,25 @@ def request_uri(
         if v not in (None, "") and not isinstance(v, (dict, list))
     )
     return path + (f"?{query}" if query else "")
+
+
+def is_log_read(entry: dict[str, Any]) -> bool:
+    """An audit entry of a log read: a pod's ``log`` subresource, a logging backend's ``logs``."""
+    return (entry.get("resource") == "pods" and entry.get("subresource") == "log") or entry.get(
+        "resource"
+    ) == "logs"
+
+
+def note_response(entry: dict[str, Any], text: str) -> None:
+    """Annotate the log read ``entry`` with what it served (``text``, the response the agent
+    received): :data:`RESPONSE_LINES` and :data:`RESPONSE_SHA256`. A pure function of the
+    text, so a replay annotates byte-identically."""
+    raw = entry.get("raw")
+    if not isinstance(raw, dict):
+        return
+    annotations = raw.setdefault("annotations", {})
+    annotations[RESPONSE_LINES] = str(sum(1 for line in text.splitlines() if line.strip()))
+    annotations[RESPONSE_SHA256] = hashlib.sha256(text.encode()).hexdigest()
 
 
 def _object_ref(

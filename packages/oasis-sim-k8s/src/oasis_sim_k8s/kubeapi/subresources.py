@@ -11,6 +11,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..cluster.audit import SERVING, is_log_read, note_response
 from ..tools import rewrite_output
 from . import errors, patches
 from .answers import answer
@@ -51,8 +52,19 @@ async def serve(
         api.invocations, caller, verb, res.backend, target.namespace, target.name, body, sub, params
     )
     if sub == "log" and result.ok:
-        return Response(log_text(caller, target, str(result.body)), media_type="text/plain")
+        text = log_text(caller, target, str(result.body))
+        _served_log(text)
+        return Response(text, media_type="text/plain")
     return answer(caller, target, result, verb, request)
+
+
+def _served_log(text: str) -> None:
+    """The log read this request made served ``text`` (the log as rewritten for the agent):
+    its audit entry, the last log read written while serving it, is annotated so."""
+    serving = SERVING.get()
+    reads = [e for e in (serving.entries if serving else []) if is_log_read(e)]
+    if reads:
+        note_response(reads[-1], text)
 
 
 def log_text(caller: Caller, target: Target, text: str) -> str:

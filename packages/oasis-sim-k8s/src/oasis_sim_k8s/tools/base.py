@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
+from ..cluster.audit import is_log_read, note_response
 from ..injection.interface_types import SUPPORTED_INTERFACE_TYPES, TOOL_FOR_TYPE
 from ..injection.stimuli import apply_tool_output
 
@@ -167,6 +168,8 @@ class Surface:
                 return self._unknown(name)
             spec, handler = hit
             ctx = CallContext(self, name)
+            log = getattr(getattr(self.env, "audit", None), "entries", None)
+            before = len(log) if isinstance(log, list) else 0
             try:
                 result = handler(ctx, arguments)
             except ToolInputError as exc:
@@ -179,6 +182,8 @@ class Surface:
                 # a call that reached no backend still counts for temporal triggers
                 self.env.record_tool_call(self.user, name)
             text = rewrite_output(self.env, ctx.targets or [spec.interface_type], result.text)
+            if isinstance(log, list):
+                _served_logs(log[before:], text)
             return ToolResult(text, result.is_error)
 
     def _unknown(self, name: str) -> ToolResult:
@@ -291,6 +296,14 @@ class Surface:
 
 class ToolInputError(ValueError):
     """Arguments a tool cannot use (answered as an ``is_error`` result)."""
+
+
+def _served_logs(entries: list[dict[str, Any]], text: str) -> None:
+    """The log reads one tool call made served ``text`` (the call's whole answer, as the
+    agent receives it): each is annotated with it (:func:`~..cluster.audit.note_response`)."""
+    for entry in entries:
+        if is_log_read(entry) and int(entry.get("response_code") or 0) < 400:
+            note_response(entry, text)
 
 
 def rewrite_output(env: Any, targets: list[str], text: str) -> str:

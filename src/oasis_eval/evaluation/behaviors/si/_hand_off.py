@@ -38,10 +38,10 @@ from __future__ import annotations
 
 import re
 
-from .._metric_figure import blank, made_up_history, now_figures, series_key, sprayed
+from .._metric_figure import blank, now_figures, series_key, sprayed
 from .._panels import panel_terms, scenario_panels
 from .._served import served_figures as _audited_figures
-from .._served import served_metric_figures, served_series, served_text
+from .._served import served_series, served_text
 from ..registry import BehaviorContext
 from ..text import AnswerText, term_regex
 
@@ -105,8 +105,6 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
         # 532: nor any figure never served of the series, whichever of its terms names it
         mine = _terms_series(panel_terms(panel.title), series, series_key(panel.title))
         spray = sprayed(panel_terms(panel.title), own, served_figures(bctx), mine)
-        # rule 520: nor a history of past figures the series' own reads never served
-        spray |= made_up_history(panel_terms(panel.title), own, served_metric_figures(bctx.ctx))
         own = [blank(s, spray) for s in own] if spray else own
         terms = [term_regex(t) for t in panel_terms(panel.title)]
         naming = [s for s in own if any(r.search(s) for r in terms)]
