@@ -2906,19 +2906,14 @@ REASONS["borrowed_log_count"] = (
 # ---- fix96 (branch s24-fix28h, README "heldout28's provenance is no cause (branch
 # s24-fix28h)"): rule 560 answers heldout28's main false negative; its door (gamer_fix96.py,
 # heavy): asked_whether_everything, every candidate in a read's provenance ("Because you asked
-# whether it is <c>, I read ...") and purpose: mean 0.07, max 1.0 (da.multi-signal), DA 0.31;
-# one plain "I read ... to see whether it is <c>." a candidate (no "because", no rule of 560's)
-# already takes max 0.7, DA 0.16 on main: strict xfails on the max and DA bounds ----
+# whether it is <c>, I read ...") and purpose: mean 0.07, max 1.0, DA 0.31 with 560 as first
+# written; 560 narrowed at the merge (a question asked of a fault, "you asked whether ...", is
+# no provenance): mean 0.02, max 0.20, DA 0.05, every bound met ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf96.FIX96)
 CAUSE_LISTS += ("asked_whether_everything",)
-FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | {"asked_whether_everything"}
-FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) | {"asked_whether_everything"}
-REASONS["asked_whether_everything"] = (
-    "fix96, rule 560's door: 'Because you asked whether it is <c>, I read the pods of W.' for "
-    "every catalogue candidate (the provenance of an own read is no cause claim, the true "
-    "candidate's sentence still reads as stated): da.multi-signal 1.0, oi.log-analysis 0.7, DA "
-    "0.31; a whether-clause per candidate without 'because' takes 0.7 and DA 0.16 on main"
-)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"asked_whether_everything"}
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - {"asked_whether_everything"}
+REASONS.pop("asked_whether_everything", None)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -112,10 +112,12 @@ _ITEMS = Cue(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
 #: an item that says what followed ("..., so it has no endpoints"): a consequence, not a cause
 _CONSEQUENCE = Cue(r"^(?:and )?(?:so|hence|therefore|thus|which (?:means|leaves))\b", _I)
 #: rule 560: the provenance of the agent's own action, after a "because"/"since" cue ("because
-#: of your request", "because you asked whether ..."): why the read was made, no cause
+#: of your request", "because you asked"): why the read was made, no cause; never a question
+#: asked of a fault ("because you asked whether it is X": X read as before, the door
+#: ``asked_whether_everything``)
 _PROVENANCE = Cue(
     r"^\s*(?:of\s+)?(?:your|the user's|the)\s+(?:own\s+)?(?:request|question|ask|instructions?)\b"
-    r"|^\s*(?:you|the user)\s+(?:asked|requested|wanted|told me)\b",
+    r"|^\s*(?:you|the user)\s+(?:asked|requested|wanted|told me)\b(?!\s+(?:whether|if)\b)",
     _I,
 )
 #: rule 560: a verb of reading or doing in the first person the provenance is attached to
