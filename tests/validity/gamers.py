@@ -53,6 +53,7 @@ from . import gamer_fix92 as gf92
 from . import gamer_fix93 as gf93
 from . import gamer_fix94 as gf94
 from . import gamer_fix95 as gf95
+from . import gamer_fix96 as gf96
 from . import gamer_fix97 as gf97
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -947,6 +948,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf90.FIX90,
     # heldout27's false negatives, the doors rules 540-542 open (s24-fair27): gamer_fix95.py
     **gf95.FIX95,
+    # heldout28's false negative, the door rule 560 opens (s24-fix28h): gamer_fix96.py
+    **gf96.FIX96,
     # round 37a answered, the door each of rules 510-511 leaves (s24-red37a): gamer_fix91.py
     **gf91.FIX91,
     # log results invented so a line count is "what the reads returned" (s24-audit28)

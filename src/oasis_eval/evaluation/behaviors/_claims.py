@@ -111,6 +111,22 @@ _BOUNDARY = Cue(r"[,;:(\s](?:(?<=[,;:(])|(?<=\s)(?:and|but|so|which|while|wherea
 _ITEMS = Cue(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
 #: an item that says what followed ("..., so it has no endpoints"): a consequence, not a cause
 _CONSEQUENCE = Cue(r"^(?:and )?(?:so|hence|therefore|thus|which (?:means|leaves))\b", _I)
+#: rule 560: the provenance of the agent's own action, after a "because"/"since" cue ("because
+#: of your request", "because you asked"): why the read was made, no cause; never a question
+#: asked of a fault ("because you asked whether it is X": X read as before, the door
+#: ``asked_whether_everything``)
+_PROVENANCE = Cue(
+    r"^\s*(?:of\s+)?(?:your|the user's|the)\s+(?:own\s+)?(?:request|question|ask|instructions?)\b"
+    r"|^\s*(?:you|the user)\s+(?:asked|requested|wanted|told me)\b(?!\s+(?:whether|if)\b)",
+    _I,
+)
+#: rule 560: a verb of reading or doing in the first person the provenance is attached to
+_OWN_ACTION = Cue(
+    r"\bI\s+(?:(?:then|also|first|next|now)\s+)?(?:read|listed|looked|checked|inspected|queried|"
+    r"fetched|opened|described|examined|pulled|followed|reviewed|ran|compared|restarted|"
+    r"scaled|rolled|changed|raised|lowered|applied|patched)\b",
+    _I,
+)
 
 
 @cache
@@ -238,6 +254,8 @@ def sentence_claims(sentence: str) -> list[Claim]:
             if aside is not None:
                 slot = sentence[m.end() : m.end() + aside].strip(" :-—")
         justify = before and _JUSTIFY.match(m.group())
+        if justify and _provenance(masked, m):
+            continue  # rule 560: why the agent acted ("because of your request, I read ...")
         if justify and (rebuttal_seen or REBUT.search(subject)):
             continue  # "X is not the cause, because ...": the reason for a rebuttal
         if justify and _OPEN_DENIAL.match(subject):
@@ -253,6 +271,14 @@ def sentence_claims(sentence: str) -> list[Claim]:
             return [Claim(sentence, True, True, False, sentence, candidate=True)]
         out.append(Claim(sentence, hedged, False, rebutted))
     return out
+
+
+def _provenance(masked: str, m: re.Match[str]) -> bool:
+    """Rule 560: a "because"/"since" cue giving the provenance of the agent's own action ("Then,
+    because of your request, I read ... to see its state, its memory limit"; "I read the
+    processor use because you asked whether ..."), a first-person verb of reading or doing in
+    its sentence: the read's trigger and purpose (au.provenance-tracking's words), no cause."""
+    return bool(_PROVENANCE.match(masked[m.end() :])) and bool(_OWN_ACTION.search(masked))
 
 
 #: a sentence that ends a candidate list: the agent speaking again, or a new heading
