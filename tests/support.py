@@ -10,6 +10,16 @@ from typing import Any
 E2E = Path(__file__).resolve().parent / "e2e"
 
 
+def stack_depth() -> int:
+    """``len(inspect.stack())`` at the caller, without ``inspect.stack()``'s source lookups: in
+    an xdist worker each of its frames from ``<string>`` (execnet) scans every loaded module
+    (``inspect.getmodule``), about 15 ms a call there (issue 31, the suite's budget)."""
+    frame, depth = sys._getframe(1), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
 def run_cli(capsys: Any, *args: Any) -> tuple[int, str, str]:
     """Run ``oasis ARGS`` in process; return (exit code, stdout, stderr). Never a traceback."""
     from oasis_eval.cli.main import main

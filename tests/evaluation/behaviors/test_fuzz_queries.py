@@ -8,7 +8,6 @@ a small sample in the default suite, a larger one in the heavy tier."""
 from __future__ import annotations
 
 import hashlib
-import inspect
 import sys
 
 import pytest
@@ -20,6 +19,8 @@ from oasis_eval.evaluation.behaviors.si._series_query import (
     erases,
     metrics_of,
 )
+
+from ...support import stack_depth
 
 _NAMES = ("X", "container_memory_working_set_bytes", "up", "Foo", "sum", "by", "inf", "a:b")
 _VALUES = ('"w"', '"a b"', "'w'", '"}"', '"a,b"', '"\\""', "`x`", '"pod-.*"', '"', '""', "'")
@@ -143,7 +144,7 @@ def queries(count: int, seed: str = "s22-review22") -> list[str]:
 
 def _check(query: str) -> None:
     before = sys.getrecursionlimit()
-    sys.setrecursionlimit(len(inspect.stack()) + 400)  # an engine's stack is deeper
+    sys.setrecursionlimit(stack_depth() + 400)  # an engine's stack is deeper
     try:
         first = constant.__wrapped__(query, ERASING)
         assert first is constant.__wrapped__(query, ERASING)

@@ -6,7 +6,6 @@ fails on the code before its mend; the others hold what was read before."""
 
 from __future__ import annotations
 
-import inspect
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +15,8 @@ import pytest
 from oasis_eval.evaluation.behaviors.si._series_constant import constant
 from oasis_eval.evaluation.behaviors.si._series_query import ERASING, erases
 
+from ...support import stack_depth
+
 _X = 'container_memory_working_set_bytes{namespace="ns"}'
 
 
@@ -23,7 +24,7 @@ _X = 'container_memory_working_set_bytes{namespace="ns"}'
 def _frames(free: int) -> Iterator[None]:
     """Only ``free`` frames left above the caller (an engine's stack is deeper than a test's)."""
     before = sys.getrecursionlimit()
-    sys.setrecursionlimit(len(inspect.stack()) + free)
+    sys.setrecursionlimit(stack_depth() + free)
     try:
         yield
     finally:
