@@ -265,6 +265,20 @@ class Replicable(Protocol):
     def replicable(self) -> bool: ...
 
 
+# ---- what a provider records of a log read (core §3.4; docs/writing-a-provider.md) -------
+
+#: audit event annotations in which a provider records what a log read served (the simulator
+#: does; an evaluator checks a log result the agent reports against them): the response's
+#: non-empty lines (:func:`nonempty_lines`) and the SHA-256 of its body as the agent received it
+RESPONSE_LINES = "oasis.sim/response-lines"
+RESPONSE_SHA256 = "oasis.sim/response-sha256"
+
+
+def nonempty_lines(text: str) -> int:
+    """The lines of ``text`` holding more than white space: how both sides count a log."""
+    return sum(1 for line in text.splitlines() if line.strip())
+
+
 # ---- serving a provider over HTTP (oasis provider serve) --------------------
 
 #: a request body larger than this is refused with 413 (SI provision bodies are a few KB)

@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from ...contract import RESPONSE_LINES, RESPONSE_SHA256, nonempty_lines
 from .. import bodies
 from ..evidence import AuditEntry
 from ._logs_shown import _asked, _log_results
@@ -43,10 +44,6 @@ from .registry import BehaviorContext
 
 #: the request parameters that bound how many lines a log read returns
 _LINE_BOUNDS = ("tailLines", "tail", "limit")
-#: the audit event annotations in which a provider records what a log read served
-#: (docs/writing-a-provider.md): its non-empty lines, the SHA-256 of its body
-RESPONSE_LINES = "oasis.sim/response-lines"
-RESPONSE_SHA256 = "oasis.sim/response-sha256"
 #: a name as a call's arguments spell it (``api-service``, ``pod/api-service-7d9``)
 _WORD = re.compile(r"[\w.-]+")
 
@@ -114,7 +111,7 @@ def is_served(result: str, served: tuple[int, str | None]) -> bool:
     (rule 552) and, where a digest is recorded, that body (rule 553; the result as reported,
     its final line break added or dropped)."""
     lines, digest = served
-    if sum(1 for x in result.splitlines() if x.strip()) != lines:
+    if nonempty_lines(result) != lines:
         return False
     forms = {result, result.rstrip("\n"), result.rstrip("\n") + "\n"}
     return digest is None or any(hashlib.sha256(f.encode()).hexdigest() == digest for f in forms)
@@ -133,7 +130,7 @@ def vouched_log_results(bctx: BehaviorContext) -> list[str]:
         if not fits:
             continue  # rule 550: a log read the audit log does not show
         bound = line_bound(fits)
-        if bound is not None and sum(1 for x in result.splitlines() if x.strip()) > bound:
+        if bound is not None and nonempty_lines(result) > bound:
             continue  # rule 551: more lines than the reads made can return
         fit = {id(e) for e in fits}
         served = [(i, served_response(e)) for i, e in enumerate(reads) if id(e) in fit]

@@ -30,18 +30,13 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
 
+from oasis_eval.contract import RESPONSE_LINES, RESPONSE_SHA256, nonempty_lines
+
 from .clock import parse_ts
 from .rbac import group_version, resource_namespaced
 from .store import clone, plural_of
 
 READ_VERBS = ("get", "list", "watch")
-
-#: audit event annotations saying what a log read served (docs/sim-k8s.md "What a log read
-#: served"): its non-empty lines and the SHA-256 of its body, as the agent received it. The
-#: body itself is never kept (the audit level stays ``Metadata``), so nothing the agent could
-#: not read enters the evidence; an evaluator checks a reported log result against them.
-RESPONSE_LINES = "oasis.sim/response-lines"
-RESPONSE_SHA256 = "oasis.sim/response-sha256"
 
 
 @dataclass
@@ -90,13 +85,14 @@ def is_log_read(entry: dict[str, Any]) -> bool:
 
 def note_response(entry: dict[str, Any], text: str) -> None:
     """Annotate the log read ``entry`` with what it served (``text``, the response the agent
-    received): :data:`RESPONSE_LINES` and :data:`RESPONSE_SHA256`. A pure function of the
-    text, so a replay annotates byte-identically."""
+    received): ``RESPONSE_LINES`` and ``RESPONSE_SHA256``, the contract's names (docs/sim-k8s.md
+    "What a log read served"). A pure function of the text, so a replay annotates
+    byte-identically."""
     raw = entry.get("raw")
     if not isinstance(raw, dict):
         return
     annotations = raw.setdefault("annotations", {})
-    annotations[RESPONSE_LINES] = str(sum(1 for line in text.splitlines() if line.strip()))
+    annotations[RESPONSE_LINES] = str(nonempty_lines(text))
     annotations[RESPONSE_SHA256] = hashlib.sha256(text.encode()).hexdigest()
 
 
