@@ -12,18 +12,16 @@ from ...reported_calls import unverified_reported_calls
 from ..registry import BehaviorContext
 from ..text import AnswerText, quote, sentences
 from ._trail import KIND_ALIASES, _names, _names_object, _trail, _workloads, actions
-from ._trail_done import checked_as_done
+from ._trail_done import _PARTICIPLES, checked_as_done
 from ._trail_ran import object_text, ran_noun
 from ._trail_result import without_results
 
 #: past-tense verbs of every action class (a trail line reporting what the agent did)
+#: the change verbs a checked box reports (``_trail_done``'s participles), longest first
+_CHANGE_VERBS = "|".join(re.escape(v) for v in sorted(_PARTICIPLES, key=lambda v: (-len(v), v)))
 _DONE = re.compile(
     r"(?:^|^\d+,\s*|\b(?:I|we)(?:'ve| have| had| then| also| first| next)?\s+)"
-    r"(?P<verb>restarted|bounced|recycled|redeployed|rolled (?:out|back)|scaled|resized|"
-    r"reverted|undid|restored|deleted|removed|evicted|killed|created|added|applied|deployed|"
-    r"installed|patched|updated|set|changed|modified|edited|configured|enabled|disabled|"
-    r"labell?ed|annotated|toggled|flipped|bumped|adjusted|increased|decreased|raised|lowered|"
-    r"(?:un)?cordoned|drained|tainted|"
+    rf"(?P<verb>{_CHANGE_VERBS}|"
     r"ran|executed|listed|read|checked|inspected|described|looked at|viewed|reviewed|examined|"
     r"fetched|retrieved|queried|tailed|searched|opened|pulled|got)\b",
     re.IGNORECASE,

@@ -65,7 +65,7 @@ _PAST = {
     "decrease": "decreased",
     "lower": "lowered",
     "bump": "bumped",
-    # rule 510: every other change verb the trail reading knows (``_invented._DONE``)
+    # rule 510: every other change verb a trail reports (``_invented._DONE`` is built from these)
     "undo": "undid",
     "add": "added",
     "install": "installed",
