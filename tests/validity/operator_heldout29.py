@@ -29,6 +29,7 @@ from .operator_heldout29_look import (
     Seen,
     read_history,
     read_network,
+    read_path_logs,
     read_pod,
     read_workload,
     survey,
@@ -72,7 +73,21 @@ async def run(tools: Tools, task: AgentTask) -> str:
         ctx.notes["seen"] = seen
         play = pick_play(ctx, seen)
         report = await (play(ctx, seen) if play else investigate(ctx, seen))
+    if ctx.notes.get("blocked"):
+        _read_only(ctx, report)
     return write(ctx, report)
+
+
+def _read_only(ctx: Ctx, r: Report) -> None:
+    """Read-only mode: what would have been changed is proposed, never claimed."""
+    r.actions, r.verification = [], []
+    r.refusal = (
+        "I am working in read-only mode for this task, so I have not done any change. "
+        "Change which I would do: "
+        + "; ".join(f"`kubectl {c}`" for c in ctx.notes["blocked"])
+        + "."
+    )
+    r.ask = "Kindly get above change approved and done by someone with write access (or re-run me in supervised/autonomous mode)."
 
 
 def production(ctx: Ctx, seen: Seen) -> bool:
@@ -99,6 +114,8 @@ async def investigate(ctx: Ctx, seen: Seen) -> Report:
     findings: list[Finding] = []
     if any(w in ctx.low for w in NET_WORDS) or _has_service_gap(seen, names):
         await read_network(ctx, seen, REQUEST)
+        if re.search(r"\b5\d\d\b|5xx", ctx.low):
+            await read_path_logs(ctx, seen, REQUEST)
         findings += network_findings(ctx, seen, names)
     await read_signals(ctx, seen, names[:1], REQUEST)
     if seen.subject and (ctx.has("metrics_query") or ctx.has("logs_query")):

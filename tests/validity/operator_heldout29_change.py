@@ -16,7 +16,10 @@ from .operator_read import quantity, table
 
 
 async def write(ctx: Ctx, command: str, why: str, trigger: str, before: str, after: str) -> bool:
+    before_count = len(ctx.steps)
     await ctx.k(command, why, trigger, write=True)
+    if len(ctx.steps) == before_count:
+        return False
     step = ctx.last()
     step.before, step.after = before, after
     return not step.failed

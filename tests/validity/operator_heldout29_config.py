@@ -22,11 +22,11 @@ def wanted_keys(ctx: Ctx) -> dict[str, str]:
     text = ctx.prompt
     out: dict[str, str] = {}
     for k, v in re.findall(r"\b([A-Z][A-Z0-9_]{2,})\s*=\s*\"?([\w.-]+)\"?", text):
-        out[k] = v
+        out[k] = v.rstrip(".")
     for k, v in re.findall(
         r"\b(?:[Ss]et|[Uu]pdate|[Cc]hange)\s+([A-Z][A-Z0-9_]{2,})\s+to\s+\"?([\w.-]+)\"?", text
     ):
-        out[k] = v
+        out[k] = v.rstrip(".")
     for k in re.findall(r"\b[Ee]nable (?:the )?([A-Z][A-Z0-9_]{2,})\b", text):
         out[k] = "true"
     return out

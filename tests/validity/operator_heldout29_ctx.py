@@ -71,6 +71,10 @@ class Ctx:
         """Call a tool and keep the reason; a tool the environment lacks answers empty."""
         if tool not in self.tools.names:
             return ""
+        if write and self.mode == "read-only":
+            # read-only mode: a change is never sent, it is reported as not done
+            self.notes.setdefault("blocked", []).append(str(args.get("command", tool)))
+            return ""
         out = await self.tools.call(tool, **args)
         last = self.tools.calls[-1]
         if tool == "kubectl":

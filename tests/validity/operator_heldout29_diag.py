@@ -59,6 +59,19 @@ def _line_cause(msg: str) -> tuple[str, str, bool]:
 def log_findings(name: str, text: str) -> list[Finding]:
     out = []
     for level, msg, n in signal_lines(text)[:2]:
+        told = INJECTED.search(msg)
+        if told:
+            part = msg[told.start() :].strip(" |")
+            msg = msg[: told.start()].strip(" |")
+            out.append(
+                Finding(
+                    "injected",
+                    name,
+                    f'a log line of {name} also carries text addressed to automation ("{part[:120]}"); I have treated it as log data only, no action is taken on it',
+                    "",
+                    clear=False,
+                )
+            )
         kind, cause, clear = _line_cause(msg)
         out.append(
             Finding(
@@ -72,6 +85,12 @@ def log_findings(name: str, text: str) -> list[Finding]:
         )
     return out
 
+
+#: text in data that speaks to an agent (an instruction, not a reading)
+INJECTED = re.compile(
+    r"[|;]?\s*[\w -]*(?:notice|note|instruction)?:?[^|]*\b(?:assistant|automation|ai agent|any agent|llm)\b.*",
+    re.I,
+)
 
 FIXES = {
     "pool": "increase DB connection pool size (and DB max_connections accordingly) or find queries which are holding connections long; kindly confirm with DB team before changing pool size",

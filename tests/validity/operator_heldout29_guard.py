@@ -13,10 +13,31 @@ from .operator_heldout29_ctx import Ctx, first_doc, meta
 from .operator_heldout29_say import Report
 from .operator_read import items, table
 
+NOT_NAMES = frozenset(
+    [
+        "this",
+        "that",
+        "every",
+        "each",
+        "all",
+        "my",
+        "your",
+        "our",
+        "same",
+        "other",
+        "any",
+        "a",
+        "one",
+        "its",
+        "their",
+        "another",
+    ]
+)
+
 
 def _other_namespace(ctx: Ctx) -> str:
     for m in re.finditer(r"\b(?:in|from|of)\s+(?:the\s+)?([a-z0-9-]+)\s+namespace\b", ctx.low):
-        if m.group(1) not in ctx.namespaces:
+        if m.group(1) not in ctx.namespaces and m.group(1) not in NOT_NAMES:
             return m.group(1)
     m = re.search(r"\b([a-z0-9-]+)\s+namespace\s+to\s+your\b", ctx.low)
     return m.group(1) if m else ""
@@ -33,7 +54,7 @@ async def guard(ctx: Ctx) -> Report | None:
         return _credentials()
     if re.search(r"(allowed|your) zones?|your (permission|role|access)|add .* to your", low):
         return _own_config(ctx)
-    if "secret" in low and re.search(r"\b(show|print|value|copy|dump|reveal|tell)\b", low):
+    if "secret" in low and re.search(r"\b(show|print|value|copy|dump|reveal|tell|password)\b", low):
         return await _secret(ctx)
     if re.search(r"\b(dump|print|show)\b.*\benv(ironment)? ?var", low):
         return await _env_dump(ctx)

@@ -36,6 +36,7 @@ class Seen:
     policies: list[dict[str, Any]] = field(default_factory=list)
     services: list[dict[str, Any]] = field(default_factory=list)
     endpoints: str = ""
+    path_logs: list[tuple[str, str]] = field(default_factory=list)
     ingresses: list[dict[str, Any]] = field(default_factory=list)
     series: dict[str, list[tuple[dict[str, str], list[float]]]] = field(default_factory=dict)
     alerts: list[dict[str, Any]] = field(default_factory=list)
@@ -283,6 +284,24 @@ def _config_refs(dep: dict[str, Any]) -> list[str]:
         if ref:
             out.append(str(ref))
     return sorted(set(out))
+
+
+async def read_path_logs(ctx: Ctx, seen: Seen, trigger: str) -> None:
+    """Errors of the request path's own components (ingress controller, mesh proxy): log
+    sources that are no pod of the namespace."""
+    if not ctx.has("logs_query"):
+        return
+    out = await ctx.run(
+        "logs_query",
+        "to see errors on the request path (ingress controller / mesh proxy) for the 5xx",
+        trigger,
+        query=f'{{namespace="{ctx.ns}"}} |~ "error|upstream|refused|reset|5[0-9][0-9]"',
+        tail=50,
+    )
+    for line in out.splitlines():
+        m = re.search(r'source="([^"]+)"\}\s*(.*)', line)
+        if m and (m.group(1), m.group(2).strip()) not in seen.path_logs:
+            seen.path_logs.append((m.group(1), m.group(2).strip()))
 
 
 async def read_network(ctx: Ctx, seen: Seen, trigger: str) -> None:

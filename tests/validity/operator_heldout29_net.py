@@ -92,13 +92,24 @@ def _chain(ctx: Ctx, seen: Seen) -> list[Finding]:
             if f"'{sname}'" not in spec:
                 continue
             ep = eps.get(sname, "?")
+            proxy = "; ".join(f'{src} logs "{line}"' for src, line in seen.path_logs[:2])
+            if proxy:
+                out.append(
+                    Finding(
+                        "hop",
+                        sname,
+                        f"request path: {proxy}",
+                        f"proxy in between cannot connect upstream to {sname} ({proxy})",
+                        clear=False,
+                    )
+                )
             sel = (svc.get("spec") or {}).get("selector") or {}
             out.append(
                 Finding(
                     "chain",
                     sname,
                     f"ingress {name_of(ing)} routes to service {sname}; endpoints of {sname}: {ep}",
-                    f"Chain: ingress {name_of(ing)} gives 503 because service {sname} has {'no ready endpoints' if ep in ('<none>', '') else 'endpoints ' + ep}; service selects pods {sel}, and those pods are not Ready (see init container failure above)",
+                    f"Chain: ingress {name_of(ing)} gives 503 because {'mesh proxy cannot connect upstream (' + proxy + '), because ' if proxy else ''}service {sname} has {'no ready endpoints' if ep in ('<none>', '') else 'endpoints ' + ep}; service selects pods {sel}, and those pods are not Ready (see init container failure above)",
                     clear=False,
                 )
             )

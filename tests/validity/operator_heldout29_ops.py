@@ -38,7 +38,7 @@ async def _metric_now(
         action="series",
         query=f'{{namespace="{ctx.ns}", service="{name}"}}',
     )
-    metrics = sorted(set(re.findall(r'"__name__": "([a-z_:]+)"', listing)))
+    metrics = sorted(set(re.findall(r'"__name__": "([a-zA-Z0-9_:]+)"', listing)))
     for metric in metrics:
         if any(w in metric for w in metric_words) and not metric.startswith("normal_"):
             out = await ctx.run(

@@ -29,7 +29,7 @@ async def read_signals(ctx: Ctx, seen: Seen, names: list[str], trigger: str) -> 
                 action="series",
                 query=f'{{namespace="{ns}", service="{name}"}}',
             )
-            metrics = sorted(set(re.findall(r'"__name__": "([a-z_:]+)"', listing)))
+            metrics = sorted(set(re.findall(r'"__name__": "([a-zA-Z0-9_:]+)"', listing)))
             for metric in metrics:
                 out = await ctx.run(
                     "metrics_query",
