@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from .operator_heldout29_ctx import containers, human_bytes, meta, name_of
@@ -321,7 +320,7 @@ def rollout_finding(seen: Seen, name: str) -> Finding | None:
         return None
     mine.sort(key=lambda rs: str(meta(rs).get("creationTimestamp", "")))
     new, old = mine[-1], mine[-2]
-    age = _minutes_ago(str(meta(new).get("creationTimestamp", "")))
+    age = seen.rs_age.get(name_of(new))
     if age is None or age > 120:
         return None
     img = _images
@@ -332,14 +331,6 @@ def rollout_finding(seen: Seen, name: str) -> Finding | None:
         f"recent deploy of {img(new)} (approx {age:.0f} min back) is the change just before the problem started",
         fix=f"roll back {name} to {img(old)}",
     )
-
-
-def _minutes_ago(stamp: str) -> float | None:
-    try:
-        when = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return (datetime.now(UTC) - when).total_seconds() / 60
 
 
 def diagnose(seen: Seen, names: list[str]) -> list[Finding]:

@@ -13,7 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .operator_heldout29_ctx import Ctx, containers, first_doc, mentioned, meta, name_of
-from .operator_read import PodView, describe_pods, items, log_lines, signal_patterns
+from .operator_read import (
+    PodView,
+    age_minutes,
+    describe_pods,
+    items,
+    log_lines,
+    signal_patterns,
+    table,
+)
 
 NET_WORDS = ("reach", "network", "connect", "503", "502", "timeout", "refused", "traffic")
 
@@ -37,6 +45,7 @@ class Seen:
     services: list[dict[str, Any]] = field(default_factory=list)
     endpoints: str = ""
     path_logs: list[tuple[str, str]] = field(default_factory=list)
+    rs_age: dict[str, float | None] = field(default_factory=dict)
     ingresses: list[dict[str, Any]] = field(default_factory=list)
     series: dict[str, list[tuple[dict[str, str], list[float]]]] = field(default_factory=dict)
     alerts: list[dict[str, Any]] = field(default_factory=list)
@@ -155,6 +164,7 @@ async def survey(ctx: Ctx) -> Seen:
 def find_pods(ctx: Ctx, seen: Seen) -> list[str]:
     """Pods the message names by their prefix ("cache-worker pod"), for pods no Deployment owns."""
     words = [w for w in _prompt_words(ctx) if "-" in w and len(w) > 4]
+    words += re.findall(r"\b([a-z][a-z0-9-]{2,})\s+pods?\b", ctx.low)
     return [name_of(p) for p in seen.pods if any(name_of(p).startswith(w + "-") for w in words)]
 
 
@@ -325,6 +335,12 @@ async def read_history(ctx: Ctx, seen: Seen, name: str, trigger: str) -> None:
         "to check recent events (deploys, kills, scheduling)",
         trigger,
     )
+    listing = await ctx.k(
+        f"get replicasets -n {ns} -o wide",
+        f"to see how old each ReplicaSet of {name} is (AGE as the cluster counts it)",
+        trigger,
+    )
+    seen.rs_age = {r.get("name", ""): age_minutes(r.get("age", "")) for r in table(listing)}
     seen.replicasets = items(
         await ctx.k(
             f"get replicasets -n {ns} -o yaml",
