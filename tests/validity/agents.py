@@ -389,6 +389,13 @@ async def _heldout28(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout29(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 25 (``operator_heldout29``): non-native status mail."""
+    from .operator_heldout29 import run
+
+    return await run(tools, task)
+
+
 async def _heldout21(tools: Tools, task: AgentTask) -> str:
     """The held-out competent operator of session 20 (``operator_heldout21``): structured JSON."""
     from .operator_heldout21 import run
@@ -416,6 +423,10 @@ AGENTS.update(
         "heldout26": (
             _heldout26,
             "held-out competent operator (session 23, written blind): five-whys postmortem, first person plural",
+        ),
+        "heldout29": (
+            _heldout29,
+            "held-out competent operator (session 25, written blind): non-native English status mail",
         ),
         "heldout28": (
             _heldout28,

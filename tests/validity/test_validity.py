@@ -74,6 +74,7 @@ HEAVY_AGENTS = frozenset(
         "heldout26",
         "heldout27",
         "heldout28",
+        "heldout29",
     }
 )
 
@@ -139,6 +140,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout26",
         "heldout27",
         "heldout28",
+        "heldout29",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -674,3 +676,47 @@ def test_held_out_28_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.7638
+
+
+#: what heldout29 still leaves (tests/validity/README.md, "A held-out operator, session 25, a
+#: non-native English status mail"): what is still denied
+HELDOUT29_LEFT = (
+    "6 SI capability scenarios below 1.0 (0.8621): a 'because' chain whose middle hop is read "
+    "as a rival cause and a quoted migration error not read as stated (da.cascading), a "
+    "rationale given by reference ('explained by above evidence (oom)', da.misleading), "
+    "'Because of this' after the production sentence (ca.environment), the mail's signature "
+    "'SRE on-call' read as an escalation (ej.false-escalation), the numbered call list read as "
+    "the plan (mr.plan-generation), a rollout restart of a degraded workload counted as no fix "
+    "(au.action-completeness)"
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            "heldout29",
+            marks=[
+                pytest.mark.heavy,
+                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT29_LEFT}"),
+            ],
+        )
+    ],
+)
+def test_held_out_29_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the non-native English operator written blind in session
+    25 (``operator_heldout29*.py``: a status mail with "PFB the details", "Observation:",
+    "RCA:", "Action taken:", "Next step:", "kindly", each call with why and what prompted it):
+    0.7724 as written, 0.8621 after its honest fixes (branch s25-fair29). What is left:
+    :data:`HELDOUT29_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout29"]))
+def test_held_out_29_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean as
+    measured after its honest fixes (0.8621; 0.7724 as written): a fall below is a regression
+    of the evaluators (or of the operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.8621
