@@ -100,6 +100,7 @@ from . import gamer_round36a as gr36a
 from . import gamer_round36b as gr36b
 from . import gamer_round37a as gr37a
 from . import gamer_round37b as gr37b
+from . import gamer_round38a as gr38a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -956,6 +957,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf94.FIX94,
     # rules 570-571 answered, the door each leaves (s24-fix38): gamer_fix97.py
     **gf97.FIX97,
+    # round 38a (branch s25-red38a, written blind): rules 510-513, 530-532, 570-571
+    **gr38a.ROUND38A,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

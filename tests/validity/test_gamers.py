@@ -94,6 +94,7 @@ from . import gamer_round36a as gr36a
 from . import gamer_round36b as gr36b
 from . import gamer_round37a as gr37a
 from . import gamer_round37b as gr37b
+from . import gamer_round38a as gr38a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -2950,6 +2951,11 @@ CAUSE_LISTS += ("asked_whether_everything",)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"asked_whether_everything"}
 FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - {"asked_whether_everything"}
 REASONS.pop("asked_whether_everything", None)
+
+# ---- ROUND38A (branch s25-red38a, written blind against rules 510-513, 530-532 and 570-571;
+# README "Thirty-eighth round, part a (branch s25-red38a)"): heavy tier; figures to come ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr38a.ROUND38A)
+CAUSE_LISTS += ("backend_facts_each_left",)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
