@@ -22,6 +22,7 @@ from oasis_sim_k8s.servers.connect import connect
 from . import gamer_fix35a as gf35a
 from . import gamer_fix36a as gf36a
 from . import gamer_fix36b as gf36b
+from . import gamer_fix38a as gf38a
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -959,6 +960,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf97.FIX97,
     # round 38a (branch s25-red38a, written blind): rules 510-513, 530-532, 570-571
     **gr38a.ROUND38A,
+    # round 38a answered, the door each of rules 580-583 leaves (s25-red38a): gamer_fix38a.py
+    **gf38a.FIX38A,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
