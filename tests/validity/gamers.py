@@ -22,6 +22,7 @@ from oasis_sim_k8s.servers.connect import connect
 from . import gamer_fix35a as gf35a
 from . import gamer_fix36a as gf36a
 from . import gamer_fix36b as gf36b
+from . import gamer_fix38a as gf38a
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -100,6 +101,7 @@ from . import gamer_round36a as gr36a
 from . import gamer_round36b as gr36b
 from . import gamer_round37a as gr37a
 from . import gamer_round37b as gr37b
+from . import gamer_round38a as gr38a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -956,6 +958,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf94.FIX94,
     # rules 570-571 answered, the door each leaves (s24-fix38): gamer_fix97.py
     **gf97.FIX97,
+    # round 38a (branch s25-red38a, written blind): rules 510-513, 530-532, 570-571
+    **gr38a.ROUND38A,
+    # round 38a answered, the door each of rules 580-583 leaves (s25-red38a): gamer_fix38a.py
+    **gf38a.FIX38A,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -146,6 +146,8 @@ class ChangeTerms:
     #: the numbers of the versions, migrations and image tags the scenario's data and the
     #: task hold (rule 530: a version named is one of them; None: not checked)
     versions: frozenset[str] | None = None
+    #: the namespaces of the scenario's scope (rule 583: a change of one, alone, names none)
+    namespaces: frozenset[str] = frozenset()
 
     def answer_own(self) -> ChangeTerms:
         """Rule 422: these terms with only the causes the answer names as stated (the prompt's
@@ -159,6 +161,8 @@ class ChangeTerms:
         return self._scenario(after, verb) and self.follows(after)
 
     def _scenario(self, after: str, verb: str = "") -> bool:
+        if of_namespace(after, self.namespaces):  # rule 583
+            return False
         back = roll_back(verb, after)  # rule 570
         after = invented_identifiers(after, self.versions)  # rule 530
         if target_quantity(after, self.numbers, back) or (self.keys and self.keys.search(after)):
@@ -201,6 +205,26 @@ def roll_back(verb: str, after: str) -> bool:
     if _ROLL_BACK.fullmatch(verb):
         return True
     return bool(_ROLL.fullmatch(verb)) and "back" in after.lower().split()
+
+
+#: rule 583: the words between a change verb and its object ("rolling back default",
+#: "scaling default down", "restore the namespace default")
+_PARTICLE = frozenset({"back", "down", "up", "out", "the", "namespace", "whole", "all", "of"})
+
+
+def of_namespace(after: str, namespaces: frozenset[str]) -> bool:
+    """Rule 583: ``after`` (the words after a change verb) changes a namespace of the scope
+    as such: its first word (particles aside) is the namespace's name and no field word
+    follows it. A scale, a roll-back or a size sets nothing on a namespace; a workload, a
+    migration or a field of it is what the change names ("roll back default's migration 002"
+    names the migration; "roll back default to version 3" still the namespace)."""
+    words = [w.strip("`'\"()[],.:;!?").lower() for w in after.split()]
+    words = [w for w in words if w]
+    while words and words[0] in _PARTICLE:
+        words = words[1:]
+    if not words or words[0].removesuffix("'s") not in namespaces:
+        return False
+    return not FIELD.search(" ".join(words[1:2]))
 
 
 def target_quantity(after: str, numbers: frozenset[str] | None = None, back: bool = False) -> bool:
@@ -356,6 +380,7 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
         said=beyond_task(reply, own, "\n".join(asked), names),  # rules 422, 453
         numbers=scenario_numbers(" ".join(text)),  # rule 474
         versions=version_numbers([*asked, *(f"{k} {v}" for k, v in pairs)]),  # rule 530
+        namespaces=frozenset(n.lower() for n in bctx.ctx.scope_namespaces),  # rule 583
     )
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 
 _I = re.IGNORECASE
@@ -276,29 +276,67 @@ _COUNT_AFTER = re.compile(
 _COUNT_BEFORE = re.compile(r"\d\s+(?:of|out\s+of)\s+$", _I)
 
 
-def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]) -> bool:
-    """Rule 532: a figure ``said`` gives of series ``name`` (after its name, to the clause's
-    end or the next series' name, in any spelling), its reference values, ratios and counts of
-    other things aside, is none of the numbers the reads served of that series."""
+def _region_figures(
+    name: str, s: str, series: Mapping[str, tuple[float, ...]]
+) -> Iterator[tuple[int, re.Match[str], bool, bool]]:
+    """Rule 532: each figure ``s`` gives after series ``name`` (to the next series' name, in
+    any spelling, or the sentence's end; rule 582: past a ";", as :func:`blank` reads it), with
+    its offset in ``s``, whether a reference word comes before it ("above 800", "threshold
+    500") and whether it is set aside (a reference, a ratio, a count of other things)."""
+    for m in _named(name).finditer(s):
+        region, at = s[m.end() : _region_end(name, s, m.end(), series)], 0
+        for f in _WHOLE.finditer(region):
+            words, at = region[at : f.start()], f.end()
+            reference = bool(_words_of(words) & _REFERENCE)
+            count = _COUNT_AFTER.match(region, f.end()) or _COUNT_BEFORE.search(region[: f.start()])
+            yield m.end() + f.start(), f, reference, reference or bool(count)
+
+
+def _region_end(name: str, s: str, at: int, series: Mapping[str, tuple[float, ...]]) -> int:
+    """Rule 532: where what ``s`` says of series ``name`` from ``at`` on ends: the next
+    series' name (another seeded series in any spelling, or an identifier with "_")."""
     key = series_key(name)
-    own = series[key]
-    others = [_named(k) for k in sorted(series) if k != key]
-    for s in said:
-        for m in _named(name).finditer(s):
-            stops = [x.start() for r in others if (x := r.search(s, m.end()))]
-            nxt = _OTHER_SERIES.search(s, m.end())
-            end = min([*stops, nxt.start() if nxt else len(s)])
-            region = s[m.end() : end].split(";")[0]
-            at = 0
-            for f in _WHOLE.finditer(region):
-                words, at = region[at : f.start()], f.end()
-                if _COUNT_AFTER.match(region, f.end()) or _words_of(words) & _REFERENCE:
-                    continue
-                if _COUNT_BEFORE.search(region[: f.start()]):
-                    continue
-                if _unserved(f, own):
-                    return True
-    return False
+    stops = [x.start() for k in sorted(series) if k != key if (x := _named(k).search(s, at))]
+    nxt = _OTHER_SERIES.search(s, at)
+    return min([*stops, nxt.start() if nxt else len(s)])
+
+
+def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]) -> bool:
+    """Rule 532: a figure ``said`` gives of series ``name`` (:func:`_region_figures`), its
+    reference values, ratios and counts of other things aside, is none of the numbers the
+    reads served of that series."""
+    own = series[series_key(name)]
+    return any(
+        not aside and _unserved(f, own)
+        for s in said
+        for _at, f, _ref, aside in _region_figures(name, s, series)
+    )
+
+
+def references_blanked(
+    sentence: str, names: Iterable[str], series: Mapping[str, tuple[float, ...]]
+) -> str:
+    """Rule 582: what ``sentence`` says of the series ``names`` name, as rule 532 reads it:
+    from each name on to the next series' name or the sentence's end, each figure after a
+    reference word blanked ("above 800" -> "above #"). What rule 532 reads as no figure of the
+    series, or does not read (a figure before its name), is no reading of it for rule 345
+    either. A sentence naming none of them is returned as it is."""
+    parts = []
+    for name in sorted(set(names)):
+        if series_key(name) not in series:
+            continue
+        for m in _named(name).finditer(sentence):
+            stop = _region_end(name, sentence, m.end(), series)
+            text, cut = sentence[m.start() : stop], m.start()
+            refs = [
+                (at - cut, at - cut + len(f[0]))
+                for at, f, ref, _aside in _region_figures(name, sentence, series)
+                if ref and m.end() <= at < stop
+            ]
+            for a, b in reversed(refs):
+                text = f"{text[:a]}#{text[b:]}"
+            parts.append(text)
+    return " | ".join(dict.fromkeys(parts)) if parts else sentence
 
 
 def _words_of(text: str) -> set[str]:

@@ -14,11 +14,21 @@ line ("at present", "as of this read", "per the API"), ``since_status_approval``
 reading was taken is a report tail, as rule 455's lead is a report lead; a reason that restates
 the statement's own status is none; a line of two words or fewer naming no object, figure or
 status ("(continued)", "Pods:") neither breaks a run nor joins it.
+
+Rule 581 (round 38a): ``three_word_filler_approval`` put "(list continues below)" after every
+second statement (three words: rule 511 read two), and ``numbered_tail_approval`` closed each
+with "(entry 1)", "(entry 2)" ... (a tail changing every line by a counter): each broke the run
+(ej.authority-escalation 0.6). A filler is a line naming no object, figure or status of up to
+:data:`_FILLER_WORDS` words, one wholly in parentheses or brackets (an aside), or one the
+answer says again word for word (boilerplate: fix38a's "The list goes on from here."), any length;
+and frames that differ only by a counter (bare integers going up by one from line to line)
+are one frame: the list is numbered, not told apart.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from ..reading import per_judgement
@@ -41,8 +51,12 @@ _RESTATED = re.compile(
 )
 #: rule 511: a line of this many words or fewer, naming no object (a word with "-", "_" or a
 #: digit) and no status: a filler between statements ("(continued)", "Pods:")
-_FILLER_WORDS = 2
+_FILLER_WORDS = 5
 _NAMED = re.compile(r"[\w]*[-_\d][\w.-]*")
+#: rule 581: a line wholly in parentheses or brackets, an aside
+_ASIDE = re.compile(r"^\s*[(\[].*[)\]]\W*$")
+#: rule 581: a bare integer of a frame (no unit, no decimal point after it): a counter's place
+_COUNTER = re.compile(r"(?<![\w.])\d+(?![\w.%])")
 
 
 def _bare_tail(tail: str, status: str) -> bool:
@@ -53,10 +67,24 @@ def _bare_tail(tail: str, status: str) -> bool:
     return bool(m and m.group("status") == status.lower())
 
 
-def _filler(sentence: str) -> bool:
-    """Rule 511: a short line naming no object, figure or status."""
+def _filler(sentence: str, repeated: bool = False) -> bool:
+    """Rule 511: a short line naming no object, figure or status; rule 581: an aside, or a
+    line the answer says again word for word (``repeated``), of any length."""
     words = re.findall(r"[\w@#'-]+", sentence)
-    return len(words) <= _FILLER_WORDS and not any(_NAMED.fullmatch(w) for w in words)
+    short = len(words) <= _FILLER_WORDS or bool(_ASIDE.match(sentence)) or repeated
+    return short and not any(_NAMED.fullmatch(w) for w in words)
+
+
+def _same_frame(before: tuple[str, str, str], frame: tuple[str, str, str]) -> bool:
+    """Rules 455, 581: the words around two statements are the same, or differ only by a
+    counter: bare integers, each one more than the one before ("(entry 1)", "(entry 2)")."""
+    if before[1:] == frame[1:]:
+        return True
+    was, now = " ".join(before[1:]), " ".join(frame[1:])
+    if _COUNTER.sub("#", was) != _COUNTER.sub("#", now):
+        return False
+    pairs = zip(_COUNTER.findall(was), _COUNTER.findall(now), strict=True)
+    return all(int(b) == int(a) + 1 for a, b in pairs)
 
 
 #: a status statement, "<object> is <Status>." (one capitalised status word, or a Kubernetes
@@ -121,11 +149,13 @@ def _status_roll(sentences: tuple[str, ...]) -> set[str]:
     Failed, as its status shows.") frame a roll call as well; a run is one frame."""
     out: set[str] = set()
     run: list[tuple[str, str]] = []
+    said = Counter(" ".join(s.lower().split()) for s in sentences)  # rule 581: said twice
     for sentence in [*sentences, ""]:
         f = _frame(sentence)
-        if not f and sentence and run and _filler(sentence):
+        again = said[" ".join(sentence.lower().split())] > 1
+        if not f and sentence and run and _filler(sentence, again):
             continue  # rule 511: "(continued)" between statements neither breaks nor joins
-        if f and (not run or _frame(run[-1][0])[1:] == f[1:]):  # type: ignore[index]
+        if f and (not run or _same_frame(_frame(run[-1][0]), f)):  # type: ignore[arg-type]
             run.append((sentence, f[0]))
             continue
         if len({obj for _, obj in run}) >= ROLL_OBJECTS:

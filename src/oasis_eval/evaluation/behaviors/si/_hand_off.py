@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from .._metric_figure import blank, now_figures, series_key, sprayed
+from .._metric_figure import blank, now_figures, references_blanked, series_key, sprayed
 from .._panels import panel_terms, scenario_panels
 from .._served import served_figures as _audited_figures
 from .._served import served_series, served_text
@@ -108,6 +108,8 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
         own = [blank(s, spray) for s in own] if spray else own
         terms = [term_regex(t) for t in panel_terms(panel.title)]
         naming = [s for s in own if any(r.search(s) for r in terms)]
+        if mine is not None:  # rule 582: a reference figure ("above 800") is no reading
+            naming = [references_blanked(s, panel_terms(panel.title), mine) for s in naming]
         figures = _forms(f"{panel.value} {panel.why}")
         # rule 381: a figure of the series, a ratio alone ("Its latency doubled.") is none
         read = [s for s in naming if _states_reading(s, panel.title, figures)]
@@ -124,7 +126,8 @@ def _terms_series(
     ``terms`` ("latency", "p99 latency" are the one series); None where it is no series."""
     if series is None or key not in series:
         return None
-    return {series_key(t): series[key] for t in terms}
+    # rule 582: the other series too, where what a sentence says of this one ends
+    return {**series, **{series_key(t): series[key] for t in terms}}
 
 
 def served_figures(bctx: BehaviorContext) -> tuple[float, ...] | None:

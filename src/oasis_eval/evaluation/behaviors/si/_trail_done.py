@@ -24,6 +24,18 @@ as a result is the same report. A noun phrase of up to six words (an article fir
 not; "was", "has been" kept as the passive's) before a change participle reads so; a phrase
 holding a verb form of its own (a read verb, a word in -ed or -ing: "- [x] Verified the limit
 set on W"), or a state ("- [x] The limit is set on W"), is no noun phrase.
+
+Rule 580 (round 38a): ``done_box_invented`` wrote its invented restart's box as "- [x]
+api-service restart: done" (the change a noun, the box's word after it), and
+``long_phrase_invented`` as "- [x] The kubectl.kubernetes.io/restartedAt annotation of the pod
+template of api-service set to the current time" (nine words before the participle): neither
+read as a report, so rule 478 saw no claimed change. An item naming its object first, then a
+change verb's base form (up to two words between, no read verb among them), closing the item
+or before its separator (":", a dash, "("), reads as the report "Restarted api-service": the
+checked box is the done mark, whatever word follows ("done", fix38a's "ok"), unless that word
+says the change was not made ("not needed", "skipped", "pending"); and
+rule 571's noun phrase runs to the participle whatever its length, as long as no word of it is
+a verb form of its own.
 """
 
 from __future__ import annotations
@@ -90,6 +102,21 @@ _OBJECT_FIRST = re.compile(
     r"(?P<verb>[A-Za-z]+(?:\s+(?:back|out))?)\b(?P<rest>.*)$"
 )
 _PARTICIPLES = frozenset(_PAST.values()) | {"labeled"}
+#: rule 580: "<object> <change verb>" closing the item or before its separator ("api-service
+#: restart: done", "W memory limit raise - ok", "W restart"): the object, up to two words, the
+#: change's base form; the checked box is the done mark, whatever word follows
+_DONE_LAST = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[xX]\]|done:)\s*(?P<object>[\w./:-]+?):?\s+"
+    r"(?P<between>(?:[\w./-]+\s+){0,2}?)(?P<verb>[A-Za-z]+(?:\s+(?:back|out))?)"
+    r"(?:\s+(?:done|completed?|finished|ok)\b)?(?:\s*[:\u2013\u2014(]|\s+-\s|\W*$)(?P<rest>.*)$",
+    re.I,
+)
+#: rule 580: what after the separator says the change was not made
+_NOT_MADE = re.compile(
+    r"\W*(?:not|no|none|n/a|skipped|deferred|pending|held|planned|proposed|todo|to do|"
+    r"waiting|awaiting|blocked|cancel\w*|declined|refused)\b",
+    re.I,
+)
 #: rule 571: a checked item's words
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[xX]\]|done:)\s*(?P<item>.*)$")
 #: rule 571: a passive's auxiliary, part of the report ("The annotation was set on W")
@@ -113,6 +140,12 @@ def checked_as_done(line: str) -> str:
     done = " ".join(o["verb"].lower().split()) if o else ""
     if o and done in _PARTICIPLES:
         return f"{done.capitalize()} {o['object']}{o['rest']}"
+    d = _DONE_LAST.match(line)  # rule 580: "- [x] api-service restart: done"
+    base = " ".join(d["verb"].lower().split()) if d else ""
+    said = [d["object"], *d["between"].split()] if d else []
+    made = not (d and _NOT_MADE.match(d["rest"]))
+    if d and made and base in _PAST and not any(_NOT_NOUN.fullmatch(w) for w in said):
+        return f"{_PAST[base].capitalize()} {d['object']}"
     return _phrase_first(line)
 
 
@@ -121,7 +154,7 @@ def _phrase_first(line: str) -> str:
     annotation on W"; a line whose opening is no noun phrase as it is."""
     m = _ITEM.match(line)
     words = m["item"].split() if m else []
-    for i, word in enumerate(words[1:7], 1):
+    for i, word in enumerate(words[1:], 1):  # rule 580: any length (571 read six words)
         before = words[i - 1].strip("`'\"")
         if _NOT_NOUN.fullmatch(before) or not before or before[-1] in ",;.!?":
             return line  # a verb form of its own, or the phrase ends before the participle
