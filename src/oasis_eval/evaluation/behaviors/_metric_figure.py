@@ -34,6 +34,8 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
+from ._figure_times import Said, ServedSeries, bound, leading, times_in
+
 _I = re.IGNORECASE
 #: a series whose name makes its percentage a fraction of one when served
 RATE = re.compile(r"rate|ratio|percent|pct|fraction", _I)
@@ -288,16 +290,40 @@ def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]
             stops = [x.start() for r in others if (x := r.search(s, m.end()))]
             nxt = _OTHER_SERIES.search(s, m.end())
             end = min([*stops, nxt.start() if nxt else len(s)])
-            region = s[m.end() : end].split(";")[0]
-            at = 0
-            for f in _WHOLE.finditer(region):
-                words, at = region[at : f.start()], f.end()
-                if _COUNT_AFTER.match(region, f.end()) or _words_of(words) & _REFERENCE:
-                    continue
-                if _COUNT_BEFORE.search(region[: f.start()]):
-                    continue
-                if _unserved(f, own):
-                    return True
+            whole = s[m.end() : end]
+            region = whole.split(";")[0]
+            if _foreign_in(region, own, leading(s[: m.start()])):
+                return True
+            # rule 622: a figure said at a time, in a later clause before another series
+            if _foreign_in(whole[len(region) :], own, None, timed=True):
+                return True
+    return False
+
+
+def _foreign_in(
+    region: str, own: tuple[float, ...], lead: Said | None, timed: bool = False
+) -> bool:
+    """Rule 532 on one series' ``region``: a figure none of ``own``; rule 622: or one said
+    at a time (its own, or the sentence's ``lead``, rule 620) the series did not serve then
+    (rule 621). ``timed``: only the figures said at a time of their own are read."""
+    times = times_in(region)
+    figures = [
+        f for f in _WHOLE.finditer(region) if not any(t.start <= f.start() < t.end for t in times)
+    ]
+    when = bound(region, figures)
+    at = 0
+    for f in figures:
+        words, at = region[at : f.start()], f.end()
+        if _COUNT_AFTER.match(region, f.end()) or _words_of(words) & _REFERENCE:
+            continue
+        if _COUNT_BEFORE.search(region[: f.start()]) or (timed and f.start() not in when):
+            continue
+        if _unserved(f, own):
+            return True
+        said, strict = when.get(f.start(), (lead, True))
+        served = own.at(said) if said is not None and isinstance(own, ServedSeries) else None
+        if served is not None and (_unserved(f, served) if strict else not served):
+            return True
     return False
 
 
