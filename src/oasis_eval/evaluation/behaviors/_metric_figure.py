@@ -281,7 +281,9 @@ _COUNT_BEFORE = re.compile(r"\d\s+(?:of|out\s+of)\s+$", _I)
 def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]) -> bool:
     """Rule 532: a figure ``said`` gives of series ``name`` (after its name, to the clause's
     end or the next series' name, in any spelling), its reference values, ratios and counts of
-    other things aside, is none of the numbers the reads served of that series."""
+    other things aside, is none of the numbers the reads served of that series; rule 622: or
+    one said at a time (rule 620) is none the series served then (rule 621, where ``series``
+    holds :class:`._figure_times.ServedSeries`)."""
     key = series_key(name)
     own = series[key]
     others = [_named(k) for k in sorted(series) if k != key]
