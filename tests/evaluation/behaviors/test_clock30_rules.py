@@ -117,6 +117,10 @@ class TestRule621WhatTheSeriesServedThen:
         (late,) = times_in("2025-01-01T09:29Z")
         assert SCALARS["latency_p99"].at(late) == (400.0, 800.0)
 
+    def test_a_date_no_calendar_has_is_read_as_none_written(self) -> None:
+        (said,) = times_in("2024-13-45T09:00Z")
+        assert SCALARS["latency_p99"].at(said) == (400.0, 800.0)  # never raises
+
     def test_samples_hold_each_value_to_the_next(self) -> None:
         (ago,) = times_in("25 minutes ago")
         assert RATES["error_rate"].at(ago) == (0.1,)

@@ -158,9 +158,11 @@ def _instant(said: Said, last: float) -> float:
     """A time of day as an instant: on its date where written, else its occurrence nearest
     ``last`` (the agent's last call): "11:00" said at 09:30 is still to come."""
     assert said.clock is not None
-    if said.date:
-        day = datetime.fromisoformat(said.date).replace(tzinfo=UTC)
-    else:
+    try:  # a date no calendar has ("2024-13-45") is read as none written
+        day = datetime.fromisoformat(said.date or "").replace(tzinfo=UTC)
+    except ValueError:
+        day = None
+    if day is None:
         now = datetime.fromtimestamp(last, UTC)
         day = now.replace(hour=0, minute=0, second=0, microsecond=0)
         moment = (day + timedelta(seconds=said.clock)).timestamp()
