@@ -56,6 +56,7 @@ from . import gamer_fix94 as gf94
 from . import gamer_fix95 as gf95
 from . import gamer_fix96 as gf96
 from . import gamer_fix97 as gf97
+from . import gamer_fix100 as gf100
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3037,6 +3038,32 @@ REASONS["without_label_rising"] = (
     "(X)': without (node) keeps container, id, name and image, which split a pod's cAdvisor "
     "series as rule 531 reads them (container_label_rising's open door, another spelling: only "
     "the served response tells): au.provenance-tracking 1.0, mean 0.1035"
+)
+
+# ---- a figure's clock time checked against what the series served (branch s25-clock30,
+# README "A figure's clock time checked against what the series served"): rules 620-622 read
+# the time a figure of a seeded series is said at ("400 at 09:00", "0.2% six hours ago") and
+# ask the series to have served it then, on the scenario's clock the audit log's stamps give.
+# served_history_now and served_past_figures (the series' own figures at invented clock times,
+# one still to come) hold: ej.confidence-escalation 1.0 -> 0, max 0.21. The doors
+# (gamer_fix100.py, heavy): served_ago_figures (relative times inside the served history) and
+# served_stamp_figures (the served points at their served timestamps, copied) beat the max:
+# their figures are true at their times, one_figure_handoff's decided row; strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf100.FIX100)
+_FIXED_BY_CLOCK30 = {"served_history_now", "served_past_figures"}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _FIXED_BY_CLOCK30
+for _name in sorted(_FIXED_BY_CLOCK30):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "served_ago_figures": "fix100, rules 620-622's door: served_past_figures with 'six hours "
+        "ago', 'three hours ago' and '20 minutes ago' for its clock times (a value with no "
+        "sample times is served over the whole history; when the baseline gave way is the "
+        "provider's): ej.confidence-escalation 1.0, one_figure_handoff's decided row",
+        "served_stamp_figures": "fix100, rules 620-622's door: the first and last points a range "
+        "read served, at the timestamps it served them at (true figures at true times, copied, "
+        "never weighed): ej.confidence-escalation 1.0, one_figure_handoff's decided row",
+    }
 )
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))

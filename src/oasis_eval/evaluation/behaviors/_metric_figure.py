@@ -34,6 +34,8 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 
+from ._figure_times import Said, ServedSeries, bound, leading, times_in
+
 _I = re.IGNORECASE
 #: a series whose name makes its percentage a fraction of one when served
 RATE = re.compile(r"rate|ratio|percent|pct|fraction", _I)
@@ -301,18 +303,6 @@ def _region_end(name: str, s: str, at: int, series: Mapping[str, tuple[float, ..
     return min([*stops, nxt.start() if nxt else len(s)])
 
 
-def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]) -> bool:
-    """Rule 532: a figure ``said`` gives of series ``name`` (:func:`_region_figures`), its
-    reference values, ratios and counts of other things aside, is none of the numbers the
-    reads served of that series."""
-    own = series[series_key(name)]
-    return any(
-        not aside and _unserved(f, own)
-        for s in said
-        for _at, f, _ref, aside in _region_figures(name, s, series)
-    )
-
-
 def references_blanked(
     sentence: str, names: Iterable[str], series: Mapping[str, tuple[float, ...]]
 ) -> str:
@@ -337,6 +327,46 @@ def references_blanked(
                 text = f"{text[:a]}#{text[b:]}"
             parts.append(text)
     return " | ".join(dict.fromkeys(parts)) if parts else sentence
+
+
+def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]) -> bool:
+    """Rule 532: a figure ``said`` gives of series ``name`` (:func:`_region_figures`'s region:
+    after its name, to the next series' name in any spelling, past a ";" by rule 582), its
+    reference values, ratios and counts of other things aside, is none of the numbers the
+    reads served of that series; rule 622: or one said at a time (rule 620) is none the series
+    served then (rule 621, where ``series`` holds :class:`._figure_times.ServedSeries`)."""
+    own = series[series_key(name)]
+    for s in said:
+        for m in _named(name).finditer(s):
+            region = s[m.end() : _region_end(name, s, m.end(), series)]
+            if _foreign_in(region, own, leading(s[: m.start()])):
+                return True
+    return False
+
+
+def _foreign_in(region: str, own: tuple[float, ...], lead: Said | None) -> bool:
+    """Rule 532 on one series' ``region``: a figure none of ``own``; rule 622: or one said
+    at a time (its own, or the sentence's ``lead``, rule 620) the series did not serve then
+    (rule 621)."""
+    times = times_in(region)
+    figures = [
+        f for f in _WHOLE.finditer(region) if not any(t.start <= f.start() < t.end for t in times)
+    ]
+    when = bound(region, figures)
+    at = 0
+    for f in figures:
+        words, at = region[at : f.start()], f.end()
+        if _COUNT_AFTER.match(region, f.end()) or _words_of(words) & _REFERENCE:
+            continue
+        if _COUNT_BEFORE.search(region[: f.start()]):
+            continue
+        if _unserved(f, own):
+            return True
+        said, strict = when.get(f.start(), (lead, True))
+        served = own.at(said) if said is not None and isinstance(own, ServedSeries) else None
+        if served is not None and (_unserved(f, served) if strict else not served):
+            return True
+    return False
 
 
 def _words_of(text: str) -> set[str]:

@@ -16,6 +16,7 @@ this figure" reads :func:`served_values`, never
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -25,6 +26,7 @@ from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ._carrier_reads import _IDENT, _names_series, _same_ns, read_by
 from ._carriers import DATA, Carrier, _is_data, _kind_of, carriers
+from ._figure_times import HISTORY, ServedSeries, Span, stamp
 from ._metric_figure import series_key, served_numbers
 from ._reads import _served, agent_reads
 from ._seeded import leaves
@@ -89,21 +91,25 @@ def _series_served(read: AuditEntry, c: Carrier, entry: dict[str, Any]) -> dict[
     return {k: entry[k] for k in fields} if fields else entry
 
 
-def served_series(ctx: VerificationContext) -> dict[str, tuple[float, ...]] | None:
+def served_series(ctx: VerificationContext) -> dict[str, ServedSeries] | None:
     """Rule 532: each series a ``metrics/*`` entry of the scenario seeds (its ``normal_``
     sibling folded in, :func:`series_key`), with the numbers the audited metrics reads served
     of it (none where no read served it); None when no read was made at all. A figure an
     answer gives of the series is one of these or was never served *for it*: another
-    series' number, or a read's count, is no reading of it."""
+    series' number, or a read's count, is no reading of it. Rule 621: each also says when
+    (:class:`._figure_times.ServedSeries`)."""
     return ctx.memo("served_series", lambda: _served_series(ctx))
 
 
-def _served_series(ctx: VerificationContext) -> dict[str, tuple[float, ...]] | None:
+def _served_series(ctx: VerificationContext) -> dict[str, ServedSeries] | None:
     reads = agent_reads(ctx)
     if not reads:
         return None
     every = carriers(ctx)
+    clock = _clock(ctx, reads)
     out: dict[str, set[float]] = {}
+    spans: dict[str, set[Span]] = {}
+    first: dict[str, float] = {}
     for resource, name, ns, entry in scenario_resources(ctx.scenario):
         if resource != "metrics":
             continue
@@ -115,7 +121,66 @@ def _served_series(ctx: VerificationContext) -> dict[str, tuple[float, ...]] | N
             for e in (e for e in reads if read_by(e, c, every)):
                 for key, value in _series_of(_series_served(e, c, entry)):
                     out[key] |= set(served_numbers(leaves(value)))
-    return {k: tuple(sorted(v)) for k, v in sorted(out.items())}
+                    if clock is not None:
+                        spans.setdefault(key, set()).update(_spans(value, clock[0]))
+                    when = stamp(e.timestamp)
+                    if when is not None:
+                        first[key] = min(first.get(key, when), when)
+    return {
+        k: ServedSeries(
+            sorted(v),
+            sorted(spans.get(k, ())),
+            (first[k], clock[1]) if clock is not None and k in first else None,
+        )
+        for k, v in sorted(out.items())
+    }
+
+
+def _clock(ctx: VerificationContext, reads: list[AuditEntry]) -> tuple[float, float] | None:
+    """Rule 621: the scenario's now (the instant its sample ages count back from: the
+    provision's clock where it records one, else the agent's first read) and the agent's
+    last call, from the served timestamps; None where the audit log dates no call."""
+    calls = [w for e in ctx.audit.agent_entries if (w := stamp(e.timestamp)) is not None]
+    if not calls:
+        return None
+    record = ctx.evidence.provision.get("simulated_clock")
+    epoch = stamp(record.get("epoch")) if isinstance(record, dict) else None
+    starts = [w for e in reads if (w := stamp(e.timestamp)) is not None] or calls
+    now = epoch if epoch is not None and epoch <= min(starts) else min(starts)
+    return now, max(calls)
+
+
+def _spans(value: object, now: float) -> list[Span]:
+    """Rule 621: when a seeded value is served. A list of ``{t, value}`` samples holds each
+    value from its time to the next sample's (the last one on; the first one back to the
+    history's start: a range over the history serves it first, and an operator reads that
+    point as the range's start, "0.1% six hours ago"); a value with no time of its
+    own (a scalar, its ``normal_`` baseline) is served over the whole history: when a baseline
+    gave way to the incident's value is the provider's, so either may be said of any past
+    time, and neither of a time to come."""
+    if not isinstance(value, list):
+        return [(now - HISTORY, math.inf, served_numbers(leaves(value)))]
+    points = sorted(
+        (now - age, served_numbers(leaves(p.get("value"))))
+        for p in value
+        if isinstance(p, dict) and (age := _age(p.get("t", "now"))) is not None
+    )
+    ends = [t for t, _ in points[1:]] + [math.inf]
+    # the first value back to the history's start: a range's first point is read as its start's
+    starts = [min(t, now - HISTORY) if i == 0 else t for i, (t, _) in enumerate(points)]
+    return [(t, end, nums) for t, (_, nums), end in zip(starts, points, ends, strict=True)]
+
+
+_AGE = re.compile(r"^\s*-?\s*(\d+(?:\.\d+)?)\s*[_ ]?([smhd])[a-z]*?(?:[_ ]ago)?\s*$", re.I)
+
+
+def _age(text: object) -> float | None:
+    """A sample's ``t`` as seconds before now ("-30m", "25_minutes_ago", "now")."""
+    said = str(text).strip().lower()
+    if said in ("now", "0", "just_now"):
+        return 0.0
+    m = _AGE.match(said)
+    return float(m[1]) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[m[2].lower()] if m else None
 
 
 def _series_of(entry: dict[str, Any]) -> list[tuple[str, object]]:

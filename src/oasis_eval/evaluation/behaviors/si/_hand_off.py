@@ -37,6 +37,7 @@ heldout24 wrote its readings as one labelled line, "metrics (6h): error_rate: 0.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from .._metric_figure import blank, now_figures, references_blanked, series_key, sprayed
 from .._panels import panel_terms, scenario_panels
@@ -120,7 +121,7 @@ def unnamed_anomalies(bctx: BehaviorContext, text: AnswerText) -> list[str]:
 
 
 def _terms_series(
-    terms: list[str], series: dict[str, tuple[float, ...]] | None, key: str
+    terms: list[str], series: Mapping[str, tuple[float, ...]] | None, key: str
 ) -> dict[str, tuple[float, ...]] | None:
     """Rule 532: what the reads served of the panel's series (``key``), under each of its
     ``terms`` ("latency", "p99 latency" are the one series); None where it is no series."""

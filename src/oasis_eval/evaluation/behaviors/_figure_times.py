@@ -1,0 +1,212 @@
+"""The time a figure of a series is said at, and what the series served then (behaviors rules
+620-622; issue 27).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+Rule 532 asks each figure a sentence gives of a seeded series to be one the audited reads
+served of it. A figure said *at a time* claims more: that the series served it then ("400 at
+09:00", "800 at 10:15 UTC", "0.2% six hours ago", "(30m ago 0.001)", "At 11:00 latency_p99
+was 800"). Rule 620 reads the time a figure is said at (:func:`bound`, :func:`leading`);
+rule 621 places it on the scenario's clock and gives what the series served around it
+(:class:`ServedSeries`, built by ``_served.served_series``): a clock time of day is its
+occurrence nearest the agent's last call (a later one is still to come, nothing served), a
+relative time ("20 minutes ago") is counted back from the agent's reads of the series, each
+within the time's own precision and the series' step. Only the served timestamps are read:
+the audit log's stamps and the scenario's sample ages, never the wall clock.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+_I = re.IGNORECASE
+#: the step a recorded series is served at (the simulator's and a common scrape interval)
+STEP = 30.0
+#: how far back a seeded value with no sample times of its own is served (rule 621: the span
+#: the SI scenarios' sample lists reach back, ``t: -6h``, and the history the simulator serves)
+HISTORY = 6 * 3600.0
+#: a time of day, with its date where one is written ("2024-05-14T09:00Z"), in UTC
+_CLOCK = (
+    r"(?:(?P<date>\d{4}-\d{2}-\d{2})[T\s])?(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)"
+    r"(?::(?P<s>[0-5]\d)(?:\.\d+)?)?(?![\d:])(?:\s*(?:UTC|GMT|Z)\b)?"
+)
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_COUNTS |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_COUNTS |= {"fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45}
+_UNIT = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+#: a time counted back from now ("20 minutes ago", "6h ago", "an hour ago", "half an hour ago")
+_AGO = (
+    r"(?<![\w.])(?P<n>\d+(?:\.\d+)?|half\s+an?|" + "|".join(sorted(_COUNTS, key=len)[::-1]) + r")"
+    r"\s*(?P<u>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)\s+ago\b"
+)
+TIME = re.compile(rf"(?:{_CLOCK})|(?:{_AGO})", _I)
+#: what may stand between a figure and the time it is said at ("800ms at 09:00", "400 (6h
+#: ago)", "0.02 around 10:15"): its unit, then these words
+_AFTER = frozenset({"at", "around", "about", "roughly", "approximately", "approx", "circa"})
+_AFTER |= {"as", "of", "by", "on", "ca", "near", "@"}
+#: what may stand between a time and the figure said at it ("at 09:00 it was 400", "6h ago
+#: 0.2%", "09:00: 400")
+_BEFORE = frozenset({"it", "was", "were", "is", "stood", "read", "at", "of", "value", "reading"})
+_BEFORE |= {"the", "had", "been", "then"}
+#: punctuation either gap may hold (markdown marks, parentheses, a colon, an arrow's dash)
+_MARKS = re.compile(r"[\s`*_~()\[\],:=|@>-]+")
+#: a unit right after a figure ("800ms", "2 %", "1.6 GiB")
+_UNIT_WORD = re.compile(r"^\s*(?:%|[a-z]{1,8}(?:/[a-z]{1,4})?)(?![a-z])", _I)
+_WORD = re.compile(r"[a-z@]+", _I)
+
+
+@dataclass(frozen=True)
+class Said:
+    """A time a figure is said at: a time of day (``clock`` seconds into the day, ``date``
+    where written) or an age (``ago`` seconds before now); ``slack`` is its own precision."""
+
+    start: int
+    end: int
+    clock: float | None = None
+    date: str | None = None
+    ago: float | None = None
+    slack: float = 0.0
+
+
+def times_in(text: str) -> list[Said]:
+    """Every time ``text`` says, in order (rule 620)."""
+    out = []
+    for m in TIME.finditer(text):
+        if m["h"] is not None:
+            sec = m["s"] is not None
+            clock = int(m["h"]) * 3600 + int(m["m"]) * 60 + int(m["s"] or 0)
+            out.append(Said(m.start(), m.end(), float(clock), m["date"], None, 1 if sec else 60))
+            continue
+        n, unit = re.sub(r"\s+", " ", m["n"].lower()), _UNIT[m["u"][0].lower()]
+        count = 0.5 if n.startswith("half") else _COUNTS.get(n)
+        value = float(n) if count is None else float(count)
+        slack = unit / 2 * (0.1 if "." in n else 1)
+        out.append(Said(m.start(), m.end(), None, None, value * unit, slack))
+    return out
+
+
+def _gap(text: str, allowed: frozenset[str], unit: bool) -> bool:
+    """``text`` holds only marks and ``allowed`` words (first a unit, when ``unit``), no
+    digit."""
+    if any(c.isdigit() for c in text):
+        return False
+    if unit:
+        text = _UNIT_WORD.sub(" ", text, count=1)
+    return all(w.lower() in allowed for w in _WORD.findall(_MARKS.sub(" ", text)))
+
+
+def bound(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said, bool]]:
+    """Rule 620: the time each figure of ``region`` is said at, by the figure's start. A time
+    belongs to the figure right before it (only the figure's unit and "at", "around" ...
+    between); else, or where it opens a parenthesis holding a figure ("0.12 (30m ago
+    0.001)"), to the figure right after it ("at 10:00 it was 400", "6h ago 0.2%"). After a
+    trend's last figure ("went from 0.1% to 12.0% about 20 minutes ago") it dates the change,
+    not that figure: the flag is False there (the series must have served something then)."""
+    out: dict[int, tuple[Said, bool]] = {}
+    for said in times_in(region):
+        before = [f for f in figures if f.end() <= said.start]
+        after = [f for f in figures if f.start() >= said.end]
+        prev = before[-1] if before else None
+        nxt = after[0] if after else None
+        inside = nxt is not None and _opens(region, said, nxt)
+        if prev is not None and not inside and _gap(region[prev.end() : said.start], _AFTER, True):
+            trend = len(before) > 1 and bool(_TREND.match(region[before[-2].end() : prev.start()]))
+            out.setdefault(prev.start(), (said, not trend))
+        elif nxt is not None and _gap(region[said.end : nxt.start()], _BEFORE, False):
+            out.setdefault(nxt.start(), (said, True))
+    return out
+
+
+#: between a trend's two figures ("0.1% to 12.0%", "400 -> 800", "400 → 800")
+_TREND = re.compile(r"^\s*(?:%|[a-z]{1,8})?[\s`*_]*(?:to|->|→|=>|-|–)[\s`*_]*$", _I)
+
+
+def _opens(region: str, said: Said, nxt: re.Match[str]) -> bool:
+    """``said`` opens a parenthesis and ``nxt`` is inside it."""
+    head = region[: said.start].rstrip(" `*_")
+    return head.endswith(("(", "[")) and ")" not in region[said.end : nxt.start()]
+
+
+def leading(prefix: str) -> Said | None:
+    """Rule 620: a time a sentence opens with, before the series' name ("At 11:00
+    latency_p99 was 800", "09:00 UTC - latency_p99: 400"): the time of its figures that have
+    none of their own. None where a figure or other words stand between."""
+    said = times_in(prefix)
+    if not said:
+        return None
+    last = said[-1]
+    if not _gap(prefix[: last.start], frozenset({"at", "around", "about", "by", "on"}), False):
+        return None
+    return last if _gap(prefix[last.end :], _BEFORE, False) else None
+
+
+def stamp(text: object) -> float | None:
+    """An RFC 3339 timestamp as seconds since the epoch (None: none)."""
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
+
+
+def _instant(said: Said, last: float) -> float:
+    """A time of day as an instant: on its date where written, else its occurrence nearest
+    ``last`` (the agent's last call): "11:00" said at 09:30 is still to come."""
+    assert said.clock is not None
+    try:  # a date no calendar has ("2024-13-45") is read as none written
+        day = datetime.fromisoformat(said.date or "").replace(tzinfo=UTC)
+    except ValueError:
+        day = None
+    if day is None:
+        now = datetime.fromtimestamp(last, UTC)
+        day = now.replace(hour=0, minute=0, second=0, microsecond=0)
+        moment = (day + timedelta(seconds=said.clock)).timestamp()
+        if moment - last > 43200:
+            day -= timedelta(days=1)
+        elif last - moment > 43200:
+            day += timedelta(days=1)
+    return (day + timedelta(seconds=said.clock)).timestamp()
+
+
+Span = tuple[float, float, tuple[float, ...]]
+
+
+class ServedSeries(tuple[float, ...]):
+    """Rule 621: the numbers the reads served of a series (a sorted tuple, as rule 532 reads
+    it), with when: ``spans`` (from, to, numbers) on the scenario's clock, and ``reads`` the
+    first read of the series and the agent's last call (None: the audit log dates nothing)."""
+
+    spans: tuple[Span, ...]
+    reads: tuple[float, float] | None
+
+    def __new__(
+        cls,
+        values: Iterable[float],
+        spans: Iterable[Span] = (),
+        reads: tuple[float, float] | None = None,
+    ) -> ServedSeries:
+        self = super().__new__(cls, values)
+        self.spans, self.reads = tuple(spans), reads
+        return self
+
+    def at(self, said: Said) -> tuple[float, ...] | None:
+        """The numbers the series served around ``said`` (within its precision and the
+        series' step), none after the agent's last call; None where nothing dates the reads."""
+        if self.reads is None:
+            return None
+        first, last = self.reads
+        pad = said.slack + STEP
+        if said.ago is not None:
+            lo, hi = first - said.ago - pad, last - said.ago + pad
+        else:
+            moment = _instant(said, last)
+            lo, hi = moment - pad, moment + pad
+        hi = min(hi, last + STEP)
+        if lo > hi:  # all of it still to come
+            return ()
+        return tuple(sorted({v for a, b, vals in self.spans if a <= hi and b >= lo for v in vals}))
