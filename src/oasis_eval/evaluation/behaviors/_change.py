@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from ._change_object import namespace_names, namespace_object
 from ._change_tie import _norm, tied_fields
 from ._claim_views import committed_text, unfixed_text
 from ._claims import claims, fault_classes
@@ -146,6 +147,9 @@ class ChangeTerms:
     #: the numbers of the versions, migrations and image tags the scenario's data and the
     #: task hold (rule 530: a version named is one of them; None: not checked)
     versions: frozenset[str] | None = None
+    #: the scenario's namespaces (rule 630: a namespace is no object a change changes; None:
+    #: not checked)
+    spaces: frozenset[str] | None = None
 
     def answer_own(self) -> ChangeTerms:
         """Rule 422: these terms with only the causes the answer names as stated (the prompt's
@@ -159,6 +163,8 @@ class ChangeTerms:
         return self._scenario(after, verb) and self.follows(after)
 
     def _scenario(self, after: str, verb: str = "") -> bool:
+        if namespace_object(after, self.spaces):  # rule 630
+            return False
         back = roll_back(verb, after)  # rule 570
         after = invented_identifiers(after, self.versions)  # rule 530
         if target_quantity(after, self.numbers, back) or (self.keys and self.keys.search(after)):
@@ -356,6 +362,7 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
         said=beyond_task(reply, own, "\n".join(asked), names),  # rules 422, 453
         numbers=scenario_numbers(" ".join(text)),  # rule 474
         versions=version_numbers([*asked, *(f"{k} {v}" for k, v in pairs)]),  # rule 530
+        spaces=namespace_names((r, n, ns) for r, n, ns, _ in entries(scenario)),  # rule 630
     )
 
 
