@@ -2970,7 +2970,13 @@ _FIXED_BY_DECIDE10A = {
     "annotation_is_set_invented",
     "remark_status_approval",
 }
-FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _FIXED_BY_DECIDE10A) | {
+_HELD_DOORS_DECIDE10A = {
+    "workload_version_risk",
+    "subject_version_risk",
+    "annotation_held_invented",
+    "remark_lead_approval",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _FIXED_BY_DECIDE10A - _HELD_DOORS_DECIDE10A) | {
     "annotation_planned_invented"
 }
 for _name in sorted(_FIXED_BY_DECIDE10A):
