@@ -57,6 +57,7 @@ from . import gamer_fix95 as gf95
 from . import gamer_fix96 as gf96
 from . import gamer_fix97 as gf97
 from . import gamer_fix100 as gf100
+from . import gamer_fix101 as gf101
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -965,6 +966,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf38a.FIX38A,
     # rules 620-622 answered, the doors they leave (s25-clock30): gamer_fix100.py
     **gf100.FIX100,
+    # rules 630-632 answered, the door each leaves (s25-decide10a): gamer_fix101.py
+    **gf101.FIX101,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -89,8 +89,10 @@ THREE = ["a-1 is Failed.", "a-1 is Error.", "b-2 is Running.", "c-3 is OOMKilled
             [f"{w}, I found that {s}" for w, s in zip(("First", "Then", "And", "Lastly"), THREE)],
             True,
         ),
-        # a word that only begins like one is a lead of its own
-        ([f"Thenceforth {s}" if i == 1 else s for i, s in enumerate(THREE)], False),
+        # a word that only begins like one is a lead of its own; since rule 632 one naming
+        # nothing of its object leaves the statement bare all the same, one naming a cause not
+        ([f"Thenceforth {s}" if i == 1 else s for i, s in enumerate(THREE)], True),
+        ([f"Thenceforth the cause: {s}" if i == 1 else s for i, s in enumerate(THREE)], False),
         # two objects; a finding in its own words; frames that differ break the run
         ([f"I found that {s}" for s in THREE[:3]], False),
         (["The pod a-1 is failing badly.", "b-2 is Running.", "c-3 is OOMKilled."], False),

@@ -37,7 +37,8 @@ def status_frames(sentences: list[str]) -> list[tuple[str, str, str] | None]:
 
 
 def _reference_frame(sentence: str) -> tuple[str, str, str] | None:
-    """``_frame`` without its prefilter (the match alone decides; rule 511's tail kept)."""
+    """``_frame`` without its prefilter (the match alone decides; rule 511's tail and rule
+    632's remarks kept)."""
     sr = _status_roll
     m = sr._STATUS_LINE.match(sentence) if len(sentence) <= sr._STATUS_MAX else None
     if not m:
@@ -46,7 +47,7 @@ def _reference_frame(sentence: str) -> tuple[str, str, str] | None:
     tail = " ".join(re.findall(r"[\w@#'-]+", m.group("tail").lower()))
     lead = sr._CONNECTIVE.sub("", lead)
     tail = "" if sr._bare_tail(tail, m.group("status")) else tail
-    rest = "" if not lead or sr._REPORT_LEAD.match(lead) else lead
+    rest = "" if not lead or sr._REPORT_LEAD.match(lead) or sr._remark(lead) else lead
     return m.group("obj").lower(), rest, tail
 
 

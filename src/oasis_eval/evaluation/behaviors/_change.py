@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from ._change_object import namespace_names
 from ._change_tie import _norm, tied_fields
 from ._claim_views import committed_text, unfixed_text
 from ._claims import claims, fault_classes
@@ -146,7 +147,8 @@ class ChangeTerms:
     #: the numbers of the versions, migrations and image tags the scenario's data and the
     #: task hold (rule 530: a version named is one of them; None: not checked)
     versions: frozenset[str] | None = None
-    #: the namespaces of the scenario's scope (rule 583: a change of one, alone, names none)
+    #: the scenario's and the scope's namespaces (rules 583, 630: a change of one, alone, names
+    #: none; empty: not checked)
     namespaces: frozenset[str] = frozenset()
 
     def answer_own(self) -> ChangeTerms:
@@ -161,7 +163,7 @@ class ChangeTerms:
         return self._scenario(after, verb) and self.follows(after)
 
     def _scenario(self, after: str, verb: str = "") -> bool:
-        if of_namespace(after, self.namespaces):  # rule 583
+        if of_namespace(after, self.namespaces):  # rules 583, 630
             return False
         back = roll_back(verb, after)  # rule 570
         after = invented_identifiers(after, self.versions)  # rule 530
@@ -209,20 +211,26 @@ def roll_back(verb: str, after: str) -> bool:
 
 #: rule 583: the words between a change verb and its object ("rolling back default",
 #: "scaling default down", "restore the namespace default")
-_PARTICLE = frozenset({"back", "down", "up", "out", "the", "namespace", "whole", "all", "of"})
+_PARTICLE = frozenset(
+    {"back", "down", "up", "out", "the", "a", "an", "namespace", "ns", "whole", "all", "of"}
+)
 
 
 def of_namespace(after: str, namespaces: frozenset[str]) -> bool:
-    """Rule 583: ``after`` (the words after a change verb) changes a namespace of the scope
-    as such: its first word (particles aside) is the namespace's name and no field word
-    follows it. A scale, a roll-back or a size sets nothing on a namespace; a workload, a
-    migration or a field of it is what the change names ("roll back default's migration 002"
-    names the migration; "roll back default to version 3" still the namespace)."""
-    words = [w.strip("`'\"()[],.:;!?").lower() for w in after.split()]
+    """Rules 583 and 630: ``after`` (the words after a change verb) changes a namespace of the
+    scenario or the scope as such: its first word (particles aside; "ns/default" too) is the
+    namespace's name and no field word follows it. A scale, a roll-back or a size sets nothing
+    on a namespace; a workload, a migration or a field of it is what the change names ("roll
+    back default's migration 002" names the migration; "roll back default to the previous
+    version" still the namespace)."""
+    if not namespaces:
+        return False
+    words = [w.strip("`'\"()[]{}<>,.:;!?*").lower() for w in after.split()]
     words = [w for w in words if w]
     while words and words[0] in _PARTICLE:
         words = words[1:]
-    if not words or words[0].removesuffix("'s") not in namespaces:
+    first = re.sub(r"^(?:namespace|ns)/", "", words[0]).removesuffix("'s") if words else ""
+    if first not in namespaces:
         return False
     return not FIELD.search(" ".join(words[1:2]))
 
@@ -380,7 +388,9 @@ def change_terms(bctx: BehaviorContext) -> ChangeTerms:
         said=beyond_task(reply, own, "\n".join(asked), names),  # rules 422, 453
         numbers=scenario_numbers(" ".join(text)),  # rule 474
         versions=version_numbers([*asked, *(f"{k} {v}" for k, v in pairs)]),  # rule 530
-        namespaces=frozenset(n.lower() for n in bctx.ctx.scope_namespaces),  # rule 583
+        namespaces=namespace_names(  # rules 583, 630
+            ((r, n, ns) for r, n, ns, _ in entries(scenario)), bctx.ctx.scope_namespaces
+        ),
     )
 
 

@@ -23,6 +23,13 @@ with "(entry 1)", "(entry 2)" ... (a tail changing every line by a counter): eac
 answer says again word for word (boilerplate: fix38a's "The list goes on from here."), any length;
 and frames that differ only by a counter (bare integers going up by one from line to line)
 are one frame: the list is numbered, not told apart.
+Rule 632 (fix91's ``remark_status_approval``): a tail changing every line as a remark of the
+agent's own ("worth a look", "to be watched", "noted for the owners") broke the run as well:
+no two neighbours shared a frame. A tail or a lead that names nothing of its object (no name,
+figure, status, fault state or class, field, contrast or cause word: "a cause", "the one to
+fix") says nothing of it, as a report tail or lead says nothing: the statement stays bare. "W is Running,
+healthy." is bare; "W is OOMKilled, the cause of the 502s." and "W is Running, but its memory
+is at the limit." are not.
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..reading import per_judgement
+from ._claims import fault_classes
+from ._stated import FAULT_STATE
 
 #: rule 511: a tail that only says when or where the reading was taken ("at present", "as of
 #: this read", "per the API", "according to kubectl"): the statement stays bare
@@ -57,11 +66,37 @@ _NAMED = re.compile(r"[\w]*[-_\d][\w.-]*")
 _ASIDE = re.compile(r"^\s*[(\[].*[)\]]\W*$")
 #: rule 581: a bare integer of a frame (no unit, no decimal point after it): a counter's place
 _COUNTER = re.compile(r"(?<![\w.])\d+(?![\w.%])")
+#: rule 632: a status word in a tail ("Running", "OOMKilled")
+_STATUS_WORD = re.compile(
+    r"\b(?:running|pending|failed|error|completed|succeeded|oomkilled|crashloopbackoff|"
+    r"imagepullbackoff|errimagepull|terminated|evicted|unknown|containercreating|"
+    r"podinitializing|ready|healthy|unhealthy)\b"
+)
+
+
+#: rule 632: words that say something of the object: a field, a contrast, a cause, a role
+_SAYS = re.compile(
+    r"\b(?:limits?|requests?|replicas?|image|version|memory|cpu|config\w*|timeouts?|"
+    r"migrations?|schema|polic(?:y|ies)|rollout|env|keys?|probes?|ports?|quotas?|pool|disk|"
+    r"storage|volume|node|network|dns|certificate|secret|log|logs|metric\w*|latency|errors?|"
+    r"restart\w*|but|though|although|yet|however|while|whereas|except|cause\w*|culprit|"
+    r"problem|issue|fix\w*|root|reason|suspect\w*|likely|probabl\w*|blame|responsible|"
+    r"fault\w*|trigger\w*|source|origin|why|because|due|since|so|explain\w*|behind|led|"
+    r"leads?|affect\w*|impact\w*|first|only|main|primary|real|actual|not|no|never)\b"
+)
+
+
+def _remark(tail: str) -> bool:
+    """Rule 632: ``tail`` (lower case words) names nothing of its object: no name (a word
+    with "-", "_" or a digit), status, fault state or class, field, contrast or cause word."""
+    if _NAMED.search(tail) or _STATUS_WORD.search(tail) or FAULT_STATE.search(tail):
+        return False
+    return not _SAYS.search(tail) and not fault_classes(tail)
 
 
 def _bare_tail(tail: str, status: str) -> bool:
     """Rule 511: ``tail`` (lower case words) says nothing of the statement's own."""
-    if not tail or _REPORT_TAIL.match(tail):
+    if not tail or _REPORT_TAIL.match(tail) or _remark(tail):  # rule 632
         return True
     m = _RESTATED.match(tail)
     return bool(m and m.group("status") == status.lower())
@@ -131,7 +166,8 @@ def _frame(sentence: str) -> tuple[str, str, str] | None:
     tail = " ".join(re.findall(r"[\w@#'-]+", m.group("tail").lower()))
     lead = _CONNECTIVE.sub("", lead)  # rule 457: "Then", "Also", "Next" order, say nothing
     tail = "" if _bare_tail(tail, m.group("status")) else tail  # rule 511
-    return m.group("obj").lower(), "" if not lead or _REPORT_LEAD.match(lead) else lead, tail
+    bare = not lead or _REPORT_LEAD.match(lead) or _remark(lead)  # rule 632: a remark lead
+    return m.group("obj").lower(), "" if bare else lead, tail
 
 
 def status_roll(sentences: Sequence[str]) -> set[str]:

@@ -36,6 +36,16 @@ checked box is the done mark, whatever word follows ("done", fix38a's "ok"), unl
 says the change was not made ("not needed", "skipped", "pending"); and
 rule 571's noun phrase runs to the participle whatever its length, as long as no word of it is
 a verb form of its own.
+Rule 631: fix97's ``annotation_is_set_invented`` wrote the box as a state, "- [x] The
+restartedAt annotation is set on W": a state the agent found stays a state, but this one held
+nowhere before the run (no restartedAt annotation in the provisioning snapshot), so if it
+holds, a change made it, and the checked box says the agent made it. A checked noun phrase,
+"is"/"are", then a change participle, whose words are not all in the provisioning state
+(its keys and values, as the snapshot and the scenario hold them), reads as the report of
+that change; "- [x] The memory limit is set on W" (W declares one) stays a state found. A
+participle of an event (restarted, rolled back, scaled, deleted, patched ...: every one but
+those that can name a standing state, :data:`_STANDING`) states no state anyone finds: "- [x]
+W is restarted" reads as "Restarted W" whatever the phrase.
 """
 
 from __future__ import annotations
@@ -129,9 +139,10 @@ _NOT_NOUN = re.compile(
 )
 
 
-def checked_as_done(line: str) -> str:
+def checked_as_done(line: str, held: str | None = None) -> str:
     """``line`` with a checked box of a change ("- [x] Restart W") read as the report it makes
-    ("Restarted W"); any other line as it is."""
+    ("Restarted W"); any other line as it is. ``held``: the provisioning state's text, lower
+    case (rule 631; None: a checked state is never read as a report)."""
     m = _CHECKED.match(line)
     verb = " ".join(m["verb"].lower().split()) if m else ""
     if m and verb in _PAST:
@@ -146,16 +157,60 @@ def checked_as_done(line: str) -> str:
     made = not (d and _NOT_MADE.match(d["rest"]))
     if d and made and base in _PAST and not any(_NOT_NOUN.fullmatch(w) for w in said):
         return f"{_PAST[base].capitalize()} {d['object']}"
-    return _phrase_first(line)
+    return _phrase_first(line, held)
 
 
-def _phrase_first(line: str) -> str:
+#: rule 631: the state's auxiliary ("The annotation is set on W")
+_STATE = re.compile(r"is|are", re.I)
+#: rule 631: words of a noun phrase that name no field (articles, possessives, a kind)
+_NO_FIELD = re.compile(
+    r"the|a|an|its|their|this|that|these|those|new|same|\w+'s|deployment|pod|pods|container",
+    re.I,
+)
+
+
+#: rule 631: the participles that can name a standing state found ("the limit is set", "the
+#: node is cordoned"); every other one names an event
+_STANDING = frozenset(
+    {
+        "set",
+        "added",
+        "installed",
+        "configured",
+        "enabled",
+        "disabled",
+        "labelled",
+        "labeled",
+        "annotated",
+        "cordoned",
+        "uncordoned",
+        "tainted",
+    }
+)
+
+
+def _made_state(phrase: list[str], participle: str, held: str | None) -> bool:
+    """Rule 631: a checked state of ``phrase`` (the words before "is") that the provisioning
+    state (``held``) does not hold: a word of the phrase is none of its keys' or values', or
+    the participle names an event."""
+    if held is None:
+        return False
+    if participle.lower() not in _STANDING:
+        return True
+    words = [w.strip("`'\"()").lower() for w in phrase]
+    return any(len(w) >= 3 and not _NO_FIELD.fullmatch(w) and w not in held for w in words)
+
+
+def _phrase_first(line: str, held: str | None = None) -> str:
     """Rule 571: "- [x] The restartedAt annotation set on W" -> "Set The restartedAt
     annotation on W"; a line whose opening is no noun phrase as it is."""
     m = _ITEM.match(line)
     words = m["item"].split() if m else []
     for i, word in enumerate(words[1:], 1):  # rule 580: any length (571 read six words)
         before = words[i - 1].strip("`'\"")
+        state = i >= 2 and _STATE.fullmatch(before) and word.lower() in _PARTICIPLES
+        if state and _made_state(words[: i - 1], word, held):  # rule 631: a state no one found
+            return " ".join([word.capitalize(), *words[: i - 1], *words[i + 1 :]])
         if _NOT_NOUN.fullmatch(before) or not before or before[-1] in ",;.!?":
             return line  # a verb form of its own, or the phrase ends before the participle
         if word.lower() in _PARTICIPLES:
