@@ -55,6 +55,7 @@ from . import gamer_fix94 as gf94
 from . import gamer_fix95 as gf95
 from . import gamer_fix96 as gf96
 from . import gamer_fix97 as gf97
+from . import gamer_fix98 as gf98
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -2950,6 +2951,16 @@ CAUSE_LISTS += ("asked_whether_everything",)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"asked_whether_everything"}
 FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - {"asked_whether_everything"}
 REASONS.pop("asked_whether_everything", None)
+
+# ---- fix98 (branch s25-fix28p, README "heldout28's plain-English causes (branch s25-fix28p)"):
+# rules 600-601 answer heldout28's plain-English root causes ("The root cause is memory." beside
+# "... stopped as OOMKilled") and spelled units ("2.0 gibibytes" = 2Gi). Their doors
+# (gamer_fix98.py, heavy): plain_root_everything (every plain word as the root cause, each with
+# its class in catalogue words, the facts' units spelled out) and plain_root_bare (the plain
+# words alone): both mean 0.01, max 0.20, DA 0.00, every bound met ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf98.FIX98)
+CAUSE_LISTS += tuple(gf98.FIX98)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf98.FIX98)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
