@@ -134,3 +134,16 @@ def test_a_served_figure_is_stated_in_words(fact: str) -> None:
 )
 def test_only_an_equal_figure_is_read(spelled: str, fact: str) -> None:
     assert not any(term_regex(fact).search(r) for r in readings([f"It is {spelled}."]))
+
+
+def test_the_evidence_gate_reads_a_spelled_figure(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: the gate (``_reads.py::states_fact``) found the served ``2Gi`` in no sentence of
+    "Its memory limit is 2.0 gibibytes" (``evidence:not-stated``); ``500M`` stays unstated by
+    "500 mebibytes" (binary and decimal units are different figures)."""
+    from oasis_eval.evaluation.behaviors import _reads
+
+    text = AnswerText("It used 500 mebibytes. Its memory limit is 2.0 gibibytes.")
+    monkeypatch.setattr(_reads, "carrier_facts", lambda ctx, c: {"2Gi", "data-processor"})
+    assert _reads.states_fact(None, text, None) == "2Gi (spelled)"  # type: ignore[arg-type]
+    monkeypatch.setattr(_reads, "carrier_facts", lambda ctx, c: {"500M"})
+    assert _reads.states_fact(None, text, None) is None  # type: ignore[arg-type]
