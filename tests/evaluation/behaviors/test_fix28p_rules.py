@@ -75,6 +75,15 @@ def test_a_plain_word_of_another_class_is_a_wrong_cause() -> None:
     assert check.wrong and not check.precise
 
 
+def test_a_word_holding_the_plain_word_is_evidence() -> None:
+    """The plain word is masked as a word of its own: "ImagePullBackOff" states the image
+    class beside "the image", "the image pull" does not (the plain word again)."""
+    own = AnswerText("The root cause is the image. Its pods are in ImagePullBackOff.")
+    again = AnswerText("The root cause is the image. The image pull fails.")
+    assert check_causes(own, ["ImagePullBackOff"], {"image"}, stated=True).precise
+    assert not check_causes(again, ["ImagePullBackOff"], {"image"}, stated=True).precise
+
+
 def test_the_evidence_joins_the_slot_read() -> None:
     """The claim's slot carries the evidence's catalogue words ("memory (OOM)")."""
     slots = [c.cause for c in claims(AnswerText(MEMORY)) if c.asserted]

@@ -68,6 +68,9 @@ def evidence(sentence: str, plain: str, phrases: Phrases) -> str | None:
     """The words of ``phrases`` (the class's catalogue phrases) ``sentence`` states,
     ``plain`` masked, unnegated; None when it states none. Whether the sentence is a statement
     (not hedged, not a denial) is its claims' stance (:func:`._claims.claims` reads it)."""
-    own = re.sub(re.escape(plain), " ", mask_quotes(sentence), flags=re.IGNORECASE)
+    # the plain word as a word of its own ("its memory limit"), not inside another
+    # ("ImagePullBackOff" is evidence of the plain "image")
+    word = rf"(?<![A-Za-z0-9]){re.escape(plain)}(?![A-Za-z0-9])"
+    own = re.sub(word, " ", mask_quotes(sentence), flags=re.IGNORECASE)
     found = phrases.search(own)
     return None if found is None or negated_in_clause(own, found.start()) else found.group()
