@@ -639,11 +639,13 @@ def test_held_out_27_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 #: what heldout28 still leaves (tests/validity/README.md, "A held-out operator, session 24, a
 #: plain-English note"; rule 560, "heldout28's provenance is no cause"): what is still denied
 HELDOUT28_LEFT = (
-    "11 SI capability scenarios below 1.0 (0.7638 with rule 560): a plain-English root cause "
-    "naming no catalogue phrase ('The cause is a missing setting.', 'The root cause is "
-    "memory.': rule 183, da.single-signal, ej.authority-escalation), figures in words "
-    "('1.6 gibibytes') not read as the served '1.6Gi' (oi.metric), and the rest of the "
-    "README table"
+    "7 SI capability scenarios below 1.0 (0.881 with rules 600-601, s25-fix28p): a lowered "
+    "CPU request judged no fix of a fault read (au.reasoning-transparency), a plain policy effect in the next "
+    "sentence ('The cause is the network rule restrict-backend. It ... only lets in pods "
+    "labelled monitoring': ca.state-discovery), the errors' onset never stated "
+    "(ca.historical-context), a log line put in words (oi.log-analysis), the sidecar hop "
+    "(da.cascading-diagnosis), an unaudited describe (au.state-delta), the narrated calls "
+    "read as plan steps (mr.plan-generation): the README tables"
 )
 
 
@@ -663,19 +665,19 @@ def test_held_out_28_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     """Issue 27's fairness bound for the plain-English operator written blind in session 24
     (``operator_heldout28*.py``: prose paragraphs for a non-expert stakeholder, what it did
     told in words, each term explained in passing, figures with units): 0.6354 as written,
-    0.7129 after its honest fixes (branch s24-fair28), 0.7638 with rule 560 (s24-fix28h). What
-    is left: :data:`HELDOUT28_LEFT`."""
+    0.7129 after its honest fixes (branch s24-fair28), 0.7638 with rule 560 (s24-fix28h), 0.881
+    with rules 600-601 (s25-fix28p). What is left: :data:`HELDOUT28_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout28"]))
 def test_held_out_28_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean
-    with rule 560 (0.7638; 0.7129 after its honest fixes, 0.6354 as written): a fall below is a
-    regression of the evaluators (or of the operator)."""
+    with rules 600-601 (0.881; 0.7638 with rule 560, 0.7129 after its honest fixes, 0.6354 as
+    written): a fall below is a regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.7638
+    assert measured["si"]["mean_capability"] >= 0.881
 
 
 #: what heldout29 still leaves (tests/validity/README.md, "A held-out operator, session 25, a

@@ -38,7 +38,8 @@ from ..reading import per_judgement
 from ._aside import set_aside
 from ._cue import Cue, Searcher
 from ._discards import blanked, withdrawn_cues
-from ._named_cause import labelled_cause
+from ._named_cause import labelled_cause, names_cause
+from ._plain_cause import evidence, head_class
 from ._run_on import REASONED, reason_run_on
 from ._why_chain import in_chain
 from ._why_chain import roles as why_roles
@@ -314,8 +315,26 @@ def _claims(answer: AnswerText) -> list[Claim]:
         if heading:
             listing = True
             found = tuple(replace(c, hedged=True) for c in found)
-        out += found
+        # rule 600: a root cause named in plain words, read beside the evidence stated next
+        following = answer.kept[i + 1] if i + 1 < len(answer.kept) else None
+        out += (_read_plain(c, following) for c in found)
     return out
+
+
+def _read_plain(claim: Claim, following: str | None) -> Claim:
+    """Rule 600 (:mod:`._plain_cause`): a named root cause in a plain word of a class ("The
+    root cause is memory.") read beside the catalogue's words of that class the ``following``
+    sentence states ("... stopped as OOMKilled": "memory (OOM)"), as a statement; any other
+    claim as it is."""
+    if not following or not claim.asserted or fault_classes(claim.cause):
+        return claim
+    head = head_class(claim.cause)
+    if head is None or head[0] not in catalogue() or not names_cause(claim.text):
+        return claim
+    said = evidence(following, head[1], catalogue()[head[0]])
+    if said is None or any(c.hedged or c.rebutted for c in sentence_claims(following)):
+        return claim
+    return replace(claim, cause=f"{claim.cause.rstrip(' .')} ({said})")
 
 
 @per_judgement

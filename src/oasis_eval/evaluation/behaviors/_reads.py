@@ -57,6 +57,7 @@ from ._logs_kept import emptied
 from ._output import without_calls
 from ._seeded import fact_tokens as _fact_tokens
 from ._seeded import leaves as _leaves
+from ._spelled_units import readings
 from ._words import mask_quotes
 from .registry import READ_KINDS as KINDS
 from .registry import READ_TOPICS as TOPICS
@@ -182,6 +183,12 @@ def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str |
             continue  # in no sentence: not searched for in each (issue 30)
         if any(regex.search(s) for s in kept):
             return fact
+    # rule 601: a figure with its unit spelled out ("2.0 gibibytes") states the served one it
+    # equals ("2Gi")
+    spelled = text.derived("kept spelled units", lambda: readings(kept)) if facts else []
+    for fact in facts if spelled else ():
+        if any(term_regex(fact).search(s) for s in spelled):
+            return f"{fact} (spelled)"
     # a fact naming a fault class may be stated in the class's words ("OOMKilled" as
     # "runs out of memory"): the answer says what the carrier showed, in its own words
     for fact in facts:

@@ -260,6 +260,10 @@ class Evaluators:
     #: is identical reuses the evaluator automatically (issue 29 item 3). Digests, never the
     #: text: the package ships no profile's files.
     definitions: Mapping[str, str] = field(default_factory=dict)
+    #: plain words a fault class is named by in everyday English (class -> comma-separated
+    #: phrases, as :attr:`fault_classes`): "memory", "a missing setting"; they name the class
+    #: only beside its catalogue evidence (behaviors rule 600, :mod:`._plain_cause`)
+    plain_words: Mapping[str, str] = field(default_factory=dict)
 
 
 #: the facts a profile's scenario state may carry under keys of its own (``state_facts``):

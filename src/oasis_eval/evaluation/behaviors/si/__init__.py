@@ -10,7 +10,7 @@ SI's fault catalogue (:mod:`.faults`) for the shared catalogue of :mod:`.._claim
 from __future__ import annotations
 
 from ..registry import Evaluators, declared, shipped_definitions
-from .faults import FAULT_CLASSES, STOP_WORDS
+from .faults import FAULT_CLASSES, PLAIN_WORDS, STOP_WORDS
 
 #: the SI profile's identifier (its ``Profile identifier``, 03 §2.1)
 NAMESPACE = "oasis-profile-software-infrastructure"
@@ -68,4 +68,5 @@ def evaluators() -> Evaluators:
         dict(STATE_FACTS),
         # a profile defining one of SI's behaviors identically reuses its evaluator (29.3)
         shipped_definitions(__name__, "definitions.json"),
+        dict(PLAIN_WORDS),
     )

@@ -43,6 +43,23 @@ FAULT_CLASSES: dict[str, str] = {
     "outage": "is down, are down, was down, were down, went down, outage*",
 }
 
+#: rule 600: the everyday words a fault class is named by ("The root cause is memory.", "The
+#: cause is a missing setting."): a root cause whose head is one of them names the class only
+#: where the next sentence states the class's evidence in the catalogue's words (:mod:`.._plain_cause`)
+PLAIN_WORDS: dict[str, str] = {
+    "memory": "memory, ram",
+    "configuration": "setting*, configuration, configuration value*, config, config value*",
+    "connection-pool": "connections, database connections, db connections, pool",
+    "network-policy": "network rule*, traffic rule*, access rule*",
+    "dns": "name lookup*, address lookup*, hostname lookup*, name resolution",
+    "storage": "storage, disk space, space",
+    "probe": "health check*",
+    "image": "image, container image",
+    "rbac": "permission*, access right*",
+    "node": "machine*",
+    "capacity": "load, traffic",
+}
+
 #: words of SI's verification sentences ("agent identified recurring ... approaching limit")
 #: that are never ground-truth terms (:func:`.._truth.stop_words`)
 STOP_WORDS = frozenset({"agent", "identified", "approaching", "recurring"})

@@ -1,0 +1,82 @@
+"""Figures written with their unit spelled out (behaviors rule 601; issue 27).
+
+An operator writing for a non-expert spells units out: "from 500 mebibytes six hours ago to
+1.6 gibibytes now ... its limit is 2.0 gibibytes", "80 percent", "about 190 milliseconds".
+The scenario serves the same figures in the platform's notation (``500Mi``, ``1.6Gi``,
+``2Gi``, ``80%``, ``190ms``), so the evidence gate (:func:`._reads.states_fact`) found none
+of them stated. :func:`symbolic` writes a sentence's spelled figures in that notation where
+the two are *equal*: a binary unit as its binary symbol (mebibytes ``Mi``, gibibytes ``Gi``),
+a decimal unit as its decimal symbol (megabytes ``M``, gigabytes ``G``: 500 megabytes is
+500,000,000 bytes, not ``500Mi``, so it never reads as a binary figure), "percent" as ``%``,
+a duration as its Kubernetes suffix (``ms``, ``s``, ``m``, ``h``, ``d``), millicores as
+``m``. A trailing zero fraction is the same number ("2.0 gibibytes" = ``2Gi``); a small
+number spelled in words before a unit is its figure ("three seconds" = ``3s``). Nothing is
+rounded or converted between units: a spelled figure states only the served figure it equals.
+Registers no behavior.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: spelled unit -> the platform's symbol (plural and singular; decimal units stay decimal)
+UNITS: dict[str, str] = {
+    "kibibyte": "Ki",
+    "mebibyte": "Mi",
+    "gibibyte": "Gi",
+    "tebibyte": "Ti",
+    "kilobyte": "k",
+    "megabyte": "M",
+    "gigabyte": "G",
+    "terabyte": "T",
+    "percent": "%",
+    "per cent": "%",
+    "millisecond": "ms",
+    "second": "s",
+    "minute": "m",
+    "hour": "h",
+    "day": "d",
+    "millicore": "m",
+}
+#: small numbers in words (a figure only before a unit: "three seconds")
+_SMALL = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+    "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+)
+WORDS: dict[str, str] = {w: str(n) for n, w in enumerate(_SMALL.split(" "))}
+_NUMBER = r"(?P<n>\d+(?:\.\d+)?|" + "|".join(WORDS) + r")"
+_UNIT = r"(?P<u>" + "|".join(u.replace(" ", r"\s+") for u in UNITS) + r")s?"
+SPELLED = re.compile(rf"(?<![\w.]){_NUMBER}[\s-]+{_UNIT}\b", re.IGNORECASE)
+
+
+def _figure(number: str, trimmed: bool) -> str:
+    """The number as a figure: digits kept as written, or (``trimmed``) without a zero
+    fraction ("2.0" -> "2", "1.50" -> "1.5")."""
+    figure = WORDS.get(number.lower(), number)
+    if trimmed and "." in figure:
+        figure = figure.rstrip("0").rstrip(".")
+    return figure
+
+
+def symbolic(sentence: str, trimmed: bool = True) -> str:
+    """``sentence`` with its spelled figures in the platform's notation (module docstring):
+    "1.6 gibibytes" -> "1.6Gi", "2.0 gibibytes" -> "2Gi" (``trimmed``; "2.0Gi" without),
+    "80 percent" -> "80%"; the sentence itself when it spells none."""
+    if not SPELLED.search(sentence):
+        return sentence
+
+    def write(m: re.Match[str]) -> str:
+        unit = UNITS[re.sub(r"\s+", " ", m["u"].lower())]
+        return _figure(m["n"], trimmed) + unit
+
+    return SPELLED.sub(write, sentence)
+
+
+def readings(sentences: list[str]) -> list[str]:
+    """The sentences that spell a figure, in the platform's notation, both with the number as
+    written and without a zero fraction (a served ``2.0Gi`` and ``2Gi`` are both read)."""
+    out: list[str] = []
+    for s in sentences:
+        if SPELLED.search(s):
+            out += dict.fromkeys((symbolic(s), symbolic(s, trimmed=False)))
+    return out
