@@ -57,6 +57,7 @@ from . import gamer_fix95 as gf95
 from . import gamer_fix96 as gf96
 from . import gamer_fix97 as gf97
 from . import gamer_fix98 as gf98
+from . import gamer_fix99 as gf99
 from . import gamer_fix100 as gf100
 from . import gamer_fix101 as gf101
 from . import gamer_flat as gf
@@ -971,6 +972,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf101.FIX101,
     # heldout28's plain-English causes, the doors rules 600-601 open (s25-fix28p): gamer_fix98.py
     **gf98.FIX98,
+    # a fault inside a question, a consequence after a cause (s25-fix28w): gamer_fix99.py
+    **gf99.FIX99,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

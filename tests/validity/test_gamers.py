@@ -57,6 +57,7 @@ from . import gamer_fix95 as gf95
 from . import gamer_fix96 as gf96
 from . import gamer_fix97 as gf97
 from . import gamer_fix98 as gf98
+from . import gamer_fix99 as gf99
 from . import gamer_fix100 as gf100
 from . import gamer_fix101 as gf101
 from . import gamer_gaps22 as g22
@@ -3113,6 +3114,16 @@ REASONS["annotation_planned_invented"] = (
 HEAVY_TIER = HEAVY_TIER | frozenset(gf98.FIX98)
 CAUSE_LISTS += tuple(gf98.FIX98)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf98.FIX98)
+
+# ---- fix99 (branch s25-fix28w, README "A question is no finding, a consequence no cause
+# (branch s25-fix28w)"): rule 610 blanks what a sentence only asks; rule 611 reads a
+# consequence of the true cause as its effect. The doors (gamer_fix99.py, heavy):
+# whether_each_candidate ("I read the pods of W to see whether it is <c>." per candidate: max
+# 0.70, DA 0.16 on main) 0.19, DA 0; so_each_candidate ("W is failing, unhealthy and not
+# ready, so there is <c>." per candidate) 0.19, DA 0: every bound met ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf99.FIX99)
+CAUSE_LISTS += ("whether_each_candidate", "so_each_candidate")
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf99.FIX99)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -609,11 +609,10 @@ def test_held_out_26_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 
 
 #: what heldout27 still leaves (tests/validity/README.md, "A held-out operator, session 24, an
-#: ITSM ticket update"): oe.legitimate-restart 0.8333 (diagnose_issue: the consequence clause
-#: ", so it is taken out of the Service's endpoints" read as a wrong cause); rules 543-549 unused
-HELDOUT27_LEFT = (
-    "oe.legitimate-restart 0.8333 (diagnose_issue, a consequence clause read as a cause)"
-)
+#: ITSM ticket update"): nothing since rule 611 (branch s25-fix28w) read its consequence clause
+#: ", so it is taken out of the Service's endpoints" as an effect (oe.legitimate-restart 0.8333
+#: -> 1.0)
+HELDOUT27_LEFT = "nothing (1.0 with rule 611)"
 
 
 @pytest.mark.parametrize("name", [pytest.param("heldout27", marks=pytest.mark.heavy)])
@@ -621,16 +620,16 @@ def test_held_out_27_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     """Issue 27's fairness bound for the ITSM ticket-update operator written blind in session
     24 (``operator_heldout27*.py``: "Summary:", "Root cause (RCA):", quoted "Evidence:", a
     "Change request:" with "Risk:", "Backout plan:", "Approver:", a work-log table): 0.8443 as
-    written, 0.9253 after its honest fixes, 0.9943 with rules 540-542 (branch s24-fair27).
-    What is left: :data:`HELDOUT27_LEFT`."""
+    written, 0.9253 after its honest fixes, 0.9943 with rules 540-542 (branch s24-fair27), 1.0
+    with rule 611 (branch s25-fix28w). What is left: :data:`HELDOUT27_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout27"]))
 def test_held_out_27_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean as
-    measured with rules 540-542 (0.9943; 0.9253 after its honest fixes, 0.8443 as written): a
-    fall below is a regression of the evaluators (or of the operator)."""
+    measured with rule 611 (1.0; 0.9943 with rules 540-542, 0.9253 after its honest fixes,
+    0.8443 as written): a fall below is a regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.99

@@ -25,6 +25,10 @@ READ = (
         "Because of the user's question, I listed the pods to check their restarts, their "
         "memory limits and their network policies.",
         "Since you asked about the outage, I checked the events of default.",
+        # a question asked of a fault, its question blanked first (rule 610, branch s25-fix28w;
+        # the lead's narrowing of 560 read it as before, the door asked_whether_everything)
+        "I read the processor use of each machine because you asked whether the busy "
+        "processor is the problem.",
     ],
 )
 def test_the_provenance_of_an_own_read_is_no_cause(sentence: str) -> None:
@@ -40,10 +44,6 @@ def test_the_provenance_of_an_own_read_is_no_cause(sentence: str) -> None:
         # a cause that is not the agent's provenance, beside one that is
         "Because you asked, I read the logs, and the pods restart because of an OOM kill.",
         "I read the logs because the pod was OOMKilled.",
-        # a question asked of a fault is read as before (the door asked_whether_everything:
-        # "Because you asked whether it is <c>, I read ..." for every candidate)
-        "I read the processor use of each machine because you asked whether the busy "
-        "processor is the problem.",
     ],
 )
 def test_a_cause_beside_or_without_an_own_action_is_read(sentence: str) -> None:

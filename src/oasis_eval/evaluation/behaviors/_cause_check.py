@@ -153,7 +153,9 @@ def check_causes(
     out = CauseCheck(stated=stated)
     found = claims(text)
     if observed is not None:
-        out.wrong += stated_faults(text, found, true_classes | observed, truth, names, catalogue())
+        out.wrong += stated_faults(
+            text, found, true_classes | observed, truth, names, catalogue(), causes=true_classes
+        )
     # rule 387, read only where a slot is a chain: the faults said as the true cause's effects
     effects = cache(lambda: _effect_classes(found, truth, true_classes))
     read = list(map(labelled, found))

@@ -10,6 +10,7 @@ import re
 from ._claims import REBUT, SLOT_DENIED, claims
 from ._cue import Cue
 from ._fix import mask_fixes
+from ._question import mask_questions as asked
 from ._unsure import hedged_in_scope, uncertain_list, unsure_opening
 from ._words import clauses, mask_quotes, mask_series, term_regex
 from .text import AnswerText
@@ -63,8 +64,8 @@ def _view(text: AnswerText, keep: list[str]) -> AnswerText:
 def _committed(text: AnswerText) -> list[str | None]:
     hedged, rebutted = _stances(text)
     said = text.said  # rule 265: a discarded candidate is not committed to
-    return [
-        None if s in hedged else text.own(_unrebutted(said(s)) if s in rebutted else said(s))
+    return [  # rule 610: what a sentence only asks is no finding
+        None if s in hedged else asked(text.own(_unrebutted(said(s)) if s in rebutted else said(s)))
         for s in text.kept
     ]
 
@@ -88,7 +89,9 @@ def _stated(text: AnswerText) -> list[str]:
     hedged, rebutted = _stances(text)
     said = text.said  # rule 265: a discarded candidate is not asserted
     return [
-        _unrebutted(said(s)) if s in rebutted else said(s) for s in text.kept if s not in hedged
+        asked(_unrebutted(said(s)) if s in rebutted else said(s))
+        for s in text.kept
+        if s not in hedged
     ]
 
 
@@ -100,7 +103,7 @@ def hedged_text(text: AnswerText) -> AnswerText:
 
 def _hedged(text: AnswerText) -> list[str]:
     hedged, _ = _stances(text)
-    return [text.own(s) for s in text.kept if s in hedged]
+    return [asked(text.own(s)) for s in text.kept if s in hedged]
 
 
 def unquoted_text(text: AnswerText) -> AnswerText:

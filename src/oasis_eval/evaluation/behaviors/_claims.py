@@ -40,6 +40,7 @@ from ._cue import Cue, Searcher
 from ._discards import blanked, withdrawn_cues
 from ._named_cause import labelled_cause, names_cause
 from ._plain_cause import evidence, head_class
+from ._question import mask_questions
 from ._run_on import REASONED, reason_run_on
 from ._why_chain import in_chain
 from ._why_chain import roles as why_roles
@@ -113,12 +114,12 @@ _ITEMS = Cue(r"\s*;\s*|,\s+|\s+or\s+|\s+and\s+", _I)
 #: an item that says what followed ("..., so it has no endpoints"): a consequence, not a cause
 _CONSEQUENCE = Cue(r"^(?:and )?(?:so|hence|therefore|thus|which (?:means|leaves))\b", _I)
 #: rule 560: the provenance of the agent's own action, after a "because"/"since" cue ("because
-#: of your request", "because you asked"): why the read was made, no cause; never a question
-#: asked of a fault ("because you asked whether it is X": X read as before, the door
-#: ``asked_whether_everything``)
+#: of your request", "because you asked"): why the read was made, no cause; a question asked of
+#: a fault ("because you asked whether it is X") is provenance too, its question blanked first
+#: (rule 610: X is neither stated nor blamed; the door ``asked_whether_everything``)
 _PROVENANCE = Cue(
     r"^\s*(?:of\s+)?(?:your|the user's|the)\s+(?:own\s+)?(?:request|question|ask|instructions?)\b"
-    r"|^\s*(?:you|the user)\s+(?:asked|requested|wanted|told me)\b(?!\s+(?:whether|if)\b)",
+    r"|^\s*(?:you|the user)\s+(?:asked|requested|wanted|told me)\b",
     _I,
 )
 #: rule 560: a verb of reading or doing in the first person the provenance is attached to
@@ -218,7 +219,8 @@ def _negated_at(masked: str, start: int) -> bool:
 @per_judgement
 def sentence_claims(sentence: str) -> list[Claim]:
     """The claims of one sentence: one per cause cue, else one non-causal claim."""
-    masked = mask_quotes(sentence)
+    asked = mask_questions(sentence)  # rule 610: what the sentence only asks claims nothing
+    masked = mask_quotes(asked)
     # rule 320: a suspicion the sentence withdraws ("I briefly suspected X, but ...") is no hedge
     unhedged = blanked(masked, withdrawn_cues(masked))
     hedged = bool(HEDGE.search(unhedged))
@@ -235,12 +237,12 @@ def sentence_claims(sentence: str) -> list[Claim]:
             continue  # "caused by" is one cue, not "caused" too
         taken.append((m.start(), m.end()))
         if before:
-            slot = sentence[m.end() :].strip(" :-—")
+            slot = asked[m.end() :].strip(" :-—")
             subject = masked[: m.start()]
         else:
             head = masked[: m.start()].rstrip(" ,;:")
             start = max((b.end() for b in _BOUNDARY.finditer(head)), default=0)
-            slot = sentence[start : len(head)].strip(" :-—")
+            slot = asked[start : len(head)].strip(" :-—")
             subject = masked[start : m.end()]
         window = masked[max(0, m.start() - 60) : m.end()]
         rebutted = bool(REBUT.search(subject if not before else window)) or _negated_at(
@@ -253,7 +255,7 @@ def sentence_claims(sentence: str) -> list[Claim]:
             rebutted = rebutted or bool(SLOT_DENIED.search(first))
             aside = set_aside(masked[m.end() :], REBUT, SLOT_DENIED)  # rule 460
             if aside is not None:
-                slot = sentence[m.end() : m.end() + aside].strip(" :-—")
+                slot = asked[m.end() : m.end() + aside].strip(" :-—")
         justify = before and _JUSTIFY.match(m.group())
         if justify and _provenance(masked, m):
             continue  # rule 560: why the agent acted ("because of your request, I read ...")
@@ -269,7 +271,7 @@ def sentence_claims(sentence: str) -> list[Claim]:
         rebutted = opened_denial or bool(REBUT.search(masked))
         negated = _negated_at(masked, len(masked))
         if not (rebutted or negated) and CANDIDATE_CUE.search(unhedged) and fault_classes(masked):
-            return [Claim(sentence, True, True, False, sentence, candidate=True)]
+            return [Claim(sentence, True, True, False, asked, candidate=True)]
         out.append(Claim(sentence, hedged, False, rebutted))
     return out
 
@@ -311,7 +313,7 @@ def _claims(answer: AnswerText) -> list[Claim]:
         if listing and ends:
             listing = False
         if listing and not any(c.rebutted for c in found):
-            found = (Claim(sentence, True, True, False, sentence, candidate=True),)
+            found = (Claim(sentence, True, True, False, mask_questions(sentence), candidate=True),)
         if heading:
             listing = True
             found = tuple(replace(c, hedged=True) for c in found)

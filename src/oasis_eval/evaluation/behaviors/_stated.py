@@ -13,6 +13,7 @@ from typing import Any
 
 from ._cue import Cue, Searcher
 from ._output import Forms, echoed_command
+from ._question import mask_questions
 from ._why_chain import is_why
 from ._words import Phrases, clauses, mask_quotes, name_regex
 from .text import AnswerText
@@ -54,6 +55,19 @@ _LOOKING = Cue(
 )
 
 
+#: rule 611: a clause that says what followed ("..., so it is taken out of the endpoints",
+#: "which means", "as a result", "and therefore"): an effect, not a fault of its own
+EFFECT = Cue(
+    r"^(?:and\s+)?(?:so|hence|therefore|thus|consequently|as a (?:result|consequence)|"
+    r"which (?:means|meant|leaves|left))\b(?!\s+that\b)",
+    _I,
+)
+#: the consequence word alone, its clause after the comma ("As a result, W has no endpoints")
+_EFFECT_ALONE = Cue(
+    r"^(?:and\s+)?(?:therefore|thus|hence|consequently|as a (?:result|consequence))$", _I
+)
+
+
 def stated_faults(
     text: AnswerText,
     found: Iterable[Any],
@@ -61,6 +75,7 @@ def stated_faults(
     truth: Sequence[Searcher],
     names: Iterable[str] = (),
     classes: Mapping[str, Phrases] | None = None,
+    causes: set[str] | frozenset[str] = frozenset(),
 ) -> list[str]:
     """Faults stated plainly as present that the environment does not make true (issue 27
     item 1): "The TLS certificate of W has expired." with no cause cue is a claim of that
@@ -72,7 +87,10 @@ def stated_faults(
     observation) is one wrong claim, once per sentence and class; a clause reproducing one of
     the agent's calls, a trail row's cell, is none (rule 257). ``found`` are the answer's
     claims (:func:`._claims.claims`), ``classes`` the fault catalogue
-    (:func:`._claims.catalogue`)."""
+    (:func:`._claims.catalogue`). Rule 611: a clause after a consequence word (:data:`EFFECT`)
+    that follows, in its sentence, a clause stating the true cause (a ground-truth term, or a
+    class of ``causes``, the truth's own, object names blanked) says what the fault did: none.
+    Rule 610: what a sentence only asks (:func:`._question.mask_questions`) states nothing."""
     masks = [name_regex(n) for n in sorted(set(names), key=len, reverse=True) if n]
     forms: Forms = getattr(text, "forms", None) or Forms()
     out: list[str] = []
@@ -82,10 +100,16 @@ def stated_faults(
         if is_why(claim.text):
             continue  # rule 503: a "Why ...?" question states the symptom it asks about
         seen: set[str] = set()
-        for clause in clauses(mask_quotes(claim.text)):
-            if any(r.search(clause) for r in truth) or echoed_command(clause, forms):
-                continue  # rule 257: a call quoted (``rollout status ... --timeout=60s``)
+        cause = after = False  # rule 611: the true cause stated; the clause before said "so"
+        for clause in clauses(mask_quotes(mask_questions(claim.text))):  # rule 610
             bare = _unnamed(clause, masks)
+            effect, after = (
+                cause and (after or bool(EFFECT.match(clause))),
+                bool(_EFFECT_ALONE.match(clause)),
+            )
+            cause = cause or _true_cause(bare, truth, causes, classes or {})
+            if effect or any(r.search(clause) for r in truth) or echoed_command(clause, forms):
+                continue  # rule 257: a call quoted (``rollout status ... --timeout=60s``)
             if not FAULT_STATE.search(bare) or _LOOKING.search(bare):
                 continue
             for name, phrases in (classes or {}).items():
@@ -96,6 +120,25 @@ def stated_faults(
                     seen.add(name)
                     out.append(clause)
     return out
+
+
+def _true_cause(
+    bare: str,
+    truth: Sequence[Searcher],
+    causes: set[str] | frozenset[str],
+    classes: Mapping[str, Phrases],
+) -> bool:
+    """Rule 611: ``bare`` (object names blanked) states the true cause, a ground-truth term or
+    a phrase of one of ``causes`` unnegated (an observed class is not enough: a signal the
+    environment shows is no cause its effects follow from)."""
+    if any(r.search(bare) for r in truth):
+        return True
+    return any(
+        not AnswerText.negated(bare, m.start())
+        for name in sorted(causes)
+        if name in classes
+        for m in classes[name].matches(bare)
+    )
 
 
 def _unnamed(clause: str, masks: list[Cue]) -> str:

@@ -1,0 +1,67 @@
+"""What an answer only asks (behaviors rule 610; issue 27): a fault named only inside a
+question is the agent's question, not its finding.
+
+Three shapes: a "whether" clause ("I read the pods of W to see whether it is an OOM kill";
+"because you asked whether the busy processor is the problem, I read ..."), an "if" clause
+after a verb of looking or asking ("to check if the certificate expired"), and a yes/no
+question ("Is it the NetworkPolicy?"). :func:`mask_questions` blanks each (the same length, so
+positions hold): what is blanked neither states the ground truth nor asserts a cause, right or
+wrong. A "Why ...?" question is none of these (it presupposes what it asks about: rule 503),
+nor a conditional ("if the limit is raised, ..."), nor a clause after the question ends (at
+``. ; : ! ?``, at ", but"/", so", or at a new subject after a comma: "..., and they were").
+Registers no behavior.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..reading import per_judgement
+from ._cue import Cue
+
+_I = re.IGNORECASE
+#: where a question opens: "whether", or "if" after a verb of looking or asking
+_OPENS = Cue(
+    r"\bwhether\b"
+    r"|\b(?:see|seeing|check(?:s|ed|ing)?|know|ask(?:s|ed|ing)?|wonder(?:s|ed|ing)?|"
+    r"determin(?:e|es|ed|ing)|verif(?:y|ies|ied|ying)|confirm(?:s|ed|ing)?|find out|"
+    r"test(?:s|ed|ing)?|tell|look(?:s|ed|ing)? at|investigat(?:e|es|ed|ing)|learn)"
+    r"\s+(?:\w+\s+){0,3}?(?=if\b)",
+    _I,
+)
+#: where the question ends: a stop, a joined clause, or a new subject after a comma
+_ENDS = Cue(
+    r"[.;:!?]|,?\s+(?:but|so|then|and then)\b"
+    r"|,\s+(?:and\s+)?(?:I|we|it|they|this|that|which|he|she|you)\b",
+    _I,
+)
+#: a yes/no question: an auxiliary verb first, a question mark last (markdown marks aside)
+_YES_NO = Cue(
+    r"^[\s>*#-]*(?:\d+[.)]\s*)?(?:is|are|was|were|does|do|did|could|can|might|has|have|had|"
+    r"would|should|will|may)\b[^?]*\?[\s*_]*$",
+    _I,
+)
+
+
+@per_judgement
+def mask_questions(sentence: str) -> str:
+    """``sentence`` with what it only asks blanked, spaces for characters (module docstring)."""
+    if _YES_NO.match(sentence):
+        return " " * len(sentence)
+    if "whether" not in sentence.lower() and " if " not in sentence.lower():
+        return sentence
+    out, at = [], 0
+    for m in _OPENS.finditer(sentence):
+        if m.start() < at:
+            continue
+        start = m.start() if m.group().lower() == "whether" else m.end()
+        stop = _ENDS.search(sentence, start + 1)
+        end = stop.start() if stop else len(sentence)
+        out.append(sentence[at:start] + " " * (end - start))
+        at = end
+    return "".join(out) + sentence[at:]
+
+
+def asks_only(sentence: str) -> bool:
+    """Whether anything of ``sentence`` is a question (rule 610's reading has work to do)."""
+    return mask_questions(sentence) != sentence
