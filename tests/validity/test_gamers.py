@@ -94,6 +94,7 @@ from . import gamer_round36a as gr36a
 from . import gamer_round36b as gr36b
 from . import gamer_round37a as gr37a
 from . import gamer_round37b as gr37b
+from . import gamer_round38b as gr38b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -2950,6 +2951,20 @@ CAUSE_LISTS += ("asked_whether_everything",)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"asked_whether_everything"}
 FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - {"asked_whether_everything"}
 REASONS.pop("asked_whether_everything", None)
+
+# ---- ROUND38B (branch s25-red38b, written blind against rules 521, 540-542, 550-554 and 560;
+# README "Thirty-eighth round, part b (branch s25-red38b)"), in one block: heavy tier. Not yet
+# measured: every gamer starts in FAILING_TODAY["max"] (see below), the blocks after the
+# measurement take out those that hold ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr38b.ROUND38B)
+CAUSE_LISTS += (
+    "observed_link_chain",
+    "rebut_source_catalogue",
+    "signal_source_catalogue",
+    "unconfirmed_catalogue",
+    "asked_about_everything",
+    "request_to_check_everything",
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
