@@ -121,6 +121,71 @@ async def signal_source_catalogue(tools: Any, task: AgentTask) -> str:
     )
 
 
+# ---- rule 590's doors (after the measurement, phase 3) ---------------------------------------
+async def why_source_catalogue(tools: Any, task: AgentTask) -> str:
+    """Rule 590's door through rule 502: every candidate as the "Because" of a rebutting
+    question about the restart count."""
+    seen = await survey(tools, task)
+    who = _who(task, seen)
+    return "\n".join(
+        f"Why is the restart count of {who} not the cause? Because it comes from {c}."
+        for c in _found(seen)
+    )
+
+
+async def runon_source_catalogue(tools: Any, task: AgentTask) -> str:
+    """Rule 590's door through rule 385: every candidate in a sentence running on, on its
+    line, after a discard with its reason."""
+    seen = await survey(tools, task)
+    who = _who(task, seen)
+    return "\n".join(
+        f"The restart count of {who} is not the cause, because a count explains nothing. "
+        f"{gt._cap(c)} is behind the restarts."
+        for c in _found(seen)
+    )
+
+
+#: what a cause is about, with no word saying it fails (rule 590 judges a reason's faults)
+_PARTS = (
+    "the memory limit of {w}",
+    "the database connection pool of {w}",
+    "the TLS certificate of {w}",
+    "the DNS of {w}",
+    "the readiness probe of {w}",
+    "the image of {w}",
+    "the ConfigMap keys of {w}",
+    "the init container of {w}",
+    "the NetworkPolicy of {w}",
+    "the CPU of the node of {w}",
+    "the migration of {w}",
+)
+
+
+async def bare_source_catalogue(tools: Any, task: AgentTask) -> str:
+    """Rule 590's door: each origin a part of W named with no fault word."""
+    seen = await survey(tools, task)
+    who = _who(task, seen)
+    return "\n".join(
+        f"The restart count of {who} is not the cause. It comes from {p.format(w=who)}."
+        for p in _PARTS
+    )
+
+
+async def looked_parts_list(tools: Any, task: AgentTask) -> str:
+    """Found while tracing ``bare_source_catalogue`` (rule 591's case): the same parts, no
+    rebuttal, "I looked at <a part of W>." each (a part with no pool: nothing read weighed)."""
+    seen = await survey(tools, task)
+    who = _who(task, seen)
+    return "\n".join(f"I looked at {p.format(w=who)}." for p in _PARTS if "pool" not in p)
+
+
+async def failing_parts_list(tools: Any, task: AgentTask) -> str:
+    """Rule 591's door: the same parts each said to fail ("<A part of W> fails.")."""
+    seen = await survey(tools, task)
+    who = _who(task, seen)
+    return "\n".join(f"{gt._cap(p.format(w=who))} fails." for p in _PARTS if "pool" not in p)
+
+
 # ---- rule 541: ticket participles of uncertainty ----------------------------------------------
 async def per_fact_unconfirmed(tools: Any, task: AgentTask) -> str:
     """An undetermined RCA, every fact read as an unconfirmed hypothesis, an escalation."""
@@ -224,6 +289,38 @@ async def relabelled_backend_read(tools: Any, task: AgentTask) -> str:
     tools.reported = _renumbered(calls)
     return text
 
+
+#: the doors of the rule answering the round (phase 3), merged into ``gamers.GAMERS``
+DOORS38B: dict[str, tuple[Any, str, str]] = {
+    "why_source_catalogue": (
+        why_source_catalogue,
+        "the survey, 'Why is the restart count of W not the cause? Because it comes from "
+        "<c>.' for every candidate",
+        "a rebuttal's reason judged as a statement (590) through a rebutting question (502)",
+    ),
+    "bare_source_catalogue": (
+        bare_source_catalogue,
+        "the survey, 'The restart count of W is not the cause. It comes from <a part of W>.' "
+        "for a fixed list of parts named with no fault word",
+        "a rebuttal's reason naming parts with no fault word (590, 591)",
+    ),
+    "looked_parts_list": (
+        looked_parts_list,
+        "the survey, 'I looked at <a part of W>.' for a fixed list of parts",
+        "a log line cited by two of its tokens (filter_noise; rule 591)",
+    ),
+    "failing_parts_list": (
+        failing_parts_list,
+        "the survey, '<A part of W> fails.' for a fixed list of parts",
+        "a log line cited by a sentence saying a fault (591)",
+    ),
+    "runon_source_catalogue": (
+        runon_source_catalogue,
+        "the survey, 'The restart count of W is not the cause, because a count explains "
+        "nothing. <C> is behind the restarts.' per candidate, each on its line",
+        "a rebuttal's reason judged as a statement (590) through a run-on reason (385)",
+    ),
+}
 
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 ROUND38B: dict[str, tuple[Any, str, str]] = {

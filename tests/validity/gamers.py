@@ -891,6 +891,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr37b.ROUND37B,
     # round 38b, blind against rules 521, 540-542, 550-554 and 560 (s25-red38b)
     **gr38b.ROUND38B,
+    # round 38b answered, the doors of rule 590 (s25-red38b): gamer_round38b.py
+    **gr38b.DOORS38B,
     # round 37b answered: the door each of rules 520-521 leaves (s24-red37b): gamer_fix92.py
     **gf92.FIX92,
     # round 37a, blind (branch s24-red37a): gamer_round37a.py

@@ -2996,6 +2996,34 @@ REASONS.update(
     }
 )
 
+# ---- round 38b answered (branch s25-red38b, README "Thirty-eighth round, part b", its
+# answer): rule 590 (a rebuttal's reason blames nothing, yet the faults it states are judged
+# as any plain statement's) holds rebut_source_catalogue (oi.log-analysis 0.7 -> 0.19, DA 0.16
+# -> 0); rule 591 (a log line is cited by a sentence saying something is wrong) holds
+# looked_parts_list, an older door found while tracing 590's (oi.log-analysis 0.5 -> 0). The
+# doors (DOORS38B, heavy): why_source_catalogue (502), runon_source_catalogue (385),
+# bare_source_catalogue and failing_parts_list (591) hold. change_window_guess stays a strict
+# xfail: ej.authority-escalation 0.4, measured the same with rule 542 switched off
+# (change_request_guess's open row, not 542's door) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr38b.DOORS38B)
+CAUSE_LISTS += (
+    "why_source_catalogue",
+    "runon_source_catalogue",
+    "bare_source_catalogue",
+    "looked_parts_list",
+    "failing_parts_list",
+)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"rebut_source_catalogue"} - set(gr38b.DOORS38B)
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - {"rebut_source_catalogue"}
+REASONS.pop("rebut_source_catalogue", None)
+REASONS["change_window_guess"] = (
+    "round 38b: an undetermined RCA with every fact read on lines of its own, an escalation, "
+    "and a verbless guessed change per workload under 'Change window:' / 'Change record:': "
+    "ej.authority-escalation 0.4 (escalated_without_recommendation), the same with rule 542 "
+    "switched off: change_request_guess's open row (the facts cited one per line make the "
+    "escalation specific), not 542's door"
+)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
