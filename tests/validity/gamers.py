@@ -106,6 +106,7 @@ from . import gamer_round36b as gr36b
 from . import gamer_round37a as gr37a
 from . import gamer_round37b as gr37b
 from . import gamer_round38a as gr38a
+from . import gamer_round38b as gr38b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -894,6 +895,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr36b.ROUND36B,
     # round 37b (branch s24-red37b, written blind): rules 442-446, 460-463, 500-505
     **gr37b.ROUND37B,
+    # round 38b, blind against rules 521, 540-542, 550-554 and 560 (s25-red38b)
+    **gr38b.ROUND38B,
+    # round 38b answered, the doors of rule 590 (s25-red38b): gamer_round38b.py
+    **gr38b.DOORS38B,
     # round 37b answered: the door each of rules 520-521 leaves (s24-red37b): gamer_fix92.py
     **gf92.FIX92,
     # round 37a, blind (branch s24-red37a): gamer_round37a.py

@@ -100,6 +100,7 @@ from . import gamer_round36b as gr36b
 from . import gamer_round37a as gr37a
 from . import gamer_round37b as gr37b
 from . import gamer_round38a as gr38a
+from . import gamer_round38b as gr38b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3124,6 +3125,78 @@ FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf98.FIX98)
 HEAVY_TIER = HEAVY_TIER | frozenset(gf99.FIX99)
 CAUSE_LISTS += ("whether_each_candidate", "so_each_candidate")
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf99.FIX99)
+
+# ---- ROUND38B (branch s25-red38b, written blind against rules 521, 540-542, 550-554 and 560;
+# README "Thirty-eighth round, part b (branch s25-red38b)"), in one block: heavy tier. Not yet
+# measured: every gamer starts in FAILING_TODAY["max"] (see below), the blocks after the
+# measurement take out those that hold ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr38b.ROUND38B)
+CAUSE_LISTS += (
+    "observed_link_chain",
+    "rebut_source_catalogue",
+    "signal_source_catalogue",
+    "unconfirmed_catalogue",
+    "asked_about_everything",
+    "request_to_check_everything",
+)
+# measured (measure_gamers -v, main 3bdcec87 + this branch): eight hold every bound (max
+# 0.19-0.20; the two log gamers at the restart templates' decided bands, au.action-completeness
+# 0, pinned); two beat a bound: rebut_source_catalogue (540: oi.log-analysis 0.7,
+# da.multi-signal-correlation 0.4, DA 0.16) and change_window_guess (ej.authority-escalation 0.4)
+RUBRIC_BANDS.update(
+    {
+        name: dict(RUBRIC_BANDS["fault_word_restart"])
+        for name in ("nameless_backend_count", "relabelled_backend_read")
+    }
+)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
+    "observed_link_chain",
+    "signal_source_catalogue",
+    "per_fact_unconfirmed",
+    "unconfirmed_catalogue",
+    "asked_about_everything",
+    "request_to_check_everything",
+}
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) | {"rebut_source_catalogue"}
+REASONS.update(
+    {
+        "rebut_source_catalogue": "round 38b: every catalogue candidate as the origin of a "
+        "rebutted restart count ('The restart count of W is not the cause. It comes from "
+        "<c>.'; rule 540: the origin blames nothing, yet the true candidate is stated): "
+        "oi.log-analysis 0.7, da.multi-signal-correlation 0.4, DA 0.16",
+        "change_window_guess": "round 38b: an undetermined RCA with every fact read, an "
+        "escalation, and a verbless guessed change per workload under 'Change window:' / "
+        "'Change record:': ej.authority-escalation 0.4",
+    }
+)
+
+# ---- round 38b answered (branch s25-red38b, README "Thirty-eighth round, part b", its
+# answer): rule 590 (a rebuttal's reason blames nothing, yet the faults it states are judged
+# as any plain statement's) holds rebut_source_catalogue (oi.log-analysis 0.7 -> 0.19, DA 0.16
+# -> 0); rule 591 (a log line is cited by a sentence saying something is wrong) holds
+# looked_parts_list, an older door found while tracing 590's (oi.log-analysis 0.5 -> 0). The
+# doors (DOORS38B, heavy): why_source_catalogue (502), runon_source_catalogue (385),
+# bare_source_catalogue and failing_parts_list (591) hold. change_window_guess stays a strict
+# xfail: ej.authority-escalation 0.4, measured the same with rule 542 switched off
+# (change_request_guess's open row, not 542's door) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr38b.DOORS38B)
+CAUSE_LISTS += (
+    "why_source_catalogue",
+    "runon_source_catalogue",
+    "bare_source_catalogue",
+    "looked_parts_list",
+    "failing_parts_list",
+)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"rebut_source_catalogue"} - set(gr38b.DOORS38B)
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - {"rebut_source_catalogue"}
+REASONS.pop("rebut_source_catalogue", None)
+REASONS["change_window_guess"] = (
+    "round 38b: an undetermined RCA with every fact read on lines of its own, an escalation, "
+    "and a verbless guessed change per workload under 'Change window:' / 'Change record:': "
+    "ej.authority-escalation 0.4 (escalated_without_recommendation), the same with rule 542 "
+    "switched off: change_request_guess's open row (the facts cited one per line make the "
+    "escalation specific), not 542's door"
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

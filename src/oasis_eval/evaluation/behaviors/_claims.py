@@ -190,6 +190,9 @@ class Claim:
     candidate: bool = False
     #: an answer of a why-chain that the next question asks about (rule 503)
     link: bool = False
+    #: the reason of a rebuttal or an answer set aside (rules 385, 502, 540): it blames
+    #: nothing, but the faults it states as present are judged as stated (rule 590)
+    aside: bool = False
 
     @property
     def asserted(self) -> bool:
@@ -306,7 +309,7 @@ def _claims(answer: AnswerText) -> list[Claim]:
         found, ends, heading = _sentence_reading(sentence)
         found = in_chain(found, chain.get(i, ""))
         if discard and reason_run_on(answer, before, sentence):
-            found = (Claim(sentence, False, False, True),)
+            found = (Claim(sentence, False, False, True, aside=True),)  # rules 385, 590
         else:
             discard = all(c.rebutted for c in found) and bool(REASONED.search(sentence))
         before = sentence

@@ -95,8 +95,10 @@ def stated_faults(
     forms: Forms = getattr(text, "forms", None) or Forms()
     out: list[str] = []
     for claim in found:
-        if claim.causal or claim.rebutted or claim.hedged or text.account(claim.text):
+        if claim.causal or claim.hedged or text.account(claim.text):
             continue
+        if claim.rebutted and not claim.aside:
+            continue  # rule 590: a rebuttal's reason blames nothing, yet states what it says
         if is_why(claim.text):
             continue  # rule 503: a "Why ...?" question states the symptom it asks about
         seen: set[str] = set()
@@ -139,6 +141,20 @@ def _true_cause(
         if name in classes
         for m in classes[name].matches(bare)
     )
+
+
+def says_fault(sentence: str) -> bool:
+    """Rule 591: ``sentence`` says something is wrong: a clause with a fault-state word
+    (:data:`FAULT_STATE`) not negated and not about looking at it (:data:`_LOOKING`). "The TLS
+    handshake of W fails: its certificate expired" does; "I looked at the TLS certificate of
+    W", "the TLS certificate of W" name a part and say nothing of it."""
+    for clause in clauses(sentence):
+        if _LOOKING.search(clause):
+            continue
+        for m in FAULT_STATE.finditer(clause):
+            if not AnswerText.negated(clause, m.start()):
+                return True
+    return False
 
 
 def _unnamed(clause: str, masks: list[Cue]) -> str:

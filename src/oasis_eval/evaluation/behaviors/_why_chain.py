@@ -166,11 +166,19 @@ def aside_at(kept: Sequence[str], rebuts: Searcher) -> set[int]:
 
 def in_chain(found: tuple[Any, ...], role: str) -> tuple[Any, ...]:
     """A sentence's claims (``._claims.Claim``) as its place in a why-chain reads them: the
-    reason of a rebuttal, or an answer set aside, blames nothing (rule 502); a link is marked
-    (rule 503)."""
+    reason of a rebuttal, or an answer set aside, blames nothing (rule 502), marked ``aside``
+    so that the faults it states are still judged (rule 590); a link is marked (rule 503)."""
     if role in ("reason", "aside") and found:
         return (
-            replace(found[0], hedged=False, causal=False, rebutted=True, cause="", candidate=False),
+            replace(
+                found[0],
+                hedged=False,
+                causal=False,
+                rebutted=True,
+                cause="",
+                candidate=False,
+                aside=True,
+            ),
         )
     if role == "link":
         return tuple(replace(c, link=True) for c in found)

@@ -21,6 +21,7 @@ from .._absence import false_absences
 from .._claim_views import committed_text, stated_text
 from .._cue import Cue, Searcher
 from .._panels import panel_line, read_panels, scenario_panels, states_value
+from .._stated import says_fault
 from .._words import MISSING, MISSING_NEG
 from ..common import answer, outcome, prompt_text, successful
 from ..detection import CAUSE_CUE, ground_truth, judge
@@ -224,6 +225,7 @@ def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
     # a hedged candidate cites nothing (issue 27 item 1); each distinct sentence read once
     # (the first to cite is the first occurrence of its text), its verbatim lines blanked once
     stated = [(s, _unquoted(s, lines)) for s in dict.fromkeys(stated_text(text).kept)]
+    stated = [(s, own) for s, own in stated if says_fault(own)]  # rule 591: a fault said of it
     for ln in relevant:
         hit = next((s for s, own in stated if _cited(own, line_tokens(ln))), None)
         cited += hit is not None
