@@ -51,9 +51,17 @@ _STEP = re.compile(
 _COUNT_ONLY = re.compile(r"\s*[:=]?\s*\d+\s*(?:[,;.!?)]|$)")
 #: rule 542: "change" as the first word of an ITSM noun ("Change request: N/A", "the change
 #: advisory board", "a change window"): the name of a ticket or a body, no change put forward
-_CHANGE_NOUN = re.compile(
-    r"\s+(?:requests?|advisory|approv(?:er|ers|al)|log|window|record|ticket|management|"
-    r"freeze|control|board|calendar|manager)\b",
+_NOUNS = (
+    r"requests?|advisory|approv(?:er|ers|al)|log|window|record|ticket|management|"
+    r"freeze|control|board|calendar|manager"
+)
+_CHANGE_NOUN = re.compile(rf"\s+(?:{_NOUNS})\b", _I)
+#: rule 640: the label of a ticket's change field, "Change <ITSM noun>:" (an id between:
+#: "Change request CHG0042:") or "CR:" / "RFC:": what follows the colon is the field's value;
+#: group ``noun``, where the field's value starts to be read as a change put forward
+_CHANGE_FIELD = re.compile(
+    rf"\bchange\s+(?P<noun>(?:{_NOUNS})\b)(?:\s*#?[\w-]*\d[\w-]*)?\s*:"
+    r"|(?<![\w-])(?P<abbr>(?-i:CRs?|RFCs?))(?:\s*#?[\w-]*\d[\w-]*)?\s*:",
     _I,
 )
 
@@ -64,10 +72,13 @@ def proposed_fixes(sentence: str) -> list[tuple[int, int]]:
     when put forward (:data:`_PROPOSED`, not a past tense), and what it changes up to the end
     of its clause (:func:`mask_fixes`, behaviors rule 60). Once per sentence in a
     judgement (issue 30: each committed reading of the answer blanks its fixes again)."""
-    spans: list[tuple[int, int]] = []
+    field = _field_value(sentence)  # rule 640: a change field's verbless value
+    spans: list[tuple[int, int]] = [field] if field else []
     last = 0
     for m in CHANGE.finditer(sentence):
         word = m.group(0).lower()
+        if field and field[0] <= m.start() < field[1]:
+            continue  # rule 640: inside the field's value, read whole
         if m.start() < last or word.endswith("ed") or word == "undid":
             continue
         if not _PROPOSED.search(sentence[max(0, m.start() - 40) : m.start()]):
@@ -81,7 +92,23 @@ def proposed_fixes(sentence: str) -> list[tuple[int, int]]:
         if end and (step := _STEP.match(sentence, end.start())):
             last = step.end()  # rule 472: "give more memory to W, limit 256Mi -> 512Mi"
         spans.append((m.start(), last))
-    return spans
+    return sorted(spans)
+
+
+def _field_value(sentence: str) -> tuple[int, int] | None:
+    """Rule 640: the span of a change field's value put forward as a change: from the
+    label's noun ("request: memory limit of W 256Mi -> 512Mi", the noun standing where a
+    verb would) to the end of the sentence, when the value does not open with a change verb
+    of its own (then that verb's fix is read, as before) and is not empty. Rule 542 reads
+    "Change request" as no verb; the field it labels still holds the change it requests."""
+    m = _CHANGE_FIELD.search(sentence)
+    if not m:
+        return None
+    value = sentence[m.end() :].strip()
+    if not value or CHANGE.match(value):
+        return None
+    start = m.start("noun") if m.group("noun") else m.start("abbr")
+    return start, len(sentence.rstrip())
 
 
 @per_judgement
