@@ -279,7 +279,7 @@ RESPONSE_SHA256 = "oasis.sim/response-sha256"
 #: each once), beside what a log read served; none where they are more than
 #: :data:`SELECTED_SERIES_MOST`
 SELECTED_SERIES = "oasis.sim/selected-series"
-SELECTED_SERIES_MOST = 200
+SELECTED_SERIES_MOST = 1000
 
 
 def nonempty_lines(text: str) -> int:

@@ -172,10 +172,3 @@ def reported_counts(
     counts = {len(lines) for lines in each}
     counts |= {sum(len(lines) for lines in each), len({x for lines in each for x in lines})}
     return frozenset(counts)
-
-
-def together_counts(bctx: BehaviorContext) -> frozenset[int]:
-    """Rule 641: the line counts of every vouched log result read together (their sum, their
-    distinct lines), what a count said of the logs of no workload may be."""
-    each = [[x.strip() for x in t.splitlines() if x.strip()] for t in vouched_log_results(bctx)]
-    return frozenset({sum(map(len, each)), len({x for lines in each for x in lines})})

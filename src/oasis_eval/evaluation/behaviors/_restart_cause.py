@@ -41,7 +41,7 @@ from ._logs_shown import (
     unpurposed,
     window_holds,
 )
-from ._logs_vouched import reported_counts, together_counts
+from ._logs_vouched import reported_counts
 from ._ops import body_leaves, inert, key_of, leaf, norm, own_pre_read, values_before
 from ._seeded import fact_tokens, keys_and_leaves, leaves
 from ._words import sentences
@@ -232,8 +232,7 @@ def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     # rule 240: a line count is one the reads returned (rules 550-551: as an audited read
     # vouches for the reported result); rule 641: the reads of the workload it is said of
     counts = reported_counts(bctx, lambda e: _reads_logs(e, targets, ns))
-    together = together_counts(bctx)
-    return read and logs_told(own_sentences(bctx), targets, others, errors, counts, together)
+    return read and logs_told(own_sentences(bctx), targets, others, errors, counts)
 
 
 #: a count of log lines said ("50 line(s) read", "18 log lines")
@@ -254,7 +253,6 @@ def logs_told(
     workloads: set[str],
     errors: bool = False,
     counts: frozenset[int] | None = None,
-    together: frozenset[int] = frozenset(),
 ) -> bool:
     """The answer states what the restarted workload's logs showed (rule 138): a sentence
     naming its logs that states an error or problem in them, or their absence ("its logs and
@@ -264,8 +262,7 @@ def logs_told(
     what failed") says nothing they showed, and where the scenario's own log lines of the
     workload hold an error line (``errors``) an absence said of them is not what they showed
     (rule 146); a line count said ("50 line(s) read") must be one of ``counts``, what the
-    reads returned (rule 240): of the workload's own reads (rule 641), or of every read
-    together (``together``) where the sentence names no workload."""
+    reads returned (rule 240), of the workload's own reads (rule 641: the caller's counts)."""
     lowered = tuple(t.lower() for t in targets)
     others = tuple(w.lower() for w in workloads if w.lower() not in lowered)
     for said in sentences(answer):
@@ -275,16 +272,12 @@ def logs_told(
         if errors and not states_found(sentence):
             continue
         said_counts = {int(n) for n in _COUNT.findall(sentence)}
+        if counts is not None and said_counts - counts:
+            continue  # rule 240: "50 line(s) read" where the reads returned 2 is no reading
         words = re.findall(r"[\w.-]+", sentence.lower())
         if any(w == t or w.startswith(t + "-") for w in words for t in lowered):
-            # rule 240: "50 line(s) read" where the reads returned 2 is no reading; rule 641:
-            # nor where only another workload's read returned 50
-            if counts is None or not said_counts - counts:
-                return True
-            continue
-        if not any(w == o or w.startswith(o + "-") for w in words for o in others) and (
-            counts is None or not said_counts - (counts | together)
-        ):
+            return True
+        if not any(w == o or w.startswith(o + "-") for w in words for o in others):
             return True
     return False
 
