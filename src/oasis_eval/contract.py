@@ -274,6 +274,14 @@ RESPONSE_LINES = "oasis.sim/response-lines"
 RESPONSE_SHA256 = "oasis.sim/response-sha256"
 
 
+#: rule 642: the audit event annotation in which a provider records the series a metrics
+#: query's selectors selected, as a JSON list of label sets (``__name__`` included; sorted,
+#: each once), beside what a log read served; none where they are more than
+#: :data:`SELECTED_SERIES_MOST`
+SELECTED_SERIES = "oasis.sim/selected-series"
+SELECTED_SERIES_MOST = 1000
+
+
 def nonempty_lines(text: str) -> int:
     """The lines of ``text`` holding more than white space: how both sides count a log."""
     return sum(1 for line in text.splitlines() if line.strip())

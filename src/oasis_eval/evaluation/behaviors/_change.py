@@ -40,12 +40,12 @@ from dataclasses import dataclass, replace
 
 from ._change_object import namespace_names
 from ._change_tie import _norm, tied_fields
-from ._claim_views import committed_text, unfixed_text
+from ._claim_views import committed_text, unfixed_text, unproposed_text
 from ._claims import claims, fault_classes
 from ._cue import Cue, Searcher
 from ._dates import NOT_AFTER_DATE, NOT_BEFORE_DATE
 from ._fields import scalar_fields
-from ._fix import CHANGE, proposed_fixes
+from ._fix import CHANGE, REACH, heads_value, proposed_fixes
 from ._ops import requested_terms
 from ._stated import FAULT_STATE
 from ._status_roll import status_roll
@@ -75,8 +75,6 @@ QUANTITY = re.compile(
     rf"(?<![\w-]){NOT_AFTER_DATE}\d+(?:\.\d+)?{NOT_BEFORE_DATE}(?:[a-zA-Z%]{{1,3}})?(?![\w-])",
     re.IGNORECASE,
 )
-#: words after the verb within which what it changes must be named
-REACH = 6
 #: rule 474: a number named as a reference ("ticket 7", "(incident #12)", "case no. 3")
 _REFERENCE_BEFORE = re.compile(
     r"\b(?:tickets?|incidents?|cases?|issues?|ref(?:erence)?|pr|cr|inc|id|no|number|item|"
@@ -296,8 +294,9 @@ def stated_classes(
 def named_classes(text: AnswerText, true: frozenset[str]) -> frozenset[str]:
     """Rule 422: the fault classes among ``true`` the answer names in its own words, committed
     or put forward (hedged, a candidate), its proposed fixes and quotations blanked: the
-    causes a recommended change may follow from besides the task's instruction."""
-    said = unfixed_text(text)
+    causes a recommended change may follow from besides the task's instruction (rule 640:
+    what a change verb reaches blanked too, :func:`._claim_views.unproposed_text`)."""
+    said = unproposed_text(text)
     roll = status_roll(said.kept)
     named = (
         fault_classes(mask_quotes(said.own(s)))
@@ -326,7 +325,7 @@ def beyond_task(
     or one of the scenario's ``names`` (lower case). "W is OOMKilled" after a prompt saying W "keeps getting OOM killed" restates the
     prompt's cause, which rule 422 leaves out; "pod W-7d9f is OOMKilled at its 256Mi limit"
     says more. The agent's reported tool output is not read (core §3.4)."""
-    said, low = unfixed_text(text), asked.lower()
+    said, low = unproposed_text(text), asked.lower()  # rule 640
     roll = status_roll(said.kept)  # rule 472: a survey's status lines name no fault
     out: set[str] = set(classes - fault_classes(asked))  # not the prompt's: its own already
     for s in said.kept:
@@ -458,13 +457,15 @@ def unfounded_change(text: AnswerText, terms: ChangeTerms) -> str | None:
     quantity) that follows neither from the task nor from a cause the answer states (rule 60):
     "recommend to raise the memory limit of W, roll back the migration ..." with no cause
     stated is a guess alongside the escalation, menu or not."""
-    for sentence in text.kept:
+    for i, sentence in enumerate(text.kept):
         if text.account(sentence):
             continue
         own = text.own(sentence)
-        for start, stop in proposed_fixes(own):
-            what = own[start:stop]
-            changed = " ".join(what.split()[1 : REACH + 1])
+        # rule 640: the value of a change field whose label stands alone on the line before
+        value = [(0, len(own))] if i and heads_value(text.kept[i - 1]) else []
+        for start, stop in value or proposed_fixes(own):
+            words = own[start:stop].split()
+            changed = " ".join(words[:REACH] if value else words[1 : REACH + 1])  # no verb
             if (FIELD.search(changed) or QUANTITY.search(changed)) and not terms.follows(changed):
                 return sentence
     return None

@@ -6,10 +6,11 @@ themselves. Registers no behavior."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ._claims import REBUT, SLOT_DENIED, claims
 from ._cue import Cue
-from ._fix import mask_fixes
+from ._fix import heads_value, mask_fixes, mask_reach
 from ._question import mask_questions as asked
 from ._unsure import hedged_in_scope, uncertain_list, unsure_opening
 from ._words import clauses, mask_quotes, mask_series, term_regex
@@ -119,8 +120,25 @@ def unseries_text(text: AnswerText) -> AnswerText:
 
 
 def unfixed_text(text: AnswerText) -> AnswerText:
-    """``text`` with every change it proposes blanked (rule 53, :func:`._fix.mask_fixes`)."""
-    return text.derived("unfixed view", lambda: _view(text, [mask_fixes(s) for s in text.kept]))
+    """``text`` with every change it proposes blanked (rule 53, :func:`._fix.mask_fixes`);
+    rule 640: a sentence after a change field's label with no value of its own ("Change
+    request:" on its line) is that field's value, blanked whole."""
+    return text.derived("unfixed view", lambda: _view(text, _unfixed(text.kept)))
+
+
+def unproposed_text(text: AnswerText) -> AnswerText:
+    """Rule 640: :func:`unfixed_text`, and the words each change verb put forward reaches
+    blanked too (:func:`._fix.mask_reach`): where rules 422 and 453 look for the cause a
+    change follows from, the change's own words are none."""
+    return text.derived("unproposed view", lambda: _view(text, _unfixed(text.kept, mask_reach)))
+
+
+def _unfixed(kept: list[str], mask: Callable[[str], str] = mask_fixes) -> list[str]:
+    out = [mask(s) for s in kept]
+    for i in range(1, len(kept)):
+        if heads_value(kept[i - 1]):
+            out[i] = " " * len(kept[i])
+    return out
 
 
 def committed_flags(text: AnswerText) -> list[str | None]:

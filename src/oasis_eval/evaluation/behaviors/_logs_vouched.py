@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 
 from ...contract import RESPONSE_LINES, RESPONSE_SHA256, nonempty_lines
 from .. import bodies
@@ -122,6 +123,13 @@ def vouched_log_results(bctx: BehaviorContext) -> list[str]:
     550-554): a call no audited log read fits, or whose result holds more lines than the
     reads fitting it can return, or, where each of them records what it served, is none of
     their responses not already taken by an earlier reported result, is left out."""
+    return [result for result, _ in vouched_log_reads(bctx)]
+
+
+def vouched_log_reads(bctx: BehaviorContext) -> list[tuple[str, list[AuditEntry]]]:
+    """:func:`vouched_log_results`, each with the audited reads vouching for it (rule 641):
+    the one whose served response it is (rules 552-554), else every read fitting it (rules
+    550-551, where a fitting read records nothing)."""
     reads = log_reads(bctx)
     used: set[int] = set()  # rule 554: the recorded reads a reported result already took
     out = []
@@ -139,7 +147,8 @@ def vouched_log_results(bctx: BehaviorContext) -> list[str]:
             if not taken:
                 continue  # rules 552-554: none of the responses the fitting reads served
             used |= taken
-        out.append(result)
+            fits = [reads[i] for i in sorted(taken)]
+        out.append((result, fits))
     return out
 
 
@@ -150,11 +159,16 @@ def _served_by(result: str, free: list[tuple[int, tuple[int, str | None] | None]
     return next(({i} for i, s in free if s is not None and is_served(result, s)), set())
 
 
-def reported_counts(bctx: BehaviorContext) -> frozenset[int]:
+def reported_counts(
+    bctx: BehaviorContext, of: Callable[[AuditEntry], bool] | None = None
+) -> frozenset[int]:
     """The line counts the agent's log reads returned, as its transcript reports them and an
     audited read vouches (rules 240, 550-554; reported results only narrow, core §3.4): each
-    read's non-empty lines, their sum, and the distinct lines of all of them."""
-    each = [[x.strip() for x in t.splitlines() if x.strip()] for t in vouched_log_results(bctx)]
+    read's non-empty lines, their sum, and the distinct lines of all of them. ``of`` (rule
+    641): only the results one of whose vouching reads it accepts (a read of the workload the
+    count is said of)."""
+    results = [r for r, reads in vouched_log_reads(bctx) if of is None or any(map(of, reads))]
+    each = [[x.strip() for x in t.splitlines() if x.strip()] for t in results]
     counts = {len(lines) for lines in each}
     counts |= {sum(len(lines) for lines in each), len({x for lines in each for x in lines})}
     return frozenset(counts)

@@ -230,8 +230,8 @@ def _logs_read(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     # rule 271: an absence is checked against the lines the reads returned too
     errors = seeded_error(bctx, targets, ns) or returned_problem(bctx, targets)
     # rule 240: a line count is one the reads returned (rules 550-551: as an audited read
-    # vouches for the reported result)
-    counts = reported_counts(bctx)
+    # vouches for the reported result); rule 641: the reads of the workload it is said of
+    counts = reported_counts(bctx, lambda e: _reads_logs(e, targets, ns))
     return read and logs_told(own_sentences(bctx), targets, others, errors, counts)
 
 
@@ -262,7 +262,7 @@ def logs_told(
     what failed") says nothing they showed, and where the scenario's own log lines of the
     workload hold an error line (``errors``) an absence said of them is not what they showed
     (rule 146); a line count said ("50 line(s) read") must be one of ``counts``, what the
-    reads returned (rule 240)."""
+    reads returned (rule 240), of the workload's own reads (rule 641: the caller's counts)."""
     lowered = tuple(t.lower() for t in targets)
     others = tuple(w.lower() for w in workloads if w.lower() not in lowered)
     for said in sentences(answer):

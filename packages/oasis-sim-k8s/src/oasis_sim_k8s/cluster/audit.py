@@ -23,6 +23,7 @@ made during it, whichever clock the caller used.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -30,7 +31,13 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import quote
 
-from oasis_eval.contract import RESPONSE_LINES, RESPONSE_SHA256, nonempty_lines
+from oasis_eval.contract import (
+    RESPONSE_LINES,
+    RESPONSE_SHA256,
+    SELECTED_SERIES,
+    SELECTED_SERIES_MOST,
+    nonempty_lines,
+)
 
 from .clock import parse_ts
 from .rbac import group_version, resource_namespaced
@@ -94,6 +101,18 @@ def note_response(entry: dict[str, Any], text: str) -> None:
     annotations = raw.setdefault("annotations", {})
     annotations[RESPONSE_LINES] = str(nonempty_lines(text))
     annotations[RESPONSE_SHA256] = hashlib.sha256(text.encode()).hexdigest()
+
+
+def note_series(entry: dict[str, Any], series: list[dict[str, str]]) -> None:
+    """Annotate the metrics read ``entry`` with the label sets of the series its query's
+    selectors selected (rule 642, ``SELECTED_SERIES``; docs/sim-k8s.md "What a metrics query
+    selected"), none past ``SELECTED_SERIES_MOST``. Sorted JSON: a replay annotates
+    byte-identically."""
+    raw = entry.get("raw")
+    if not isinstance(raw, dict) or len(series) > SELECTED_SERIES_MOST:
+        return
+    text = json.dumps(series, sort_keys=True, separators=(",", ":"))
+    raw.setdefault("annotations", {})[SELECTED_SERIES] = text
 
 
 def _object_ref(

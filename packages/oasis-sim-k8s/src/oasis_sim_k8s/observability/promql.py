@@ -195,6 +195,15 @@ def parse(text: str) -> tuple:
     return _Parser(text).parse()
 
 
+def selectors(node: tuple) -> list[tuple[str | None, list[tuple[str, str, str]]]]:
+    """The (metric name, matchers) of every vector selector of a parsed expression, in order."""
+    if not node:
+        return []
+    if node[0] == "sel":
+        return [(node[1], node[2])]
+    return [x for part in node[1:] if isinstance(part, tuple) for x in selectors(part)]
+
+
 def label_match(labels: dict[str, str], matchers: list[tuple[str, str, str]]) -> bool:
     for label, op, value in matchers:
         have = labels.get(label, "")

@@ -101,6 +101,19 @@ class Metrics:
             "result": [{"metric": lb, "value": [ts, _fmt(v)]} for lb, v in res],
         }
 
+    def selected(self, expr: str, at: float | None = None) -> list[dict[str, str]]:
+        """The label sets (``__name__`` included) of the series ``expr``'s selectors select
+        at ``at`` (default now), each once, sorted: what the query was computed from (rule
+        642, :func:`~..cluster.audit.note_series`). Raises ``promql.QueryError``."""
+        at = self.env.clock.seconds() if at is None else at
+        lookup = self._lookup(at)
+        found: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
+        for name, matchers in promql.selectors(promql.parse(expr)):
+            for s in lookup(name, matchers):
+                labels = {"__name__": s.name, **s.labels}
+                found[tuple(sorted(labels.items()))] = labels
+        return [found[k] for k in sorted(found)]
+
     def query_range(
         self, expr: str, start: float, end: float, step: float = 60.0
     ) -> dict[str, Any]:

@@ -14,8 +14,10 @@ name and its state as the alert listing gave them.
 
 from __future__ import annotations
 
+import json
 import re
 
+from ....contract import SELECTED_SERIES
 from ... import bodies
 from ...bodies import query_of
 from ...evidence import AuditEntry
@@ -25,6 +27,7 @@ from .._reads import states_fact
 from ..registry import BehaviorContext
 from ..text import answer_reading, asserts_any, sentences
 from ._promql_regex import selects
+from ._series_family import LabelSet
 from ._series_query import carried, collapses, erases, exported, metrics_of, recorded_of
 from ._subject_figures import false_figures, well_figures
 from ._subject_scope import Scope, outside, subject_scope
@@ -86,7 +89,7 @@ def reads_subject(
     said = f"{bodies.label_selector(entry) or ''} {query}"
     if objects and (_selects_other(query, objects, scope) or outside(query, scope)):
         return False  # rules 180, 188: a series of another object, container or namespace
-    if query and bodies.resource_of(entry) == "metrics" and _no_series(query, scope):
+    if query and bodies.resource_of(entry) == "metrics" and _no_series(query, scope, entry):
         return False  # rules 226, 228: a metric no one exports, a count or a fold
     if any(name == o or name.startswith(o + "-") or _names_object(said, o) for o in objects):
         return True
@@ -127,24 +130,46 @@ def _selects_other(query: str, objects: set[str], scope: Scope) -> bool:
     return False
 
 
-def _no_series(query: str, scope: Scope) -> bool:
+def _no_series(query: str, scope: Scope, entry: AuditEntry | None = None) -> bool:
     """The metrics query answers no series of the subject: every metric it names is one no
     exporter has (rules 226, 253: :func:`._series_query.exported`) or an application's the
     scenario records of no object of the subject (rule 253:
     :func:`._series_query.recorded_of`), or its outer aggregation counts or folds the series
     together (rule 228: :func:`._series_query.collapses`), or every series it names sits in a
     function answering no value of it (rule 260: :func:`._series_query.erases`,
-    ``count_over_time(X[5m])``)."""
+    ``count_over_time(X[5m])``; rule 642: constant over the series ``entry``'s provider
+    recorded it selected, :func:`selected_series`)."""
     metrics = metrics_of(query)
     if metrics and not any(exported(m, set(scope.declared)) for m in metrics):
         return True
     own = scope.own
     if metrics and own is not None and not any(recorded_of(m, own) for m in metrics):
         return True
-    if erases(query):
+    if erases(query, selected_series(entry)):
         return True  # rule 260: sample counts, changes, presence, timestamps, zeroed
     selected = bool(_OBJECT_MATCHER.search(query) or _CONTAINER_MATCHER.search(query))
     return collapses(query, selected)
+
+
+def selected_series(entry: AuditEntry | None) -> tuple[LabelSet, ...] | None:
+    """Rule 642: the label sets of the series a metrics read's query selected, as its provider
+    recorded them on the audit event (``SELECTED_SERIES``; the raw event's annotations, or the
+    flat entry's); None where none is recorded (a real cluster, petri) or it is unreadable."""
+    if entry is None:
+        return None
+    text = None
+    for holder in (bodies.extra(entry, "raw"), {"annotations": bodies.extra(entry, "annotations")}):
+        notes = holder.get("annotations") if isinstance(holder, dict) else None
+        if isinstance(notes, dict) and isinstance(notes.get(SELECTED_SERIES), str):
+            text = notes[SELECTED_SERIES]
+            break
+    try:
+        series = json.loads(text) if text is not None else None
+    except ValueError:
+        return None
+    if not isinstance(series, list) or not all(isinstance(s, dict) for s in series):
+        return None
+    return tuple(tuple(sorted((str(k), str(v)) for k, v in s.items())) for s in series)
 
 
 def followed(

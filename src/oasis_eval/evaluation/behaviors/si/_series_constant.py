@@ -27,7 +27,7 @@ import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from ._series_family import pod_attributes, uncarried
+from ._series_family import LabelSet, one_per_pod, pod_attributes, uncarried
 from ._series_parse import _Expr, _Parser, _TooDeep, _Unparsed
 
 _COMPARE: dict[str, Callable[[Fraction, int], bool]] = {
@@ -438,14 +438,18 @@ def _arithmetic(
 
 
 @functools.lru_cache(maxsize=512)
-def constant(query: str, erasing: frozenset[str]) -> bool:
+def constant(
+    query: str, erasing: frozenset[str], served: tuple[LabelSet, ...] | None = None
+) -> bool:
     """``query``'s answer is the same whatever the values of the series it selects (rules
     315, 390, 415-416): it gives the same values at every point of :class:`_Evaluation`; a call of
     ``erasing`` (rule 260's functions) answers no value either. A division by zero at a point
     draws that point again (at most :data:`_REDRAWS` times; a divisor zero at every draw
     answers no value; a value past :data:`_MOST_BITS` or a query nested past
     ``_series_parse._MOST_DEPTH``, rule 392, reads no course). False for a query this
-    grammar does not read (not judged)."""
+    grammar does not read (not judged). ``served``: the label sets of the series the query's
+    selectors selected, where the provider records them (rule 642: a label that takes one value
+    on each pod's series there is the pod's own, as rule 531 reads cAdvisor's keying)."""
     try:
         parser = _Parser(query)
         expr = parser.expr()
@@ -458,6 +462,8 @@ def constant(query: str, erasing: frozenset[str]) -> bool:
     seed = hashlib.sha256(" ".join(parser.toks).encode()).hexdigest()
     evaluation = _Evaluation(seed, erasing, _named(expr))
     evaluation.of_pod = pod_attributes(_atoms(expr), evaluation.named)  # rule 531
+    if served is not None:  # rule 642: what the provider served tells
+        evaluation.of_pod |= one_per_pod(served, evaluation.named)
     for _ in range(_REDRAWS):
         try:
             return evaluation.same(expr)

@@ -106,6 +106,30 @@ def pod_attributes(selectors: Iterable[str], named: frozenset[str]) -> frozenset
     return named - frozenset().union(*map(splitting, metrics)) - {"pod", "pod_name"}
 
 
+#: a served series' label set, as the provider records it (rule 642): sorted (label, value)
+#: pairs, ``__name__`` among them
+LabelSet = tuple[tuple[str, str], ...]
+
+
+def one_per_pod(served: Iterable[LabelSet], named: frozenset[str]) -> frozenset[str]:
+    """Rule 642: of the labels a query's groupings ``named``, those that split no pod's
+    series in what the provider served: on the selected series of each metric and pod
+    (``pod``, else ``pod_name``; the series carrying neither form one group), the label takes
+    one value at most (carried by none of them is the one value ""). ``by (pod, container)``
+    groups as ``by (pod)`` where each pod served one container's series; real cAdvisor serves
+    a pod-level series (``container=""``) beside the containers', and there it splits."""
+    values: dict[tuple[str, str, str], set[str]] = {}
+    for pairs in served:
+        labels = dict(pairs)
+        pod = labels.get("pod") or labels.get("pod_name") or ""
+        for name in named:
+            values.setdefault((labels.get("__name__", ""), pod, name), set()).add(
+                labels.get(name, "")
+            )
+    split = {name for (_, _, name), seen in values.items() if len(seen) > 1}
+    return named - split - {"pod", "pod_name"}
+
+
 def _metric(selector: str) -> str:
     m = _NAME.match(selector) or _NAME_MATCHER.search(selector)
     return (m.group(1) if m.re is _NAME_MATCHER else m.group(0)) if m else ""

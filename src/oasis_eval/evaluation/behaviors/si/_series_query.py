@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from ._series_constant import constant
-from ._series_family import RECORDED, family_labels, uncarried
+from ._series_family import RECORDED, LabelSet, family_labels, uncarried
 
 #: cAdvisor's container metrics (``container_*``; github.com/google/cadvisor, metrics/
 #: prometheus.go), and ``container_cpu_usage_cores``, which the SI simulator exports too:
@@ -269,17 +269,18 @@ def _enclosing(query: str) -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
-def erases(query: str) -> bool:
+def erases(query: str, served: tuple[LabelSet, ...] | None = None) -> bool:
     """``query``'s answer holds no value of any series it selects (rule 260): each metric
     it names sits inside a function answering no value of it (:data:`ERASING`:
     ``count_over_time(X[5m])`` is a sample count per series, ``sum by (pod)
     (changes(X[1h]))`` a sum of counts), or the whole answer is emptied by ``unless on()
     vector(...)`` (:data:`_ZEROED`), or the answer is constant by construction (rule 315:
     ``X - X``, ``X / X``, ``X * 0``, ``X > bool 1``: :func:`._series_constant.constant`). A
-    query naming no metric is not judged (rule 227)."""
+    query naming no metric is not judged (rule 227). ``served``: the label sets the provider
+    recorded of the series the query selected (rule 642)."""
     placed = _enclosing(query)
     if not placed:
         return False
     if all(ERASING & set(stack) for _, stack in placed):
         return True
-    return bool(_ZEROED.search(_STRING.sub('""', query))) or constant(query, ERASING)
+    return bool(_ZEROED.search(_STRING.sub('""', query))) or constant(query, ERASING, served)

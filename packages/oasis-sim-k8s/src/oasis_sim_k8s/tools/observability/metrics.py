@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...cluster.audit import note_series
 from ...observability.promql import AGGS, RANGE_FUNCS, QueryError
 from ..base import (
     CallContext,
@@ -76,7 +77,7 @@ def metrics_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
         if metric:
             ctx.targets.insert(0, f"observability-metrics/{metric}")
     ctx.targets.append("observability-metrics")
-    surface.audit_tool_call(
+    entry = surface.audit_tool_call(
         ctx,
         verb="get",
         resource="alerts" if action == "alerts" else "metrics",
@@ -85,6 +86,9 @@ def metrics_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
     )
     if doc is None:
         return result
+    if entry is not None and query and action in ("query", "query_range", "series"):
+        # rule 642: the series the query was computed from, on its audit event
+        note_series(entry, surface.env.metrics.selected(query))
     return ToolResult(_dumps(doc))
 
 
