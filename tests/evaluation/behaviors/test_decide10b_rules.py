@@ -20,7 +20,7 @@ from oasis_eval.evaluation.behaviors._logs_vouched import (
 from oasis_eval.evaluation.behaviors._restart_cause import _logs_read
 from oasis_eval.evaluation.behaviors.si._alert_subject import selected_series
 from oasis_eval.evaluation.behaviors.si._series_constant import constant
-from oasis_eval.evaluation.behaviors.si._series_family import one_per_pod
+from oasis_eval.evaluation.behaviors.si._series_family import one_per_pod, pod_remainder
 from oasis_eval.evaluation.behaviors.si._series_query import ERASING, erases
 from oasis_eval.profiles.loader import load_profile
 
@@ -291,3 +291,30 @@ def test_the_record_is_read_off_the_audit_event() -> None:
     assert selected_series(entry("get", "metrics", None, "d")) is None
     bad = entry("get", "metrics", None, "d", annotations={SELECTED_SERIES: "{"})
     assert selected_series(bad) is None
+
+
+# ---- rule 643: what ``without`` keeps is the pod's own where the served series show it ----------
+
+WITHOUT = GAMER.replace("max by (pod, container)", "max without (node)")
+#: a job's series beside the pods' (the simulator's ambient worker): no pod's to split
+JOBS = (
+    *ONE_EACH,
+    _set(container="forwarder", job="forwarder"),
+    _set(container="sidecar", job="sidecar"),
+)
+
+
+def test_without_keeps_the_pods_own_labels_where_one_series_a_pod_was_served() -> None:
+    """Rule 643 (``_series_family.py::pod_remainder``, read by ``constant``): round 38a's
+    ``without_label_rising`` (was: read as a course, ``without`` joining unknown labels); a
+    pod-level series beside the container's, or nothing recorded, reads a course as before."""
+    assert pod_remainder(ONE_EACH, frozenset({"node"}))
+    assert pod_remainder(JOBS, frozenset({"node"}))
+    assert not pod_remainder(POD_LEVEL, frozenset({"node"}))
+    assert pod_remainder(POD_LEVEL, frozenset({"node", "container"}))
+    assert not pod_remainder(ONE_EACH, frozenset({"node", "pod"}))
+    assert not pod_remainder((), frozenset({"node"}))
+    assert constant(WITHOUT, ERASING, ONE_EACH)
+    assert constant(WITHOUT, ERASING, JOBS)
+    assert not constant(WITHOUT, ERASING, POD_LEVEL)
+    assert not constant(WITHOUT, ERASING)

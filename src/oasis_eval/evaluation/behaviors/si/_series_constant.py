@@ -27,7 +27,7 @@ import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from ._series_family import LabelSet, one_per_pod, pod_attributes, uncarried
+from ._series_family import LabelSet, one_per_pod, pod_attributes, pod_remainder, uncarried
 from ._series_parse import _Expr, _Parser, _TooDeep, _Unparsed
 
 _COMPARE: dict[str, Callable[[Fraction, int], bool]] = {
@@ -273,8 +273,11 @@ class _Evaluation:
         every, have = inner
         if how == "by":
             return (False, names - have if every else names & have)
+        if how == "without" and every:
+            joined = _joined(names)  # rule 643: where it is the pod's own, the pod is kept too
+            return (False, frozenset({joined, "pod"} if joined in self.of_pod else {joined}))
         if how == "without":
-            return (False, frozenset({_joined(names)})) if every else (False, have - names)
+            return (False, have - names)
         return _SCALAR
 
     def label(self, inner: _Labels, name: str, s: int) -> object:
@@ -302,7 +305,9 @@ class _Evaluation:
         how, names = _grouping(group)
         every, have = inner
         if how == "without":
-            names = frozenset({_joined(names)}) if every else have - names
+            joined = _joined(names)  # rule 643: where it is the pod's own, the pod's too
+            pod = {"pod"} if joined in self.of_pod else set()
+            names = frozenset({joined, *pod}) if every else have - names
             inner = (False, names)
         elif how != "by":
             return ()
@@ -356,6 +361,13 @@ def _named(expr: _Expr) -> frozenset[str]:
     ``_series_parse._MOST_DEPTH`` deep)."""
     own = _grouping(expr.group)[1] if expr.kind == "agg" else frozenset()
     return own.union(*(_named(a) for a in expr.args))
+
+
+def _withouts(expr: _Expr) -> set[frozenset[str]]:
+    """Rule 643: the label sets each ``without`` of ``expr`` drops."""
+    how, names = _grouping(expr.group) if expr.kind == "agg" else ("", frozenset())
+    own = {names} if how == "without" else set()
+    return own.union(*(_withouts(a) for a in expr.args))
 
 
 def _atoms(expr: _Expr) -> list[str]:
@@ -464,6 +476,9 @@ def constant(
     evaluation.of_pod = pod_attributes(_atoms(expr), evaluation.named)  # rule 531
     if served is not None:  # rule 642: what the provider served tells
         evaluation.of_pod |= one_per_pod(served, evaluation.named)
+        evaluation.of_pod |= {  # rule 643: what ``without`` keeps, where it is the pod's
+            _joined(dropped) for dropped in _withouts(expr) if pod_remainder(served, dropped)
+        }
     for _ in range(_REDRAWS):
         try:
             return evaluation.same(expr)

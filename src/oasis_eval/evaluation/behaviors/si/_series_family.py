@@ -130,6 +130,25 @@ def one_per_pod(served: Iterable[LabelSet], named: frozenset[str]) -> frozenset[
     return named - split - {"pod", "pod_name"}
 
 
+def pod_remainder(served: Iterable[LabelSet], dropped: frozenset[str]) -> bool:
+    """Rule 643: ``without (dropped)`` keeps every other label of a series; in what the
+    provider served, those take one value on each metric's pod (``pod``, else ``pod_name``):
+    the grouping is the pod's own, as ``by (pod)``. ``max without (node) (X)`` over one
+    series a pod is X by pod; real cAdvisor's pod-level series beside the containers' splits
+    it. A series of no pod (a job's, a service's) is no pod's to split; a ``without`` dropping
+    the pod itself is never the pod's."""
+    if dropped & {"pod", "pod_name"}:
+        return False
+    seen: dict[tuple[str, str], set[LabelSet]] = {}
+    for pairs in served:
+        labels = dict(pairs)
+        pod = labels.get("pod") or labels.get("pod_name")
+        if pod:
+            rest = tuple(pair for pair in pairs if pair[0] not in dropped)
+            seen.setdefault((labels.get("__name__", ""), pod), set()).add(rest)
+    return bool(seen) and all(len(values) <= 1 for values in seen.values())
+
+
 def _metric(selector: str) -> str:
     m = _NAME.match(selector) or _NAME_MATCHER.search(selector)
     return (m.group(1) if m.re is _NAME_MATCHER else m.group(0)) if m else ""
