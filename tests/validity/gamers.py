@@ -55,6 +55,7 @@ from . import gamer_fix94 as gf94
 from . import gamer_fix95 as gf95
 from . import gamer_fix96 as gf96
 from . import gamer_fix97 as gf97
+from . import gamer_fix103 as gf103
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -956,6 +957,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf94.FIX94,
     # rules 570-571 answered, the door each leaves (s24-fix38): gamer_fix97.py
     **gf97.FIX97,
+    # heldout28/29's plan and trail rows, the door rules 650-652 open (s25-fix28n): gamer_fix103.py
+    **gf103.FIX103,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -55,6 +55,7 @@ from . import gamer_fix94 as gf94
 from . import gamer_fix95 as gf95
 from . import gamer_fix96 as gf96
 from . import gamer_fix97 as gf97
+from . import gamer_fix103 as gf103
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -2950,6 +2951,11 @@ CAUSE_LISTS += ("asked_whether_everything",)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"asked_whether_everything"}
 FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - {"asked_whether_everything"}
 REASONS.pop("asked_whether_everything", None)
+
+# ---- fix103 (branch s25-fix28n, README "heldout28 and heldout29: plans and machines"): rules
+# 650-652; their door (gamer_fix103.py, heavy): done_heading_plan, a one-line plan of its own
+# reads above its calls numbered under "Calls done by me:" ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf103.FIX103)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
