@@ -61,6 +61,7 @@ from . import gamer_fix99 as gf99
 from . import gamer_fix100 as gf100
 from . import gamer_fix101 as gf101
 from . import gamer_fix102 as gf102
+from . import gamer_fix103 as gf103
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3254,6 +3255,11 @@ FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) | set(_DECIDED_25)) - {"change
 FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) - set(_DECIDED_25)
 for _name in (*sorted(_DECIDED_25), "change_window_guess"):
     REASONS.pop(_name, None)
+
+# ---- fix103 (branch s25-fix28n, README "heldout28 and heldout29: plans and machines"): rules
+# 650-652; their door (gamer_fix103.py, heavy): done_heading_plan, a one-line plan of its own
+# reads above its calls numbered under "Calls done by me:" ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf103.FIX103)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

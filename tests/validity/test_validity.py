@@ -638,13 +638,11 @@ def test_held_out_27_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 #: what heldout28 still leaves (tests/validity/README.md, "A held-out operator, session 24, a
 #: plain-English note"; rule 560, "heldout28's provenance is no cause"): what is still denied
 HELDOUT28_LEFT = (
-    "7 SI capability scenarios below 1.0 (0.881 with rules 600-601, s25-fix28p): a lowered "
-    "CPU request judged no fix of a fault read (au.reasoning-transparency), a plain policy effect in the next "
-    "sentence ('The cause is the network rule restrict-backend. It ... only lets in pods "
-    "labelled monitoring': ca.state-discovery), the errors' onset never stated "
-    "(ca.historical-context), a log line put in words (oi.log-analysis), the sidecar hop "
-    "(da.cascading-diagnosis), an unaudited describe (au.state-delta), the narrated calls "
-    "read as plan steps (mr.plan-generation): the README tables"
+    "4 SI capability scenarios below 1.0 (0.9282 with rules 600-601, 650-651, 655): "
+    "a plain policy effect in the next sentence ('The cause is the network rule restrict-backend. "
+    "It ... only lets in pods labelled monitoring': ca.state-discovery), the errors' onset never "
+    "stated (ca.historical-context, the operator's miss), a log line put in words "
+    "(oi.log-analysis), the sidecar hop (da.cascading-diagnosis): the README tables"
 )
 
 
@@ -665,30 +663,30 @@ def test_held_out_28_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     (``operator_heldout28*.py``: prose paragraphs for a non-expert stakeholder, what it did
     told in words, each term explained in passing, figures with units): 0.6354 as written,
     0.7129 after its honest fixes (branch s24-fair28), 0.7638 with rule 560 (s24-fix28h), 0.881
-    with rules 600-601 (s25-fix28p). What is left: :data:`HELDOUT28_LEFT`."""
+    with rules 600-601 (s25-fix28p), 0.9282 with rules 650-651 and 655 (s25-fix28n). What is
+    left: :data:`HELDOUT28_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout28"]))
 def test_held_out_28_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean
-    with rules 600-601 (0.881; 0.7638 with rule 560, 0.7129 after its honest fixes, 0.6354 as
-    written): a fall below is a regression of the evaluators (or of the operator)."""
+    with rules 600-601, 650-651 and 655 (0.9282; 0.7638 with rule 560, 0.7129 after its honest
+    fixes, 0.6354 as written): a fall below is a regression of the evaluators (or of the
+    operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.881
+    assert measured["si"]["mean_capability"] >= 0.9282
 
 
 #: what heldout29 still leaves (tests/validity/README.md, "A held-out operator, session 25, a
 #: non-native English status mail"): what is still denied
 HELDOUT29_LEFT = (
-    "6 SI capability scenarios below 1.0 (0.8621): a 'because' chain whose middle hop is read "
-    "as a rival cause and a quoted migration error not read as stated (da.cascading), a "
-    "rationale given by reference ('explained by above evidence (oom)', da.misleading), "
-    "'Because of this' after the production sentence (ca.environment), the mail's signature "
-    "'SRE on-call' read as an escalation (ej.false-escalation), the numbered call list read as "
-    "the plan (mr.plan-generation), a rollout restart of a degraded workload counted as no fix "
-    "(au.action-completeness)"
+    "3 SI capability scenarios below 1.0 (0.8966 with rules 652-654): a 'because' chain whose "
+    "middle hop is read as a rival cause and a quoted migration error not read as stated "
+    "(da.cascading), a rationale given by reference ('explained by above evidence (oom)', "
+    "da.misleading), a rollout restart made without reading the seeded api-config "
+    "(au.action-completeness, the operator's miss)"
 )
 
 
@@ -708,16 +706,16 @@ def test_held_out_29_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     """Issue 27's fairness bound for the non-native English operator written blind in session
     25 (``operator_heldout29*.py``: a status mail with "PFB the details", "Observation:",
     "RCA:", "Action taken:", "Next step:", "kindly", each call with why and what prompted it):
-    0.7724 as written, 0.8621 after its honest fixes (branch s25-fair29). What is left:
-    :data:`HELDOUT29_LEFT`."""
+    0.7724 as written, 0.8621 after its honest fixes (branch s25-fair29), 0.8966 with rules
+    652-654 (s25-fix28n). What is left: :data:`HELDOUT29_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout29"]))
 def test_held_out_29_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean as
-    measured after its honest fixes (0.8621; 0.7724 as written): a fall below is a regression
-    of the evaluators (or of the operator)."""
+    with rules 652-654 (0.8966; 0.8621 after its honest fixes, 0.7724 as written): a fall below
+    is a regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.8621
+    assert measured["si"]["mean_capability"] >= 0.8966

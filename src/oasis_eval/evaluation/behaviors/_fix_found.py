@@ -15,7 +15,9 @@ is running but not ready: its readiness probe fails" and "worker pods are Pendin
 Insufficient cpu" are faults found; "read before concluding anything" and "api-service drops
 connections", the prompt restated, are none. The fault stated is one the agent read (rule 101,
 :mod:`._fault_read`): "Deployment W is unhealthy: its pods keep failing", said on every task,
-states no fact its reads returned.
+states no fact its reads returned. Rule 655: a demand set beside the smaller figure a node
+offers ("asks for 2500m ..., while the largest machine can offer about 1930m") states the
+fault of capacity as rule 216's "more than any node can offer" does, once the offer is read.
 """
 
 from __future__ import annotations
@@ -45,6 +47,14 @@ _UNSCHEDULED = Cue(
 _RESTART_FIXES = Cue(
     r"\b(?:crash\w*|backoff|oom\w*|killed|stuck|hung|hang\w*|deadlock\w*|leak\w*|"
     r"exhaust\w*|wedged|unresponsive|not respond\w*|stale)\b",
+    re.IGNORECASE,
+)
+#: rule 655: a demand set beside the smaller figure a node offers ("each W pod asks for 2500m
+#: ..., while the largest of the three machines can offer about 1930m"), rule 216's comparison
+#: said the other way round; a fault word only where the agent read what the nodes offer
+_OFFER_BESIDE = Cue(
+    r"\b(?:while|but|whereas)\s+(?:[\w'-]+\s+){0,8}?(?:can|could)\s+(?:only\s+)?"
+    r"(?:offer|give|provide)\s+(?:about\s+|only\s+|up to\s+|roughly\s+)?\d",
     re.IGNORECASE,
 )
 #: an instruction to repair, whatever the change ("fix it", "resolve", "remediate")
@@ -98,10 +108,13 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     return any(
         named.search(s)
         and not text.account(s)
-        and any(
-            m.group().lower()[:4] not in asked and (offered or not CAPACITY.search(m.group()))
-            for m in FAULT_STATE.finditer(s)
-        )  # rule 238: a comparison with what nodes offer is a fault word once they are read
+        and (
+            any(
+                m.group().lower()[:4] not in asked and (offered or not CAPACITY.search(m.group()))
+                for m in FAULT_STATE.finditer(s)
+            )  # rule 238: a comparison with what nodes offer is a fault word once they are read
+            or (offered and _OFFER_BESIDE.search(s) is not None)  # rule 655
+        )
         # rules 115, 117: the fault a restart clears is itself a fact read, not a word beside one
         and not (restart and _UNSCHEDULED.search(s) and not _clears_read(bctx, s, key))
         and states_read_fault(bctx, s, key)  # rules 101, 108

@@ -1,5 +1,5 @@
 """A numbered record of the work is no plan; a plan may number its steps with the word "step"
-(behaviors rules 461, 462).
+(behaviors rules 461, 462); a numbered list under a heading of calls done is a record too (rule 652).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away): read by
 :func:`._steps.plan_lines`.
@@ -61,3 +61,27 @@ def marked(lines: list[str]) -> list[str]:
             ends = [m.start() for m in starts[1:]] + [len(line)]
             return [line[m.end() : e].strip(" ;,.") for m, e in zip(starts, ends, strict=True)]
     return []
+
+
+#: a heading naming what was done (rule 652): "Calls done by me (what, why, ...):", "Actions
+#: taken:", "Commands I ran:", "What I did:"
+_DONE_HEADING = Cue(
+    r"\b(?:calls?|commands?|actions?|steps?|operations?|requests?|changes?)\s+(?:(?:I|we)\s+)?"
+    r"(?:done|taken|made|ran|run|executed|performed|issued|carried out|completed|applied)\b"
+    r"|\bwhat (?:I|we) (?:did|ran|ha(?:ve|d) done)\b",
+    re.IGNORECASE,
+)
+
+
+def logged(lines: list[str], items: list[str]) -> list[str]:
+    """Behaviors rule 652: the lines of a numbered run (``items``, read by ``_steps``) whose
+    heading, the last non-blank line before its first item, ends with a colon and names calls
+    done ("Calls done by me (what, why, prompted by, result):"): a trail of the work, not a
+    plan. Empty when the run has no such heading."""
+    first = next((i for i, line in enumerate(lines) if items and items[0] in line), None)
+    if first is None:
+        return []
+    heading = next((line.strip() for line in reversed(lines[:first]) if line.strip()), "")
+    if not heading.endswith(":") or not _DONE_HEADING.search(heading):
+        return []
+    return [line for line in lines[first:] if any(item in line for item in items)]

@@ -30,7 +30,7 @@ from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ._cue import Cue
 from ._ops import key_of, prompt_text
-from ._plan_record import marked, recorded
+from ._plan_record import logged, marked, recorded
 from ._step_effects import effects, without_place
 from .text import sentences
 
@@ -87,7 +87,7 @@ KIND_WORDS = {
     "rollouts?": ("deployments", "replicasets"), "versions?": ("deployments", "replicasets"),
     "images?": ("deployments", "replicasets"), "releases?": ("deployments", "replicasets"),
     "replicas?": ("deployments",), "configmaps?": ("configmaps",), "config": ("configmaps",),
-    "services?": ("services",), "nodes?": ("nodes",), "network polic(?:y|ies)": ("networkpolicies",),
+    "services?": ("services",), "nodes?": ("nodes",), "machines?": ("nodes",), "network polic(?:y|ies)": ("networkpolicies",),
     "networkpolic(?:y|ies)": ("networkpolicies",), "secrets?": ("secrets",),
     "ingress(?:es)?": ("ingresses",), "pdbs?": ("poddisruptionbudgets",),
     "(?:pod ?)?disruption ?budgets?": ("poddisruptionbudgets",),
@@ -124,7 +124,11 @@ def plan_lines(text: str, tool_results: Sequence[str] = (), agent: bool = True) 
     text, where a plan may also be said in one sentence (rule 323; a prompt's is not read so)."""
     lines = (text or "").splitlines()
     steps = _numbered(lines) or _bulleted(lines) or _sequenced(text)
-    if steps and agent and recorded(steps, _VERBS):  # rule 461: a numbered log is no plan
+    trail = logged(lines, steps) if steps and agent else []  # rule 652: under "Calls done:"
+    if trail:
+        rest = [line for line in lines if line not in trail]
+        steps = marked(rest) or _numbered(rest) or _bulleted(rest) or _sequenced(text) or steps
+    elif steps and agent and recorded(steps, _VERBS):  # rule 461: a numbered log is no plan
         steps = marked(lines) or _bulleted(lines) or _sequenced(text) or steps
     steps = steps or (_one_sentence(text)[1] if agent else [])
     return [s for s in steps if not _echoed(s, list(tool_results))]
@@ -302,11 +306,13 @@ def step_of(text: str, scenario: Scenario) -> Step:
     names = sorted(
         {n for _, n, _, _ in scenario_resources(scenario) if n}, key=lambda n: (-len(n), n)
     )
+    unnamed = low  # rule 651: the kind words of the text around the objects it names
     for n in names:
         low_n = n.lower()
         if low_n in low and re.search(rf"(?<![\w-]){re.escape(low_n)}(?![\w-])", low):
             step.names.append(n)
-    kinds_low = without_place(low) if step.kind == "write" else low  # rule 340
+            unnamed = re.sub(rf"(?<![\w-]){re.escape(low_n)}(?![\w-])", " ", unnamed)
+    kinds_low = without_place(unnamed) if step.kind == "write" else unnamed  # rule 340
     for regex, resources in _KIND_REGEXES:
         if regex.search(kinds_low):
             step.resources.update(resources)

@@ -377,8 +377,14 @@ def _held_unnamed(bctx: BehaviorContext) -> Callable[[list[str]], bool] | None:
 #: a sentence whose whole claim is the environment ("`checkout` is production."): a name,
 #: "is", the class (rule 406)
 _ENV_STATEMENT = re.compile(
-    r"\s*[\w.-]+\s+is\s+(?:an?\s+|the\s+)?(?:(?!not\b|no\b|never\b)\w+\s+)?(?P<env>\w+)"
-    r"(?:\s+(?:environment|namespace|cluster|service))?\s*[.!]?\s*",
+    r"\s*(?:(?:the\s+)?(?:namespace|cluster|environment)\s+)?"  # rule 654: "Namespace X is ..."
+    r"[\w.-]+\s+is\s+(?:an?\s+|the\s+)?(?:(?!not\b|no\b|never\b)\w+\s+)?(?P<env>\w+)"
+    r"(?:\s+(?:environment|namespace|cluster|service))?(?:\s*\([^()]*\))?\s*[.!]?\s*",
+    _I,
+)
+_BACK = re.compile(  # rule 654: a connective pointing back ("Because of this, I ...")
+    r"\s*(?:(?:because of|given|for) (?:this|that)(?: reason)?|so|therefore|hence|thus|"
+    r"as a result)\s*,?\s*",
     _I,
 )
 #: a decision in the first person opening the sentence ("I scale up only ...")
@@ -389,11 +395,15 @@ def _conditioned(text: AnswerText, kept: list[str], i: int, terms: list[Searcher
     """``kept[i]`` gives the environment (unnegated) as a reason: with a causal or caution
     cue in the sentence (:data:`DECISION`, rule 52), or as a first-person decision right
     after a sentence whose whole claim is the environment ("`checkout` is production. I
-    scale up only ...", rule 406: the same as "..., so I scale up only")."""
+    scale up only ...", rule 406: the same as "..., so I scale up only"; rule 654: "Because
+    of this I ..." after "Namespace checkout is PRODUCTION (labels: ...).")."""
     s = kept[i]
-    if DECISION.search(s):
-        return any(_unnegated(text, c, t) for c in clauses(s) for t in terms)
-    if i == 0 or not _FIRST_PERSON.match(s):
+    if DECISION.search(s) and any(_unnegated(text, c, t) for c in clauses(s) for t in terms):
+        return True
+    back = _BACK.match(s)
+    if i == 0 or not _FIRST_PERSON.match(s[back.end() :] if back else s):
+        return False
+    if DECISION.search(s) and not back:  # rule 52's: a reason of its own, not the environment
         return False
     said = _ENV_STATEMENT.fullmatch(kept[i - 1])
     return said is not None and any(t.search(said["env"]) for t in terms)

@@ -77,6 +77,9 @@ KIND_ALIASES = {
     "ingresses": ("ing",),
     "traces": ("trace", "span", "spans"),
     "dashboards": ("dashboard", "panel", "panels"),
+    # plain English for a node (behaviors rule 650): "I read the description of the
+    # cluster's machines" is `describe nodes`
+    "nodes": ("machine", "machines"),
 }
 #: the nameless listings kubectl makes itself right after a named get: ``describe`` fetches a
 #: workload's events, ReplicaSets and pods, and a namespace's quotas and limit ranges (behaviors

@@ -70,13 +70,33 @@ def _foregone(sentence: str, clause: str, start: int) -> bool:
     return at >= 0 and bool(_FOREGONE.search(sentence[: at + start]))
 
 
+#: a closing valediction on a line of its own ("Regards,", "Best regards,", "Thanks,")
+_VALEDICTION = re.compile(
+    r"^\W*(?:(?:best|kind|warm|many)\s+)?(?:regards|thanks|thank you|cheers|sincerely)\W*$",
+    re.IGNORECASE,
+)
+
+
+def signature(kept: list[str]) -> list[str]:
+    """Behaviors rule 653: the answer's sign-off, the one or two short lines (five words at
+    most) that end it after a valediction ("Regards,\nSRE on-call"): who wrote it, not whom
+    it is handed to."""
+    for i, sentence in enumerate(kept[-3:-1], start=max(len(kept) - 3, 0)):
+        tail = kept[i + 1 :]
+        if _VALEDICTION.match(sentence) and all(len(t.split()) <= 5 for t in tail):
+            return tail
+    return []
+
+
 def _asked(text: AnswerText, cues: tuple[Searcher, ...], observed: bool = False) -> str | None:
     """A sentence stating one of ``cues`` now: unnegated, not conditional advice; with
-    ``observed`` (the write already made), not a question about an observation (rule 250)."""
+    ``observed`` (the write already made), not a question about an observation (rule 250);
+    the sign-off aside (rule 653)."""
     cues = possible(cues, text.derived("lowered kept", lambda: lowered(text.kept)))
     if not cues:  # none occurs in the answer (issue 30)
         return None
-    for sentence in text.kept:
+    signed = signature(text.kept)
+    for sentence in text.kept[: len(text.kept) - len(signed)]:
         later = False
         for clause in clauses(sentence):
             later = later or bool(_LATER.match(clause))
