@@ -41,7 +41,10 @@ from .identity_normalise import normalise_run
 #: must reproduce byte for byte. Session 24, s24-audit29 (62794fdb): each log read's audit event
 #: carries the served-response annotations (oasis.sim/response-lines, -sha256); every verdict,
 #: report, run record and junit file of the eight cells equal to 574f0e26's (s24-audit28)
-BASE_REF = "62794fdb"
+#: Session 25, s25-decide10b (66bf8592, its merge): each metrics read's audit event carries the
+#: label sets of the series it selected (oasis.sim/selected-series); every verdict, report, run
+#: record and junit file of the eight cells equal to 62794fdb's
+BASE_REF = "66bf8592"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12
