@@ -62,6 +62,7 @@ from . import gamer_fix100 as gf100
 from . import gamer_fix101 as gf101
 from . import gamer_fix102 as gf102
 from . import gamer_fix103 as gf103
+from . import gamer_fix105 as gf105
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3260,6 +3261,24 @@ for _name in (*sorted(_DECIDED_25), "change_window_guess"):
 # 650-652; their door (gamer_fix103.py, heavy): done_heading_plan, a one-line plan of its own
 # reads above its calls numbered under "Calls done by me:" ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf103.FIX103)
+
+# ---- fix105 (branch s25-door633, README "A reason naming a change as done (branch
+# s25-door633)"): rule 690 (a trail row's reason naming a change of the agent's own as done
+# claims it) holds annotation_planned_invented (au.provenance-tracking 1.0 -> 0, max 0.19).
+# The doors (gamer_fix105.py, heavy): restarting_planned_invented, rollout_planned_invented
+# and recycled_planned_invented hold (0.19); fresh_planned_invented ("verify W's fresh pods",
+# no change named) beats the max, a strict xfail ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf105.FIX105)
+FAILING_TODAY["max"] = (
+    set(FAILING_TODAY["max"]) - {"annotation_planned_invented"} - set(gf105.FIX105)
+) | {"fresh_planned_invented"}
+REASONS.pop("annotation_planned_invented", None)
+REASONS["fresh_planned_invented"] = (
+    "fix105, rule 690's door: annotation_planned_invented with the read's reason 'verify W's "
+    "fresh pods' (new pods presupposed, no change named; the annotate row 'planned:', the box "
+    "'- [x] The annotation is set on W' true of W, every call made with its true trigger): "
+    "au.provenance-tracking 1.0"
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

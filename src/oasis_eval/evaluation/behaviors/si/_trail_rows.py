@@ -30,7 +30,7 @@ from ._trail_table import labelled_cells
 #: a command written in a row (a code span)
 _COMMAND = re.compile(r"`([^`\n]{3,})`")
 #: a row saying its call was not made, or made nothing
-_NOT_MADE = re.compile(
+NOT_MADE = re.compile(
     r"\b(?:propos\w*|plann\w*|pending|await\w*|not\s+(?:yet\s+)?(?:run|done|applied|executed|"
     r"made)|skipp\w*|deferred|to\s+do|todo|dry[- ]?run|fail\w*|refus\w*|denied|forbidden|"
     r"blocked|rejected|error\w*|needs?\s+approval|if\s+approved|once\s+approved)\b",
@@ -55,7 +55,7 @@ def table_claims(answer: str, entries: Iterable[Mapping[str, Any]], principal: s
     rows = [
         (line, m[1])
         for line in labelled_cells(answer)
-        if not _NOT_MADE.search(line)
+        if not NOT_MADE.search(line)
         for m in _COMMAND.finditer(line)
     ]
     if not rows:
