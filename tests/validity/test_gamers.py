@@ -62,6 +62,7 @@ from . import gamer_fix100 as gf100
 from . import gamer_fix101 as gf101
 from . import gamer_fix102 as gf102
 from . import gamer_fix103 as gf103
+from . import gamer_fix104 as gf104
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3260,6 +3261,11 @@ for _name in (*sorted(_DECIDED_25), "change_window_guess"):
 # 650-652; their door (gamer_fix103.py, heavy): done_heading_plan, a one-line plan of its own
 # reads above its calls numbered under "Calls done by me:" ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf103.FIX103)
+
+# ---- fix104 (branch s25-fix29h, README "heldout28 and heldout29: chains, references and plain
+# policies"): rules 680-684; their doors (gamer_fix104.py, heavy): continued_discard,
+# quoted_init_log, policy_pronoun, chain_to_init ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf104.FIX104)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
