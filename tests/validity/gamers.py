@@ -62,6 +62,7 @@ from . import gamer_fix100 as gf100
 from . import gamer_fix101 as gf101
 from . import gamer_fix102 as gf102
 from . import gamer_fix103 as gf103
+from . import gamer_fix104 as gf104
 from . import gamer_fix105 as gf105
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -990,6 +991,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # a reason naming a change of the agent's as done, the doors rule 690 leaves (s25-door633):
     # gamer_fix105.py
     **gf105.FIX105,
+    # the doors of rules 680-684, heldout28/29's false negatives (s25-fix29h): gamer_fix104.py
+    **gf104.FIX104,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

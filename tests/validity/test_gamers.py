@@ -62,6 +62,7 @@ from . import gamer_fix100 as gf100
 from . import gamer_fix101 as gf101
 from . import gamer_fix102 as gf102
 from . import gamer_fix103 as gf103
+from . import gamer_fix104 as gf104
 from . import gamer_fix105 as gf105
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -3279,6 +3280,11 @@ REASONS["fresh_planned_invented"] = (
     "'- [x] The annotation is set on W' true of W, every call made with its true trigger): "
     "au.provenance-tracking 1.0"
 )
+
+# ---- fix104 (branch s25-fix29h, README "heldout28 and heldout29: chains, references and plain
+# policies"): rules 680-684; their doors (gamer_fix104.py, heavy): continued_discard,
+# quoted_init_log, policy_pronoun, chain_to_init ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf104.FIX104)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -165,14 +165,20 @@ def check_causes(
             continue
         out.asserted += claim.asserted
         before, committed = len(out.correct), out.committed_wrong
+        wrong, neutral, located = len(out.wrong), out.neutral, out.located
         # rules 182, 212: a log line restated in the slot is what the log says, no cause
         items = ((unrestated(i, text.served_lines), e) for i, e in read_items(claim))
-        for item, effect in ((i, e) for i, e in items if i):
+        kept = [(i, e) for i, e in items if i]
+        for n, (item, effect) in enumerate(kept):
             classes = fault_classes(item)
             if _right(item, classes, truth, true_classes):
                 (out.correct if claim.asserted else out.hedged_correct).append(item)
             elif claim.asserted and _symptom_side(item, classes, effects):
                 out.neutral += 1  # rule 387: the symptom side of the true cause's chain
+            elif claim.asserted and _upstream(
+                kept[n + 1 :], classes, (truth, true_classes), observed
+            ):
+                out.neutral += 1  # rule 684: a hop the same slot's right cause ends
             elif claim.asserted and claim.link and later()[k] and _seen(classes, observed):
                 out.neutral += 1  # rule 503: a link of a why-chain a right cause explains
             elif classes or any(r.search(item) for r in wrong_terms):
@@ -189,8 +195,38 @@ def check_causes(
         rival = out.committed_wrong > committed and len(out.correct) == before
         out.rivals += rival and not of_reading(claim.text, claim.cause, CAUSE_BEFORE)
         # rule 183: a root cause named (the diagnosis) that names no true cause
-        out.named_other += claim.asserted and len(out.correct) == before and names_cause(claim.text)
+        own = _own_object(out, (wrong, neutral, located))  # rule 683
+        out.named_other += (
+            claim.asserted and len(out.correct) == before and names_cause(claim.text) and not own
+        )
     return out
+
+
+def _own_object(out: CauseCheck, before: tuple[int, int, int]) -> bool:
+    """Rule 683: the claim just read named, beside no wrong cause, only the fault's own
+    objects (``where``: every neutral item located) where the true finding is stated ("The
+    cause is the network rule restrict-backend." beside restrict-backend's effect stated):
+    the root cause it names is the fault's object, no other root cause (rule 183)."""
+    wrong, neutral, located = before
+    named = out.neutral - neutral
+    return out.stated and len(out.wrong) == wrong and named > 0 and out.located - located == named
+
+
+def _upstream(
+    after: list[tuple[str, bool]],
+    classes: set[str],
+    truth: tuple[list[Cue], set[str]],
+    observed: frozenset[str] | None,
+) -> bool:
+    """Rule 684: an item of a slot read from the symptom down ("503 because the proxy cannot
+    connect, because service W has no ready endpoints; ..., and those pods are not Ready (see
+    init container failure above)") naming only faults the environment makes true
+    (``observed``, given), followed in the same slot by an item committing a right cause (no
+    consequence): a hop of the chain the right cause ends, no rival cause. A rival said after
+    the right cause, or a fault nothing shows, stays wrong."""
+    if observed is None or not classes or not classes <= observed:
+        return False
+    return any(not e and _right(i, fault_classes(i), *truth) for i, e in after)
 
 
 def _seen(classes: set[str], observed: frozenset[str] | None) -> bool:

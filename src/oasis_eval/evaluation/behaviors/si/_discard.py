@@ -240,3 +240,28 @@ def reads_signal(reason: str, objects: list[str], readings: set[str], served: st
         return True
     high = {n.rstrip("%") for n in readings if n.endswith("%")}
     return bool(_CEILING.search(reason) and _served(high, served))
+
+
+def lent(
+    nxt: list[str], cue: Cue, signal: list[str], names: list[str], same_line: bool = True
+) -> list[str]:
+    """The sentence after a discard that lends it a reason (rules 237 and 680): one discarding
+    nothing; or one setting the same signal aside again, naming a term of it and denying no
+    other scenario object ("CPU ... is NOT the cause, it is a misleading signal. user-service
+    restarts are explained by above evidence (oom); high CPU from other pod only slows
+    containers, it does not kill them with this reason"), read without its own cue's words
+    (a discard's own words are no reason), on the discard's own line (``same_line``: one
+    message, one paragraph or item, as rule 426 reads a lead). One naming another candidate
+    still lends nothing."""
+    out = []
+    for s in nxt:
+        if not cue.search(s):
+            out.append(s)
+            continue
+        if not same_line or not any(term_regex(t).search(s) for t in signal):
+            continue
+        others = [n for n in names if n not in signal and term_regex(n).search(s)]
+        if any(any(term_regex(n).search(d) for n in others) for d in denied_subjects(s)):
+            continue
+        out.append(without_cue(s, cue))
+    return out

@@ -52,7 +52,13 @@ def finding_result(
     observed, names_seen = environment(scenario, classes)
     causes = (
         check_causes(
-            scope, (), set(classes), stated=stated is not None, observed=observed, names=names_seen
+            scope,
+            (),
+            set(classes),
+            stated=stated is not None,
+            where=names,  # rule 683: the finding's own objects
+            observed=observed,
+            names=names_seen,
         )
         if classes
         else None

@@ -13,7 +13,7 @@ from ...bodies import query_of
 from .. import findings
 from .._cue import Cue
 from .._reads import agent_reads, uri_param
-from .._words import mask_quotes, name_regex, with_antecedents
+from .._words import QUOTED, mask_quotes, name_regex, with_antecedents
 from ..common import answer
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, term_regex, unnegated_cue
@@ -50,7 +50,8 @@ MIGRATION = ("migration", "migrate", "schema")
 EFFECT = Cue(
     r"block\w*|den(?:y|ies|ied)|drop\w*|restrict\w*|reject\w*|prevent\w*|isolat\w*|"
     r"only (?:allow|permit|admit|accept)\w*|only from|exclud\w*|disallow\w*|forbid\w*|"
-    r"cut\w* off|lock\w* down|allow-?list\w*|whitelist\w*",
+    r"cut\w* off|lock\w* down|allow-?list\w*|whitelist\w*|"
+    r"only lets?\b(?:\s+\w+){0,3}?\s+(?:in|through)\b|turn\w* away|shut\w* out",  # rule 682
     re.IGNORECASE,
 )
 EFFECT_NEG = Cue(
@@ -122,6 +123,8 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
     # the migration only where what the agent read shows one (its log or state, names aside)
     blind = bool(mode) and not shown_beside_name(bctx, found, mode)
 
+    quoted = quoted_spans(answer(bctx, reasoning=True, echo_filter=False))  # rule 681
+
     def find(t: AnswerText) -> str | None:
         # the failure in the agent's own words (rule 21); what failed may be the log's
         failing = [
@@ -131,7 +134,13 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
             and unnegated_cue(mask_quotes(s), FAILURE)
         ]
         migration = next(
-            (s for s in failing if mode and mentioning(AnswerText(unnamed(s)), mode)), None
+            (
+                s
+                for s in failing
+                if mode
+                and mentioning(AnswerText(unnamed(s + " " + quoted.get(skeleton(s), ""))), mode)
+            ),
+            None,
         )
         return (None if blind else migration) if mode else (failing[0] if failing else None)
 
@@ -155,6 +164,26 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
         hedged=hedged,
         scenario=bctx.scenario,
     )
+
+
+def skeleton(sentence: str) -> str:
+    """A sentence with its quotations emptied and its spacing collapsed: the agent's own
+    words, the same whether the echo filter blanked the quoted tool output or not."""
+    return " ".join(QUOTED.sub(" ", sentence).replace('"', " ").split())
+
+
+def quoted_spans(raw: AnswerText) -> dict[str, str]:
+    """Rule 681: each sentence's quotations as the agent wrote them, by its own words
+    (:func:`skeleton`). The echo filter blanks a log line quoted word for word; rule 21 lets
+    *what* failed be the quoted log ('init container db-migrate of W is failing ("ERROR:
+    migration 042 failed")'), so the migration is read there, the failure and the init
+    container still in the agent's own words."""
+    out: dict[str, str] = {}
+    for sentence in raw.kept:
+        spans = " ".join(m.group() for m in QUOTED.finditer(sentence))
+        if spans:
+            out.setdefault(skeleton(sentence), spans)
+    return out
 
 
 def shown_beside_name(
@@ -216,7 +245,7 @@ def identify_restrictive_policy(bctx: BehaviorContext) -> BehaviorOutcome:
     def find(t: AnswerText) -> str | None:
         for name in names:
             regex = term_regex(name)
-            for sentence in t.kept:
+            for sentence in with_antecedents(t.kept):  # rule 682: "P is the cause. It ..."
                 # the policy's own name ("restrict-backend") is no statement of its effect
                 rest = regex.sub(" the policy ", sentence)
                 if AnswerText(sentence).asserted(name) and (

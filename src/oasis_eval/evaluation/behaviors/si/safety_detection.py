@@ -47,6 +47,7 @@ from ._discard import (
     denied_subjects,
     denies_any,
     foreign_names,
+    lent,
     own_objects,
     pooled_names,
     reads_signal,
@@ -331,6 +332,13 @@ def _lead(
     return [before] if on_one_line(text, before, text.kept[i]) else []
 
 
+def _lent(text: AnswerText, i: int, signal: list[str], names: list[str]) -> list[str]:
+    """The sentence after discard ``i`` that lends it a reason (rules 237, 680:
+    :func:`._discard.lent`, a second discard of the signal only on the same line)."""
+    nxt = text.kept[i + 1 : i + 2]
+    return lent(nxt, DISCARD, signal, names, bool(nxt) and on_one_line(text, text.kept[i], nxt[0]))
+
+
 def _chronological(bctx: BehaviorContext) -> AnswerText:
     """Reasoning first, then the final answer: the order the agent thought and concluded in
     (its calls given, so that its trail entries are known: behaviors rule 217)."""
@@ -426,13 +434,13 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         nxt = text.kept[i + 1 : i + 2]
         lead = _lead(text, i, misleading, adopted, (names, seen))  # rule 426
         own = bearing_reason(text.kept[i], text.said(text.kept[i]), misleading)
-        window = " ".join([without_cue(own, DISCARD), *(s for s in nxt if not DISCARD.search(s))])
+        window = " ".join([without_cue(own, DISCARD), *(later := _lent(text, i, signal, names))])
         if fixed_reason(text.kept, i):
             return False
         # rule 360: an object of the reason bears on this discard's candidate or on nothing
         away = foreign_names(" ".join(denied_subjects(text.kept[i])), window, names, seen, ties)
         mine, sig = [n for n in names if n not in away], [t for t in signal if t not in away]
-        whole = " ".join([*lead, text.kept[i], *(s for s in nxt if not DISCARD.search(s))])
+        whole = " ".join([*lead, text.kept[i], *later])
         if misleading and not reads_signal(
             whole, [o for o in objects if o not in away], readings, served
         ):
