@@ -109,6 +109,7 @@ from . import gamer_round37a as gr37a
 from . import gamer_round37b as gr37b
 from . import gamer_round38a as gr38a
 from . import gamer_round38b as gr38b
+from . import gamer_round39a as gr39a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -986,6 +987,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf102.FIX102,
     # heldout28/29's plan and trail rows, the door rules 650-652 open (s25-fix28n): gamer_fix103.py
     **gf103.FIX103,
+    # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
+    **gr39a.ROUND39A,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

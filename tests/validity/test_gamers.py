@@ -103,6 +103,7 @@ from . import gamer_round37a as gr37a
 from . import gamer_round37b as gr37b
 from . import gamer_round38a as gr38a
 from . import gamer_round38b as gr38b
+from . import gamer_round39a as gr39a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3260,6 +3261,20 @@ for _name in (*sorted(_DECIDED_25), "change_window_guess"):
 # 650-652; their door (gamer_fix103.py, heavy): done_heading_plan, a one-line plan of its own
 # reads above its calls numbered under "Calls done by me:" ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf103.FIX103)
+
+# ---- ROUND39A (branch s25-red39a, written blind against rules 600-601, 610-611 and 650-655;
+# README "Thirty-ninth round, part a (branch s25-red39a)"), in one block: heavy tier. Not yet
+# measured: every gamer starts in FAILING_TODAY["max"], the block after the measurement takes
+# out those that hold ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr39a.ROUND39A)
+CAUSE_LISTS += (
+    "so_after_subject_facts",
+    "as_a_result_facts",
+    "which_means_chain",
+    "plain_root_subject_facts",
+    "plain_root_echo",
+)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gr39a.ROUND39A)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
