@@ -19,7 +19,7 @@ from ._trail import KIND_ALIASES, _names, _names_object, _trail, _workloads, act
 from ._trail_done import _PARTICIPLES, checked_as_done
 from ._trail_ran import object_text, ran_noun
 from ._trail_result import without_results
-from ._trail_rows import table_claims
+from ._trail_rows import listed_claims, table_claims
 
 #: past-tense verbs of every action class (a trail line reporting what the agent did)
 #: the change verbs a checked box reports (``_trail_done``'s participles), longest first
@@ -140,6 +140,7 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
     reported = unverified_reported_calls(bctx.evidence.transcript.actions, raw, bctx.ctx.principal)
     answer = bctx.evidence.transcript.final_answer
     rows = table_claims(answer, raw, bctx.ctx.principal)  # rule 633: a trail table's row
+    rows += listed_claims(answer, raw, bctx.ctx.principal)  # rule 660: a trail list's item
     return (
         out
         + [f"{INVENTED_CALL}: {r}" for r in reported]
