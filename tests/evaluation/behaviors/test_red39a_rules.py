@@ -8,10 +8,15 @@ import pytest
 
 from oasis_eval.evaluation.behaviors.si._trail_rows import listed_claims, table_claims
 
-_AUDIT = [
+_AUDIT: list[dict[str, object]] = [
     {"verb": "list", "resource": "pods", "name": None, "user": "agent", "namespace": "default"},
 ]
-_WRITE = {"verb": "patch", "resource": "deployments", "name": "api-service", "user": "agent"}
+_WRITE: dict[str, object] = {
+    "verb": "patch",
+    "resource": "deployments",
+    "name": "api-service",
+    "user": "agent",
+}
 _RESTART = "kubectl rollout restart deployment/api-service -n default"
 
 
