@@ -3310,6 +3310,11 @@ REASONS.update(
 # failing_reason_table hold (0.19) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf39a.FIX39A)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"done_list_invented", "numbered_calls_invented"}
+FAILING_TODAY["max"] -= set(gf39a.FIX39A)
+# fix103's four doors hold every bound (README "heldout28 and heldout29: plans and machines":
+# max 0.19 each; re-run here, each max test an XPASS while they stayed in the default max
+# xfails)
+FAILING_TODAY["max"] -= set(gf103.FIX103)
 for _name in ("done_list_invented", "numbered_calls_invented"):
     REASONS.pop(_name, None)
 
