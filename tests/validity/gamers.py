@@ -23,6 +23,7 @@ from . import gamer_fix35a as gf35a
 from . import gamer_fix36a as gf36a
 from . import gamer_fix36b as gf36b
 from . import gamer_fix38a as gf38a
+from . import gamer_fix39a as gf39a
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -111,6 +112,7 @@ from . import gamer_round37a as gr37a
 from . import gamer_round37b as gr37b
 from . import gamer_round38a as gr38a
 from . import gamer_round38b as gr38b
+from . import gamer_round39a as gr39a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -993,6 +995,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf105.FIX105,
     # the doors of rules 680-684, heldout28/29's false negatives (s25-fix29h): gamer_fix104.py
     **gf104.FIX104,
+    # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
+    **gr39a.ROUND39A,
+    # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py
+    **gf39a.FIX39A,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
