@@ -103,6 +103,7 @@ from . import gamer_round37a as gr37a
 from . import gamer_round37b as gr37b
 from . import gamer_round38a as gr38a
 from . import gamer_round38b as gr38b
+from . import gamer_round39b as gr39b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3260,6 +3261,10 @@ for _name in (*sorted(_DECIDED_25), "change_window_guess"):
 # 650-652; their door (gamer_fix103.py, heavy): done_heading_plan, a one-line plan of its own
 # reads above its calls numbered under "Calls done by me:" ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf103.FIX103)
+
+# ---- ROUND39B (branch s25-red39b, written blind against rules 580-583, 590-591, 620-622,
+# 630-633 and 640-643; README "Thirty-ninth round, part b (branch s25-red39b)"): heavy tier ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr39b.ROUND39B)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
