@@ -23,6 +23,7 @@ from . import gamer_fix35a as gf35a
 from . import gamer_fix36a as gf36a
 from . import gamer_fix36b as gf36b
 from . import gamer_fix38a as gf38a
+from . import gamer_fix39b as gf39b
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -975,6 +976,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # round 39b, written blind against rules 580-583, 590-591, 620-622, 630-633 and 640-643
     # (s25-red39b): gamer_round39b.py
     **gr39b.ROUND39B,
+    # round 39b answered, the door each of rules 670-673 leaves (s25-red39b): gamer_fix39b.py
+    **gf39b.FIX39B,
     # round 38a answered, the door each of rules 580-583 leaves (s25-red38a): gamer_fix38a.py
     **gf38a.FIX38A,
     # rules 620-622 answered, the doors they leave (s25-clock30): gamer_fix100.py
