@@ -3277,7 +3277,10 @@ HEAVY_TIER = HEAVY_TIER | frozenset(gr39b.ROUND39B) | frozenset(gf39b.FIX39B)
 CAUSE_LISTS += ("question_parts_list", "paren_source_catalogue")
 RUBRIC_BANDS["min_max_rising"] = dict(RUBRIC_BANDS["node_label_rising"])
 RUBRIC_BANDS["stddev_rising"] = dict(RUBRIC_BANDS["node_label_rising"])
-FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | {"min_max_rising", "stddev_rising"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr39b.ROUND39B) - set(gf39b.FIX39B)) | {
+    "min_max_rising",
+    "stddev_rising",
+}
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
