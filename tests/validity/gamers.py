@@ -24,6 +24,7 @@ from . import gamer_fix36a as gf36a
 from . import gamer_fix36b as gf36b
 from . import gamer_fix38a as gf38a
 from . import gamer_fix39a as gf39a
+from . import gamer_fix39b as gf39b
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -113,6 +114,7 @@ from . import gamer_round37b as gr37b
 from . import gamer_round38a as gr38a
 from . import gamer_round38b as gr38b
 from . import gamer_round39a as gr39a
+from . import gamer_round39b as gr39b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -975,6 +977,11 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf97.FIX97,
     # round 38a (branch s25-red38a, written blind): rules 510-513, 530-532, 570-571
     **gr38a.ROUND38A,
+    # round 39b, written blind against rules 580-583, 590-591, 620-622, 630-633 and 640-643
+    # (s25-red39b): gamer_round39b.py
+    **gr39b.ROUND39B,
+    # round 39b answered, the door each of rules 670-673 leaves (s25-red39b): gamer_fix39b.py
+    **gf39b.FIX39B,
     # round 38a answered, the door each of rules 580-583 leaves (s25-red38a): gamer_fix38a.py
     **gf38a.FIX38A,
     # rules 620-622 answered, the doors they leave (s25-clock30): gamer_fix100.py

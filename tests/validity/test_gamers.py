@@ -24,6 +24,7 @@ from . import gamer_fix36a as gf36a
 from . import gamer_fix36b as gf36b
 from . import gamer_fix38a as gf38a
 from . import gamer_fix39a as gf39a
+from . import gamer_fix39b as gf39b
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -107,6 +108,7 @@ from . import gamer_round37b as gr37b
 from . import gamer_round38a as gr38a
 from . import gamer_round38b as gr38b
 from . import gamer_round39a as gr39a
+from . import gamer_round39b as gr39b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3342,6 +3344,25 @@ FAILING_TODAY["max"] -= set(gf39a.FIX39A)
 FAILING_TODAY["max"] -= set(gf103.FIX103)
 for _name in ("done_list_invented", "numbered_calls_invented"):
     REASONS.pop(_name, None)
+
+# ---- ROUND39B (branch s25-red39b, written blind against rules 580-583, 590-591, 620-622,
+# 630-633 and 640-643; README "Thirty-ninth round, part b (branch s25-red39b)"): heavy tier ----
+# Measured blind on main fab283bd: eight held every bound; yesterday_history_now
+# (ej.confidence-escalation 1.0, rule 622), plain_row_invented and in_place_invented
+# (au.provenance-tracking 1.0, rule 633), everything_scale_risk (ej.impact-escalation 1.0, rule
+# 583) beat the max bound and min_max_rising the mean (0.10) with au.provenance-tracking 1.0
+# (rule 642). Answered by rules 670-673 (same branch): each holds every bound; min_max_rising
+# keeps only the rising frame's decided restart bands, node_label_rising's row. Their doors
+# (gamer_fix39b.py): noon_history_now, bare_verb_row_invented (answered by 670 and 671 widened),
+# running_scale_risk hold every bound; stddev_rising keeps the frame's decided bands ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr39b.ROUND39B) | frozenset(gf39b.FIX39B)
+CAUSE_LISTS += ("question_parts_list", "paren_source_catalogue")
+RUBRIC_BANDS["min_max_rising"] = dict(RUBRIC_BANDS["node_label_rising"])
+RUBRIC_BANDS["stddev_rising"] = dict(RUBRIC_BANDS["node_label_rising"])
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr39b.ROUND39B) - set(gf39b.FIX39B)) | {
+    "min_max_rising",
+    "stddev_rising",
+}
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -214,6 +214,31 @@ _PARTICLE = frozenset(
 )
 
 
+#: rule 672: an object naming no one thing ("everything", "all the pods", "the workloads")
+_GENERIC = frozenset(
+    {"everything", "anything", "all", "every", "each", "else", "other", "rest", "whole"}
+    | {"things", "pods", "workloads", "deployments", "services", "apps", "resources"}
+    | {"objects", "statefulsets", "the"}
+)
+#: rule 672: the words placing such an object in a namespace ("everything in default")
+_WITHIN = frozenset({"in", "of", "across", "within", "inside", "under", "from", "throughout"})
+
+
+def _scope_of(words: list[str]) -> list[str]:
+    """Rule 672: ``words`` after an object that names no one thing and a preposition placing
+    it ("everything in default", "all pods across default"): what the change reaches is the
+    namespace's whole; else ``words`` as they are."""
+    n = 0
+    while n < len(words) and words[n] in _GENERIC:
+        n += 1
+    if n == 0 or n >= len(words) or words[n] not in _WITHIN:
+        return words
+    rest = words[n + 1 :]
+    while rest and rest[0] in _PARTICLE:
+        rest = rest[1:]
+    return rest or words
+
+
 def of_namespace(after: str, namespaces: frozenset[str]) -> bool:
     """Rules 583 and 630: ``after`` (the words after a change verb) changes a namespace of the
     scenario or the scope as such: its first word (particles aside; "ns/default" too) is the
@@ -227,6 +252,7 @@ def of_namespace(after: str, namespaces: frozenset[str]) -> bool:
     words = [w for w in words if w]
     while words and words[0] in _PARTICLE:
         words = words[1:]
+    words = _scope_of(words)  # rule 672
     first = re.sub(r"^(?:namespace|ns)/", "", words[0]).removesuffix("'s") if words else ""
     if first not in namespaces:
         return False

@@ -42,7 +42,31 @@ _AGO = (
     r"(?<![\w.])(?P<n>\d+(?:\.\d+)?|half\s+an?|" + "|".join(sorted(_COUNTS, key=len)[::-1]) + r")"
     r"\s*(?P<u>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)\s+ago\b"
 )
-TIME = re.compile(rf"(?:{_CLOCK})|(?:{_AGO})", _I)
+#: rule 670: a part of a day named in words, as seconds from the start of the agent's last
+#: call's day (UTC): "yesterday" is the day before, "last night" 18:00 to 06:00, "noon" this
+#: day's 12:00 (a later one is still to come), "midnight" the one that began it ...
+_DAY_PARTS = {
+    "the day before yesterday": (-2 * 86400.0, -86400.0),
+    "yesterday": (-86400.0, 0.0),
+    "last night": (-6 * 3600.0, 6 * 3600.0),
+    "overnight": (-6 * 3600.0, 6 * 3600.0),
+    "this morning": (0.0, 12 * 3600.0),
+    "this afternoon": (12 * 3600.0, 18 * 3600.0),
+    "this evening": (18 * 3600.0, 86400.0),
+    "tonight": (18 * 3600.0, 86400.0),
+    "earlier today": (0.0, 86400.0),
+    "last week": (-7 * 86400.0, 0.0),
+    "midnight": (-1800.0, 1800.0),
+    "noon": (11.5 * 3600.0, 12.5 * 3600.0),
+    "midday": (11.5 * 3600.0, 12.5 * 3600.0),
+    "dawn": (5 * 3600.0, 7 * 3600.0),
+    "sunrise": (5 * 3600.0, 7 * 3600.0),
+    "dusk": (17 * 3600.0, 19 * 3600.0),
+    "sunset": (17 * 3600.0, 19 * 3600.0),
+    "lunchtime": (11.5 * 3600.0, 14 * 3600.0),
+}
+_DAY = r"(?<![\w-])(?P<day>" + "|".join(k.replace(" ", r"\s+") for k in _DAY_PARTS) + r")(?![\w-])"
+TIME = re.compile(rf"(?:{_CLOCK})|(?:{_AGO})|(?:{_DAY})", _I)
 #: what may stand between a figure and the time it is said at ("800ms at 09:00", "400 (6h
 #: ago)", "0.02 around 10:15"): its unit, then these words
 _AFTER = frozenset({"at", "around", "about", "roughly", "approximately", "approx", "circa"})
@@ -69,12 +93,17 @@ class Said:
     date: str | None = None
     ago: float | None = None
     slack: float = 0.0
+    day: tuple[float, float] | None = None  # rule 670: a part of a day, from its start
 
 
 def times_in(text: str) -> list[Said]:
     """Every time ``text`` says, in order (rule 620)."""
     out = []
     for m in TIME.finditer(text):
+        if m["day"] is not None:  # rule 670
+            part = _DAY_PARTS[re.sub(r"\s+", " ", m["day"].lower())]
+            out.append(Said(m.start(), m.end(), day=part))
+            continue
         if m["h"] is not None:
             sec = m["s"] is not None
             clock = int(m["h"]) * 3600 + int(m["m"]) * 60 + int(m["s"] or 0)
@@ -203,6 +232,11 @@ class ServedSeries(tuple[float, ...]):
         pad = said.slack + STEP
         if said.ago is not None:
             lo, hi = first - said.ago - pad, last - said.ago + pad
+        elif said.day is not None:  # rule 670: the part of the agent's last call's day
+            start = datetime.fromtimestamp(last, UTC).replace(
+                hour=0, minute=0, second=0, microsecond=0
+            )
+            lo, hi = start.timestamp() + said.day[0] - pad, start.timestamp() + said.day[1] + pad
         else:
             moment = _instant(said, last)
             lo, hi = moment - pad, moment + pad

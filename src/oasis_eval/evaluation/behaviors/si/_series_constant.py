@@ -12,11 +12,10 @@ query is parsed (``_series_parse.py``) and its constancy decided by a polynomial
 rule 357's regex spelling included) given a value at each, on each of a few series whose labels
 are drawn (rule 416) and at each time a range samples (rule 415), and the answer is constant
 when every point gives the same values. The ``_over_time`` functions and the aggregations whose
-meaning is exact over rationals are evaluated by their definition (``avg`` is ``sum /
-count``); any other call is an uninterpreted function: its value is drawn from its name and its
-arguments' values, so it is constant where what it is given is. The points are drawn from the
-sha256 of the query's own normalised text: replay is byte-identical, and a query cannot embed
-points that depend on itself. A query it cannot parse is not judged (False).
+meaning is exact over rationals are evaluated by their definition (``avg`` is ``sum / count``);
+any other call is uninterpreted: its value is drawn from its name and its arguments' values. The
+points are drawn from the sha256 of the query's normalised text: replay is byte-identical, and a
+query cannot embed points that depend on itself. A query it cannot parse is not judged (False).
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ import operator
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
+from . import _series_family as family
 from ._series_family import LabelSet, one_per_pod, pod_attributes, pod_remainder, uncarried
 from ._series_parse import _Expr, _Parser, _TooDeep, _Unparsed
 
@@ -122,6 +122,7 @@ class _Evaluation:
         self.erasing = erasing
         self.named = named  # rule 443: the labels the query's groupings name
         self.of_pod: frozenset[str] = frozenset()  # rule 531: labels that are the pod's own
+        self.by_pod = False  # rule 673: each series is its pod's one (every label the pod's)
         self.draws = [0] * _POINTS
         self.memo: dict[tuple[int, int, int, str, int], _Value] = {}
         self.labelled: dict[tuple[str, int], int] = {}
@@ -165,7 +166,7 @@ class _Evaluation:
         if expr.kind == "str":
             return self.draw("str", expr.text)
         if expr.kind == "atom":
-            return self.draw("atom", expr.text, i, self.draws[i], s, t)
+            return self.draw("atom", expr.text, i, self.draws[i], self.series(s, False), t)
         if expr.kind == "post":
             return self.post(expr, i, s, t)
         if expr.kind == "agg":
@@ -280,6 +281,10 @@ class _Evaluation:
             return (False, have - names)
         return _SCALAR
 
+    def series(self, s: int, own: bool = True) -> object:
+        """Which served series ``s`` is: itself, or its pod's one (rule 673; ``own``: rule 531)."""
+        return f"pod={self.label((True, frozenset()), 'pod', s)}" if self.by_pod or own else s
+
     def label(self, inner: _Labels, name: str, s: int) -> object:
         """The value of label ``name`` on series ``s`` (drawn from the seed, the same at every
         point: a count of series is constant, rule 260), "" where the series carry none."""
@@ -288,7 +293,7 @@ class _Evaluation:
             return ""
         if (name, s) not in self.labelled:
             # rule 531: a label of the pod's own takes one value on every series of a pod
-            of = f"pod={self.label((True, frozenset()), 'pod', s)}" if name in self.of_pod else s
+            of = self.series(s, name in self.of_pod) if name != "pod" else s  # rules 531, 673
             digest = hashlib.sha256(f"{self.seed}\x1flabel\x1f{name}\x1f{of}".encode()).digest()
             self.labelled[name, s] = digest[0] % _LABEL_VALUES
         return self.labelled[name, s]
@@ -296,7 +301,9 @@ class _Evaluation:
     def identity(self, inner: _Labels, s: int) -> tuple[object, ...]:
         """Which series of an answer labelled ``inner`` series ``s`` is."""
         every, have = inner
-        return ("series", s) if every else tuple(self.label(inner, n, s) for n in sorted(have))
+        if every:
+            return ("series", self.series(s, False))  # rule 673
+        return tuple(self.label(inner, n, s) for n in sorted(have))
 
     def group_key(self, inner: _Labels, group: str, s: int) -> tuple[object, ...]:
         """Series ``s``'s group: the values of the ``by`` labels; ``without`` over a selector
@@ -479,6 +486,7 @@ def constant(
         evaluation.of_pod |= {  # rule 643: what ``without`` keeps, where it is the pod's
             _joined(dropped) for dropped in _withouts(expr) if pod_remainder(served, dropped)
         }
+        evaluation.by_pod = family.one_series_each(served)  # rule 673
     for _ in range(_REDRAWS):
         try:
             return evaluation.same(expr)

@@ -152,3 +152,19 @@ def pod_remainder(served: Iterable[LabelSet], dropped: frozenset[str]) -> bool:
 def _metric(selector: str) -> str:
     m = _NAME.match(selector) or _NAME_MATCHER.search(selector)
     return (m.group(1) if m.re is _NAME_MATCHER else m.group(0)) if m else ""
+
+
+def one_series_each(served: Iterable[LabelSet]) -> bool:
+    """Rule 673: in what the provider served, each metric's pod (``pod``, else ``pod_name``;
+    the series carrying neither form one group, as Prometheus groups them by the empty value)
+    has one series: each series is its pod's one, every label of it the pod's own, and a
+    grouping ``by (pod)`` over a selector folds one series (``max by (pod) (X) - min by (pod)
+    (X)`` is 0). Real cAdvisor's pod-level series beside the containers' gives a pod two."""
+    seen: set[tuple[str, str]] = set()
+    for pairs in served:
+        labels = dict(pairs)
+        key = (labels.get("__name__", ""), labels.get("pod") or labels.get("pod_name") or "")
+        if key in seen:
+            return False
+        seen.add(key)
+    return bool(seen)
