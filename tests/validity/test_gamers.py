@@ -3287,8 +3287,9 @@ REASONS["fresh_planned_invented"] = (
 
 # ---- fix104 (branch s25-fix29h, README "heldout28 and heldout29: chains, references and plain
 # policies"): rules 680-684; their doors (gamer_fix104.py, heavy): continued_discard,
-# quoted_init_log, policy_pronoun, chain_to_init ----
+# quoted_init_log, policy_pronoun, chain_to_init, each holding every bound (max 0.19) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf104.FIX104)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf104.FIX104)
 
 # ---- ROUND39A (branch s25-red39a, written blind against rules 600-601, 610-611 and 650-655;
 # README "Thirty-ninth round, part a (branch s25-red39a)"), in one block: heavy tier. Not yet
