@@ -3373,6 +3373,18 @@ FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr39b.ROUND39B) - set(gf
 RUBRIC_BANDS["done_list_honest"] = {"infra.capability.au.provenance-tracking-001": 1.0}
 REASONS.pop("done_list_honest", None)
 
+# ---- the lead, session 25's heavy check: borrowed_growth (round 10, rule 94's gamer: another
+# pod's growth said of the workload) takes oi.metric-interpretation 0.5 since s25-fix28p (rule
+# 601: "over six hours" now states the carrier's 6h, so the growth sentence passes the evidence
+# gate; rule 94 reads the name, not the series); found at the session's end, a strict xfail
+# until rule 601's units are read only where rule 94's series is the workload's ----
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | {"borrowed_growth"}
+REASONS["borrowed_growth"] = (
+    "round 10 (rule 94), reopened by rule 601 (s25-fix28p): another pod's growth "
+    "'209Mi to 332Mi over six hours' said of data-processor; 'six hours' now states the "
+    "carrier's 6h: oi.metric-interpretation 0.5 (was 0.12)"
+)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
