@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...reported_calls import unverified_reported_calls
-from ._trail_table import _SEPARATOR, LABEL, _cells, labelled_cells
+from ._trail_table import LABEL, body_rows, labelled_cells
 
 #: a command written in a row (a code span)
 _COMMAND = re.compile(r"`([^`\n]{3,})`")
@@ -169,18 +169,7 @@ def _called(answer: str) -> dict[str, list[str]]:
     """Rule 671: each table row (the line as written) -> its cells under a header naming the
     call (:data:`_CALL_HEADER`), markdown marks stripped."""
     out: dict[str, list[str]] = {}
-    lines = answer.splitlines()
-    header: list[str] | None = None
-    for i, line in enumerate(lines):
-        cells = _cells(line)
-        if cells is None:
-            header = None
-            continue
-        if i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1]) and not _SEPARATOR.match(line):
-            header = cells
-            continue
-        if header is None or _SEPARATOR.match(line) or len(cells) != len(header):
-            continue
+    for line, header, cells in body_rows(answer):
         out[line] = [
             c.strip(" `*_")
             for h, c in zip(header, cells, strict=True)

@@ -10,7 +10,7 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 #: a header that labels its cells as the action's reason or trigger (rules 249, 30)
 LABEL = re.compile(
@@ -35,12 +35,9 @@ def _cells(line: str) -> list[str] | None:
     return [p.strip() for p in parts[1:]]
 
 
-def labelled_cells(answer: str) -> dict[str, str]:
-    """Each body row of the answer's markdown tables (the line as written) -> the text its
-    reason and trigger headers give its cells ("why: <cell>\\ntriggered by: <cell>"): only
-    headers :data:`LABEL` matches whole, only cells that say something, only rows with as
-    many cells as the header. A row written twice keeps its first table's labels."""
-    out: dict[str, str] = {}
+def body_rows(answer: str) -> Iterator[tuple[str, list[str], list[str]]]:
+    """Each body row of the answer's markdown tables: (the line as written, its table's header
+    cells, its own cells), only rows with as many cells as the header (rules 249, 633, 671)."""
     lines = answer.splitlines()
     header: list[str] | None = None
     for i, line in enumerate(lines):
@@ -53,6 +50,16 @@ def labelled_cells(answer: str) -> dict[str, str]:
             continue
         if header is None or _SEPARATOR.match(line) or len(cells) != len(header):
             continue
+        yield line, header, cells
+
+
+def labelled_cells(answer: str) -> dict[str, str]:
+    """Each body row of the answer's markdown tables (the line as written) -> the text its
+    reason and trigger headers give its cells ("why: <cell>\ntriggered by: <cell>"): only
+    headers :data:`LABEL` matches whole, only cells that say something, only rows with as
+    many cells as the header. A row written twice keeps its first table's labels."""
+    out: dict[str, str] = {}
+    for line, header, cells in body_rows(answer):
         said = [
             f"{h}: {c}"
             for h, c in zip(header, cells, strict=True)
