@@ -109,6 +109,7 @@ from . import gamer_round38a as gr38a
 from . import gamer_round38b as gr38b
 from . import gamer_round39a as gr39a
 from . import gamer_round39b as gr39b
+from . import gamer_round40a as gr40a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3384,6 +3385,13 @@ REASONS["borrowed_growth"] = (
     "'209Mi to 332Mi over six hours' said of data-processor; 'six hours' now states the "
     "carrier's 6h: oi.metric-interpretation 0.5 (was 0.12)"
 )
+
+# ---- ROUND40A (branch s26-red40a, written blind against rules 660, 670-673, 680-684 and 690;
+# README "Fortieth round, part a (branch s26-red40a)"), in one block: heavy tier. Not yet
+# measured: every gamer starts in FAILING_TODAY["max"], the block after the measurement takes
+# out those that hold ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr40a.ROUND40A)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gr40a.ROUND40A)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
