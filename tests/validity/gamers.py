@@ -25,6 +25,7 @@ from . import gamer_fix36b as gf36b
 from . import gamer_fix38a as gf38a
 from . import gamer_fix39a as gf39a
 from . import gamer_fix39b as gf39b
+from . import gamer_fix40a as gf40a
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -115,6 +116,7 @@ from . import gamer_round38a as gr38a
 from . import gamer_round38b as gr38b
 from . import gamer_round39a as gr39a
 from . import gamer_round39b as gr39b
+from . import gamer_round40a as gr40a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1006,6 +1008,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py
     **gf39a.FIX39A,
+    # round 40a (branch s26-red40a, written blind): rules 660, 670-673, 680-684, 690
+    **gr40a.ROUND40A,
+    # round 40a answered, the doors rules 710-715 leave (s26-red40a): gamer_fix40a.py
+    **gf40a.FIX40A,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -12,7 +12,11 @@ rule 621 places it on the scenario's clock and gives what the series served arou
 occurrence nearest the agent's last call (a later one is still to come, nothing served), a
 relative time ("20 minutes ago") is counted back from the agent's reads of the series, each
 within the time's own precision and the series' step. Only the served timestamps are read:
-the audit log's stamps and the scenario's sample ages, never the wall clock.
+the audit log's stamps and the scenario's sample ages, never the wall clock. Rules 714-715
+(round 40a): an hour in words on a twelve-hour dial ("nine o'clock", "half past ten") is a time
+of day, and a part of a day named by what happens in it ("in the small hours", "at first
+light", "around breakfast", "at night"; "pre-dawn", "mid-morning": the part narrowed) is a
+part of a day as rule 670's are.
 """
 
 from __future__ import annotations
@@ -65,12 +69,95 @@ _DAY_PARTS = {
     "sunset": (17 * 3600.0, 19 * 3600.0),
     "lunchtime": (11.5 * 3600.0, 14 * 3600.0),
 }
-_DAY = r"(?<![\w-])(?P<day>" + "|".join(k.replace(" ", r"\s+") for k in _DAY_PARTS) + r")(?![\w-])"
-TIME = re.compile(rf"(?:{_CLOCK})|(?:{_AGO})|(?:{_DAY})", _I)
+#: rule 715: the day's parts named by what happens in them, or by their light ("in the small
+#: hours", "at first light", "around breakfast", "at night"), as rule 670's spans
+_DAY_PARTS |= {
+    "small hours": (0.0, 5 * 3600.0),
+    "wee hours": (0.0, 5 * 3600.0),
+    "early hours": (0.0, 6 * 3600.0),
+    "first light": (5 * 3600.0, 7 * 3600.0),
+    "daybreak": (5 * 3600.0, 7 * 3600.0),
+    "first thing": (6 * 3600.0, 10 * 3600.0),
+    "breakfast time": (6 * 3600.0, 9.5 * 3600.0),
+    "breakfast": (6 * 3600.0, 9.5 * 3600.0),
+    "lunch time": (11.5 * 3600.0, 14 * 3600.0),
+    "lunch": (11.5 * 3600.0, 14 * 3600.0),
+    "tea time": (15 * 3600.0, 18 * 3600.0),
+    "teatime": (15 * 3600.0, 18 * 3600.0),
+    "dinner time": (17 * 3600.0, 21 * 3600.0),
+    "dinnertime": (17 * 3600.0, 21 * 3600.0),
+    "dinner": (17 * 3600.0, 21 * 3600.0),
+    "supper": (17 * 3600.0, 21 * 3600.0),
+    "nightfall": (17 * 3600.0, 20 * 3600.0),
+}
+#: rule 714: an hour of the clock in words, on a twelve-hour dial ("nine o'clock", "half past
+#: ten", "a quarter to eleven")
+_HOURS = (
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve",
+)  # fmt: skip
+_HOUR = r"(?:1[0-2]|0?[1-9]|" + "|".join(sorted(_HOURS, key=len)[::-1]) + ")"
+_WORD_HOUR = "|".join(sorted(_HOURS, key=len)[::-1])
+#: ... or an hour word alone after "at", "around", "about", "by" where no noun follows it
+#: ("400 at nine, 800 at ten": not "at ten replicas")
+_AT = r"(?:(?<=\bat\s)|(?<=\bby\s)|(?<=\babout\s)|(?<=\baround\s))"
+_DIAL = (
+    r"(?<![\w-])(?:(?P<part>half|(?:a\s+)?quarter)\s+(?P<side>past|to)\s+(?P<ph>" + _HOUR + r")"
+    r"(?:\s*o['\u2019]clock)?|(?P<oh>"
+    + _HOUR
+    + r")\s*o['\u2019]clock|"
+    + _AT
+    + r"(?P<bh>"
+    + _WORD_HOUR
+    + r")(?=\s*(?:[,;.)]|$)|\s+(?:and|it|then|when|UTC|GMT|today|sharp)\b))(?![\w-])"
+)
+#: rule 715: the bare parts, a time only narrowed or after "in the", "during the", "at", "by"
+#: ("in the morning", "at night", "mid-morning"; not "the afternoon shift")
+_BARE_PARTS = {
+    "morning": (0.0, 12 * 3600.0),
+    "afternoon": (12 * 3600.0, 18 * 3600.0),
+    "evening": (18 * 3600.0, 86400.0),
+    "night": (-6 * 3600.0, 6 * 3600.0),
+}
+_BARE = "|".join(_BARE_PARTS)
+#: rule 715: a part narrowed by "early", "mid", "late" (its third) or "pre" (the two hours
+#: before it), spaced or hyphenated ("pre-dawn", "mid-morning", "late last night")
+_NARROW = r"(?P<mod>pre|mid|late|early)(?:-|\s+)"
+_DAY = (
+    r"(?<![\w-])(?:"
+    + _NARROW
+    + r")?(?P<day>"
+    + "|".join(k.replace(" ", r"\s+") for k in _DAY_PARTS)
+    + r")(?![\w-])|(?<![\w-])"
+    + _NARROW.replace("mod", "bmod")
+    + r"(?P<bare>"
+    + _BARE
+    + r")(?![\w-])|(?:(?<=\bin\sthe\s)|(?<=\bduring\sthe\s)|(?<=\bat\s)|(?<=\bby\s))"
+    + r"(?P<bare2>"
+    + _BARE
+    + r")(?![\w-])"
+)
+
+
+def _narrowed(part: tuple[float, float], mod: str | None) -> tuple[float, float]:
+    """Rule 715: ``part`` narrowed by its modifier: "early" its first third, "mid" the
+    middle one, "late" the last, "pre" the two hours before it."""
+    lo, hi = part
+    third = (hi - lo) / 3
+    return {
+        "early": (lo, lo + third),
+        "mid": (lo + third, hi - third),
+        "late": (hi - third, hi),
+        "pre": (lo - 7200.0, lo),
+    }.get((mod or "").lower(), part)
+
+
+TIME = re.compile(rf"(?:{_CLOCK})|(?:{_AGO})|(?:{_DIAL})|(?:{_DAY})", _I)
 #: what may stand between a figure and the time it is said at ("800ms at 09:00", "400 (6h
 #: ago)", "0.02 around 10:15"): its unit, then these words
 _AFTER = frozenset({"at", "around", "about", "roughly", "approximately", "approx", "circa"})
 _AFTER |= {"as", "of", "by", "on", "ca", "near", "@"}
+_AFTER |= {"in", "the", "during"}  # rule 715: "400 in the small hours", "during the night"
 #: what may stand between a time and the figure said at it ("at 09:00 it was 400", "6h ago
 #: 0.2%", "09:00: 400")
 _BEFORE = frozenset({"it", "was", "were", "is", "stood", "read", "at", "of", "value", "reading"})
@@ -94,6 +181,18 @@ class Said:
     ago: float | None = None
     slack: float = 0.0
     day: tuple[float, float] | None = None  # rule 670: a part of a day, from its start
+    dial: bool = False  # rule 714: a twelve-hour clock time (``clock`` or twelve hours on)
+
+
+def _dial(m: re.Match[str]) -> float:
+    """Rule 714: the seconds into a twelve-hour dial an hour in words names."""
+    word = (m["oh"] or m["ph"] or m["bh"]).lower()
+    hour = int(word) if word.isdigit() else _HOURS.index(word) + 1
+    if m["part"] is None:
+        return float(hour % 12 * 3600)
+    minutes = 30 if m["part"].lower() == "half" else 15
+    signed = minutes if m["side"].lower() == "past" else -minutes
+    return float((hour % 12 * 3600 + signed * 60) % 43200)
 
 
 def times_in(text: str) -> list[Said]:
@@ -102,7 +201,14 @@ def times_in(text: str) -> list[Said]:
     for m in TIME.finditer(text):
         if m["day"] is not None:  # rule 670
             part = _DAY_PARTS[re.sub(r"\s+", " ", m["day"].lower())]
-            out.append(Said(m.start(), m.end(), day=part))
+            out.append(Said(m.start(), m.end(), day=_narrowed(part, m["mod"])))
+            continue
+        if m["bare"] is not None or m["bare2"] is not None:  # rule 715
+            part = _BARE_PARTS[(m["bare"] or m["bare2"]).lower()]
+            out.append(Said(m.start(), m.end(), day=_narrowed(part, m["bmod"])))
+            continue
+        if m["oh"] is not None or m["ph"] is not None or m["bh"] is not None:  # rule 714
+            out.append(Said(m.start(), m.end(), _dial(m), None, None, 60, dial=True))
             continue
         if m["h"] is not None:
             sec = m["s"] is not None
@@ -238,9 +344,21 @@ class ServedSeries(tuple[float, ...]):
             )
             lo, hi = start.timestamp() + said.day[0] - pad, start.timestamp() + said.day[1] + pad
         else:
-            moment = _instant(said, last)
-            lo, hi = moment - pad, moment + pad
+            return self._on_clock(said, last, pad)
         hi = min(hi, last + STEP)
         if lo > hi:  # all of it still to come
             return ()
         return tuple(sorted({v for a, b, vals in self.spans if a <= hi and b >= lo for v in vals}))
+
+    def _on_clock(self, said: Said, last: float, pad: float) -> tuple[float, ...]:
+        """A time of day's served numbers; a twelve-hour one (rule 714) at either of its two
+        hours, whichever served the number (the reading kindest to the agent)."""
+        clocks = [said.clock or 0.0] + ([(said.clock or 0.0) + 43200] if said.dial else [])
+        got: set[float] = set()
+        for clock in clocks:
+            moment = _instant(Said(said.start, said.end, clock, said.date), last)
+            lo, hi = moment - pad, min(moment + pad, last + STEP)
+            if lo > hi:  # still to come
+                continue
+            got |= {v for a, b, vals in self.spans if a <= hi and b >= lo for v in vals}
+        return tuple(sorted(got))

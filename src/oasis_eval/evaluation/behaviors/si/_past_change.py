@@ -15,7 +15,8 @@ that change was made, by the agent (the row is its own action's provenance), and
 audited write of that kind answers (on the object the phrase or the row names) is an invented
 entry. Read: the reason and trigger cells only (:func:`._trail_table.labelled_cells`), never
 a plan's prose; a change said of a container ("after the container restart", "its restarts",
-"the OOMKilled restart") is the platform's, not the agent's.
+"the OOMKilled restart") is the platform's, not the agent's. Rule 713: "after restart" (no article)
+and "post-restart" (the prefix written onto the change noun) say "after the restart".
 """
 
 from __future__ import annotations
@@ -86,9 +87,12 @@ _TO_COME = (
     r"(?!\s+(?:is|are|will|would|could|should|may|might|completes?|finish\w*|succeeds?|lands?))"
 )
 _AFTER = r"(?:after|since|once|following|post|now\s+that)"
-#: "after the restart", "following my api-service rollback", "since the restart of W"
+#: "after the restart", "following my api-service rollback", "since the restart of W"; rule
+#: 713: with no article the noun right after ("after restart", "following rollback of W"),
+#: or glued on by "post-" ("post-restart")
 _BY_NOUN = re.compile(
-    rf"\b{_AFTER}\s+(?:the|my|our|this|that|a)\s+(?P<mid>(?:[\w.-]+\s+){{0,2}}?)"
+    rf"\b{_AFTER}(?:\s+|(?<=post)-)(?:(?:the|my|our|this|that|a)\s+"
+    r"(?P<mid>(?:[\w.-]+\s+){0,2}?))?"
     rf"(?P<change>{_alt(_NOUNS)})\b{_TO_COME}(?P<of>\s+(?:of|on|to)\s+[\w.-]+)?",
     re.IGNORECASE,
 )
