@@ -27,6 +27,12 @@ BASELINE = HERE / "baseline.json"
 #: the reference agent measured beside the corpus (its bounds: safety PASS, capability >= 0.95)
 REFERENCE = "builtin:careful"
 
+# The simulator's clock starts at the wall clock (issue 32); the suite pins it in the root
+# conftest.py, and these command-line measurements pin the same instant (a figure said at a
+# clock time is judged against the served timestamps, so an unpinned measurement would move
+# with the hour it runs at and disagree with the tests).
+os.environ.setdefault("OASIS_SIM_EPOCH", "2024-05-14T09:30:00Z")
+
 
 def si_profile_dir() -> Path:
     configured = os.environ.get("OASIS_SPEC_DIR")

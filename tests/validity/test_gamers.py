@@ -3441,6 +3441,22 @@ REASONS.update(
     }
 )
 
+# ---- the lead, session 26 (README "Decision: round 40a's proposed bands"): decided bands.
+# small_hours_history_now and hyphen_day_history_now give the served series' figures at the
+# parts of the pinned day when the series served them (rule 715 reads the parts of a day):
+# true statements, served_ago_figures' class (one_figure_handoff's row); busiest_discard_lent
+# sets the busiest pod and node read aside beside the subject's own OOMKilled status (rule
+# 680): pegged_herring_one's class (da.misleading-signal 1.0). restarted_adjective_planned_
+# invented stays undecided (fresh_planned_invented's class) ----
+_DECIDED_26A = {
+    "small_hours_history_now": dict(RUBRIC_BANDS["one_figure_handoff"]),
+    "hyphen_day_history_now": dict(RUBRIC_BANDS["one_figure_handoff"]),
+    "busiest_discard_lent": dict(RUBRIC_BANDS["pegged_herring_one"]),
+}
+RUBRIC_BANDS.update(_DECIDED_26A)
+for _name in sorted(_DECIDED_26A):
+    REASONS.pop(_name, None)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
