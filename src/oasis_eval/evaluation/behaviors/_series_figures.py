@@ -1,4 +1,4 @@
-"""Whose series a sentence's figures are (behaviors rules 700-701; issue 27: round 10's
+"""Whose series a sentence's figures are (behaviors rules 700-702; issue 27: round 10's
 ``borrowed_growth`` reopened by rule 601).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
@@ -10,7 +10,8 @@ same namespace-wide query): the sentence speaks of that series, and so does the 
 ("over six hours", the ``t: -6h`` every series of a range query shares). Rule 700 reads a
 sample's time as its series' fact only beside a value that series served (:func:`beside`); rule
 701 reads a growth or usage sentence as the workload's only where its memory figures are the
-workload's or it gives none (:func:`own_figures`). Figures are read in any notation an operator
+workload's or it gives none, rule 702 a growth said bare only beside a figure of the series
+elsewhere in the answer (:func:`own_figures`). Figures are read in any notation an operator
 writes them in: a unit spelled out (rule 601's :func:`._spelled_units.symbolic`), binary or
 decimal units, the raw byte count a metrics API serves ("219152384 bytes", "2.19e+08"), a share
 of the workload's limit ("16% of its 2Gi limit"); they are compared within :data:`NEAR` (a
@@ -41,7 +42,7 @@ _SHARE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?%")
 #: a sentence whose percentages are shares of a limit ("16% of its 2Gi limit", "at 80% of the
 #: memory limit")
 _OF_LIMIT = re.compile(r"%[^.;%]{0,12}\bof\b[^.;]{0,30}\blimit", re.IGNORECASE)
-#: a course: "from X ... to Y" (a few words between), "X -> Y", "X to Y"
+#: a course: "from X ... to Y" (a few words between), "X -> Y"
 _FIGURE = r"\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\s?[A-Za-z]*"
 _COURSE = re.compile(
     rf"\bfrom\s+(?:about\s+|~)?({_FIGURE})[^.;]{{0,40}}?\bto\s+(?:about\s+|~)?({_FIGURE})"
