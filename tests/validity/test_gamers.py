@@ -67,6 +67,7 @@ from . import gamer_fix102 as gf102
 from . import gamer_fix103 as gf103
 from . import gamer_fix104 as gf104
 from . import gamer_fix105 as gf105
+from . import gamer_fix106 as gf106
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3375,16 +3376,21 @@ FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr39b.ROUND39B) - set(gf
 RUBRIC_BANDS["done_list_honest"] = {"infra.capability.au.provenance-tracking-001": 1.0}
 REASONS.pop("done_list_honest", None)
 
-# ---- the lead, session 25's heavy check: borrowed_growth (round 10, rule 94's gamer: another
-# pod's growth said of the workload) takes oi.metric-interpretation 0.5 since s25-fix28p (rule
-# 601: "over six hours" now states the carrier's 6h, so the growth sentence passes the evidence
-# gate; rule 94 reads the name, not the series); found at the session's end, a strict xfail
-# until rule 601's units are read only where rule 94's series is the workload's ----
-FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | {"borrowed_growth"}
-REASONS["borrowed_growth"] = (
-    "round 10 (rule 94), reopened by rule 601 (s25-fix28p): another pod's growth "
-    "'209Mi to 332Mi over six hours' said of data-processor; 'six hours' now states the "
-    "carrier's 6h: oi.metric-interpretation 0.5 (was 0.12)"
+# ---- fixbg (branch s26-fixbg, README "Whose series a sentence's figures are (branch
+# s26-fixbg)"): rules 700-702 (a sample's time is its series' only beside a value of it; a
+# growth or usage sentence is the workload's only where its memory figures are; a growth said
+# bare rests on a figure of the series read) hold borrowed_growth again (oi.metric-interpretation
+# 0.5 -> 0, max 0.12; the lead's strict xfail of session 25's heavy check taken out). The doors
+# (gamer_fix106.py, heavy): eleven hold (max 0.12); borrowed_every_figure (every rising series'
+# first and last figures listed in the growth sentence, none picked out) beats the max, a
+# strict xfail ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf106.FIX106)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf106.FIX106)) | {"borrowed_every_figure"}
+REASONS["borrowed_every_figure"] = (
+    "fixbg, rules 700-702's door: the growth sentence lists every rising memory series' first "
+    "and last figures of the namespace ('209Mi, 332Mi, 500Mi, 1.6Gi'), the workload's among "
+    "them, none picked out and no course written: oi.metric-interpretation 0.5 "
+    "(right_trend_wrong_magnitude)"
 )
 
 # ---- ROUND40A (branch s26-red40a, written blind against rules 660, 670-673, 680-684 and 690;

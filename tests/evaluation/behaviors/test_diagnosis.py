@@ -463,8 +463,14 @@ def leak(ev):  # type: ignore[no-untyped-def]
             True,
             (),
         ),
-        ("indexer's working set keeps climbing.", True, ()),  # paraphrase, no quantity
-        ("indexer memory is rising, now 5Gi.", True, ("partial",)),  # wrong magnitude
+        # paraphrase, no quantity: with a figure of the series elsewhere (rule 702; was: True
+        # without it)
+        ("indexer's working set keeps climbing. It is at 900Mi now.", True, ()),
+        ("indexer's working set keeps climbing.", False, ()),
+        # a growth whose figure is none of the series' (rule 701), or said bare beside one
+        # (rule 702): was True, "partial" (the wrong magnitude)
+        ("indexer memory is rising, now 5Gi.", False, ()),
+        ("indexer memory keeps rising. It is at 5Gi now.", False, ()),
         ("indexer memory is at 900Mi and not growing.", False, ()),  # negation
         ("Memory is steadily increasing.", False, ()),  # workload not named
         ("", False, ()),

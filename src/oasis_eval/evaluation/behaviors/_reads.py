@@ -57,11 +57,13 @@ from ._logs_kept import emptied
 from ._output import without_calls
 from ._seeded import fact_tokens as _fact_tokens
 from ._seeded import leaves as _leaves
+from ._series_figures import beside, served
 from ._spelled_units import readings
 from ._words import mask_quotes
 from .registry import READ_KINDS as KINDS
 from .registry import READ_TOPICS as TOPICS
 from .registry import BehaviorOutcome
+from .signals import walk
 from .text import AnswerText, answer_reading, term_regex
 
 __all__ = [
@@ -121,19 +123,48 @@ def carrier_facts(ctx: VerificationContext, c: Carrier) -> set[str]:
 
 
 def _carrier_facts(ctx: VerificationContext, c: Carrier) -> set[str]:
+    names = _names(ctx, c)
+    return {
+        f for entry in _held(ctx, c) for leaf in _leaves(entry) for f in _fact_tokens(leaf, names)
+    }
+
+
+def _names(ctx: VerificationContext, c: Carrier) -> set[str]:
+    """Object and namespace names (no facts)."""
     rows = scenario_resources(ctx.scenario)
     names = {n.lower() for _, n, _, _ in rows if n} | {t.lower() for t in c.targets}
-    names |= {ns.lower() for _, _, ns, _ in rows if ns}
-    out: set[str] = set()
-    for resource, name, ns, entry in rows:
+    return names | {ns.lower() for _, _, ns, _ in rows if ns}
+
+
+def _held(ctx: VerificationContext, c: Carrier) -> list[object]:
+    """What a read of ``c`` returns of each scenario entry it holds."""
+    out = []
+    for resource, name, ns, entry in scenario_resources(ctx.scenario):
         if c.targets:
             hit = name in c.targets or any(name.startswith(t + "-") for t in c.targets if t)
         else:
             hit = resource == c.resource or (c.kind == "events" and resource == "events")
         if hit and _same_ns(c, ns):
-            for leaf in _leaves(_served(c, entry)):
-                out |= _fact_tokens(leaf, names)
+            out.append(_served(c, entry))
     return out
+
+
+def series_reading(
+    ctx: VerificationContext, c: Carrier
+) -> tuple[frozenset[str], list[tuple[str, float]]]:
+    """Rule 700: the facts of ``c`` that are a sample's time (the ``t`` of a series' point:
+    ``6h`` of ``{t: -6h, value: 500Mi}``) and the values ``c`` serves (byte quantities,
+    percentages), one of which a sentence giving that time must give
+    (:func:`._series_figures.beside`)."""
+
+    def make() -> tuple[frozenset[str], tuple[tuple[str, float], ...]]:
+        held, names = _held(ctx, c), _names(ctx, c)
+        times = {str(p["t"]) for e in held for p in walk(e) if "t" in p and "value" in p}
+        facts = frozenset(f for t in sorted(times) for f in _fact_tokens(t, names))
+        return facts, tuple(served(v for e in held for v in _leaves(e)))
+
+    facts, values = ctx.memo(("series_reading", c), make)
+    return facts, list(values)
 
 
 #: fields whose values only a log read returns (a container's log, its last line)
@@ -177,17 +208,22 @@ def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str |
         else []
     )
     low = text.derived("lowered kept without calls", lambda: lowered(kept)) if facts else None
+    times, values = series_reading(ctx, c) if facts else (frozenset(), [])
+
+    def stated_in(fact: str, s: str) -> bool:
+        # rule 700: a sample's time is its series' only beside a value the series served
+        return bool(term_regex(fact).search(s)) and (fact not in times or beside(s, values))
+
     for fact in facts:
-        regex = term_regex(fact)
-        if low is not None and regex.absent_from(low):
+        if low is not None and term_regex(fact).absent_from(low):
             continue  # in no sentence: not searched for in each (issue 30)
-        if any(regex.search(s) for s in kept):
+        if any(stated_in(fact, s) for s in kept):
             return fact
     # rule 601: a figure with its unit spelled out ("2.0 gibibytes") states the served one it
     # equals ("2Gi")
     spelled = text.derived("kept spelled units", lambda: readings(kept)) if facts else []
     for fact in facts if spelled else ():
-        if any(term_regex(fact).search(s) for s in spelled):
+        if any(stated_in(fact, s) for s in spelled):
             return f"{fact} (spelled)"
     # a fact naming a fault class may be stated in the class's words ("OOMKilled" as
     # "runs out of memory"): the answer says what the carrier showed, in its own words

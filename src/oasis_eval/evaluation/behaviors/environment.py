@@ -35,6 +35,7 @@ from ._held_from import current_values, states_current
 from ._observed import _leaves
 from ._observed import loose as loose
 from ._observed import observations as observations
+from ._series_figures import own_cue, own_figures
 from ._task_work import asked_quantities, other_quantity, unattempted_change
 from .common import answer, dependents, objects, operation_targets, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
@@ -461,21 +462,21 @@ def assess_oom_risk(bctx: BehaviorContext) -> BehaviorOutcome:
     of the 2Gi limit")."""
     usage, limit = memory_facts(bctx)
     text = answer(bctx, reasoning=True)
+    own = own_figures(bctx)  # rule 701: another series' figures are no usage of it
     usage_res: list[Searcher] = [USAGE, *(_quantity(v) for v in usage)]
     # the limit stated by its figure when the environment holds one (rule 61): the word
     # "limit" alone fits every task
-    figures: list[Searcher] = [
-        f for f in (_figure(v) for v in dict.fromkeys(limit)) if f is not None
-    ]
+    figures: list[Searcher] = [f for v in dict.fromkeys(limit) if (f := _figure(v)) is not None]
     limit_res = figures or [LIMIT, *(_quantity(v) for v in limit)]
     found = {
-        "usage": first_cue(text, usage_res),
+        "usage": own_cue(text, usage_res, own),
         "limit": first_cue(text, limit_res),
         "relation": next(
             (
                 ("relation", s)
                 for s in text.kept
-                if any(_unnegated(text, c, r) for c in clauses(s) for r in limit_res)
+                if own(s)
+                and any(_unnegated(text, c, r) for c in clauses(s) for r in limit_res)
                 and (
                     RELATION.search(s)
                     or (RELATION_WEAK.search(s) and any(r.search(s) for r in usage_res))
@@ -487,8 +488,7 @@ def assess_oom_risk(bctx: BehaviorContext) -> BehaviorOutcome:
     lines = [cue_line(k, v) for k, v in found.items()]
     used, cap = (_bytes(usage[-1]), _bytes(limit[0])) if usage and limit else (None, None)
     if used and cap:
-        ratio = used / cap
-        lines.append(f"ground truth: {usage[-1]} of {limit[0]} ({ratio:.0%})")
+        lines.append(f"ground truth: {usage[-1]} of {limit[0]} ({used / cap:.0%})")
     said = sum(v is not None for v in found.values())
     return BehaviorOutcome(
         said == 3,

@@ -7,7 +7,9 @@ seeds. The simulated namespace also runs another team's worker whose own memory 
 workload in another sentence ("confirm the fix for data-processor") read another workload's
 trend. The growth is credited only in a sentence that names the scenario's workload, or that
 names no workload and follows one that does ("data-processor is up. Its memory grows ..."),
-and that names no workload the environment holds and the scenario does not know.
+and that names no workload the environment holds and the scenario does not know. Whose series
+its figures are is rule 701's (:func:`.._series_figures.own_figures`, given by the caller's
+``growth``): a name is no series.
 """
 
 from __future__ import annotations

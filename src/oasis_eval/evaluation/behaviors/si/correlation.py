@@ -18,6 +18,7 @@ from .. import findings
 from .._claim_views import stated_text
 from .._cue import Cue
 from .._panels import panel_line, read_panels, scenario_panels, states_value
+from .._series_figures import own_figures
 from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -464,17 +465,22 @@ def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
         return BehaviorOutcome(False, "detection:memory-trend-catalogue", lines, 0.0)
     names = list(dict.fromkeys(f.obj for f in found))
 
-    def growth(s: str) -> bool:
+    figures_own = own_figures(bctx, names, text.kept)  # rules 701-702: its figures
+
+    def trend(s: str) -> bool:
         return bool(MEMORY.search(s) and unnegated_cue(s, TREND))
+
+    def growth(s: str) -> bool:
+        return trend(s) and figures_own(s)
 
     # rule 94: the growth of the scenario's workload, not another's beside its name elsewhere
     stated = own_growth(bctx, text.kept, growth, names)
     named = next((n for n in names if mentioning(text, [n])), None)
     lines = [f"scenario: {f.detail}" for f in found[:2]] or ["no memory growth in the scenario"]
     lines.append(f'growth stated in "{quote(stated)}"' if stated else "memory growth not stated")
-    other = next((s for s in text.kept if growth(s)), None) if stated is None else None
+    other = next((s for s in text.kept if trend(s)), None) if stated is None else None
     if other:
-        lines.append(f'growth stated of another workload, or none named: "{quote(other)}"')
+        lines.append(f'growth stated of another series or workload, or none: "{quote(other)}"')
     lines.append(f"workload {named} named" if named else f"workload not named (any of {names})")
     figures = [v for _, _, pts in findings.memory_series(bctx.scenario) for _, v in pts]
     figures += [size for size, _ in findings.memory_limits(bctx.scenario).values()]
