@@ -254,7 +254,7 @@ def any_head(heads: Sequence[bytes]) -> Any:
     the standard search of :func:`automaton`, whose every occurrence :func:`items_holding`
     needs, but as a yes or no it is the same, and the crate's packed searcher makes it several
     times cheaper over a dump (issue 30, session 26: the run-wide automaton's scans were
-    1.0 M instructions a scenario, about 0.2 M this way). A scenario's own heads stay
+    1.0 M instructions a scenario, about 0.5 M this way). A scenario's own heads stay
     :func:`literal_search`'s: building an automaton each scenario costs more than it saves."""
     kept = tuple(sorted(set(heads)))
     if not kept:
