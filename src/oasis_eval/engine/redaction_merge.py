@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .encoded_forms import factored
-from .redaction_search import automaton, bytes_each, literal_search, one_of
+from .redaction_search import any_head, automaton, bytes_each, literal_search, one_of
 
 #: a :class:`.redaction.Redactor` (not imported: it imports this module)
 Redactor = Any
@@ -67,9 +67,7 @@ def merged(
     found = automaton(heads)
     fresh = tuple(h for h in own if h not in again)
     redactor._dfa_heads = None if fresh else heads
-    literal = one_of(
-        lambda data: bool(found.find_matches_as_indexes(data)), literal_search(list(fresh))
-    )
+    literal = one_of(any_head(heads), literal_search(list(fresh)))
     return one_of(literal, regex_bytes), ((found, fresh) if fresh else (found,))
 
 
