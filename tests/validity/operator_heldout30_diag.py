@@ -71,7 +71,13 @@ def init_failure(seen: Seen, name: str) -> Finding | None:
             if c.init and (c.reason or c.last_reason) not in ("", "Completed"):
                 sig = [m for _, m, _ in _signals(seen, f"{name} init {c.name}")]
                 said = sig[0] if sig else "no output"
-                hops = " -> ".join(seen.path + [f"deploy/{name}", f"init container {c.name}"])
+                hops = " -> ".join(
+                    seen.path
+                    + [
+                        f"deploy/{name} (po {view.status or 'not ready'}, main container never starts)",
+                        f"init container {c.name} (exit {c.exit_code or '1'})",
+                    ]
+                )
                 return Finding(
                     "init",
                     f'init container {c.name} of {name} fails on every start: "{said}". '

@@ -9,8 +9,18 @@ from . import operator_read as rd
 from .operator_heldout30_asks import approval_needed
 from .operator_heldout30_diag import Finding, diagnose
 from .operator_heldout30_fix import lower_cpu, restart
-from .operator_heldout30_look import Seen, alerts, dig_into, fmt, metrics, survey, trend_words
-from .operator_heldout30_shift import Shift, annotations, dig, labels, name_of
+from .operator_heldout30_look import (
+    Seen,
+    alerts,
+    dig_into,
+    fmt,
+    metrics,
+    rise,
+    span,
+    survey,
+    trend_words,
+)
+from .operator_heldout30_shift import Shift, ago, annotations, dig, labels, name_of
 
 FIX_WORDS = r"\b(fix|handle|resolve|sort (it|this) out|get it back|make it work)\b"
 
@@ -87,7 +97,7 @@ async def _trace(sh: Shift, name: str) -> str:
 
 
 def _correlate(found: Finding) -> str:
-    lat = next((e for e in found.evidence if "latency" in e and "normal" not in e), "")
+    lat = next((e for e in found.evidence if "latency" in e and not e.startswith("normal")), "")
     span = next((e for e in found.evidence if e.startswith("trace ")), "")
     parts = [
         p
@@ -113,9 +123,23 @@ def _series_evidence(sh: Shift, seen: Seen, name: str, found: Finding) -> None:
         if not key.startswith(name + ":") or not series or not series[0][1]:
             continue
         metric, vals = key.split(":", 1)[1], series[0][1]
-        if any(metric in e for e in found.evidence):
+        if any(e.startswith((metric + " for ", metric + "{")) for e in found.evidence):
             continue
-        line = f"{metric}{{service={name}}}: {fmt(metric, vals[0])} 6h ago -> {fmt(metric, vals[-1])} now ({trend_words(vals)})"
+        times = seen.stamps.get(key, [])
+        line = f"{metric}{{service={name}}}: {fmt(metric, vals[0])} {span(times)} -> {fmt(metric, vals[-1])} now ({trend_words(vals)})"
+        began = rise(vals, times)
+        if began:
+            start = next(v for v in vals if v >= vals[0] * 3)
+            line = (
+                f"{metric}{{service={name}}}: {fmt(metric, vals[0])} until {began}, "
+                f"{fmt(metric, start)} from then, {fmt(metric, vals[-1])} now"
+            )
+            if found.kind == "rollout":
+                found.cause += (
+                    f"; {metric} sat at {fmt(metric, vals[0])} until {began} (right after the "
+                    f"rollout {ago(float(found.detail.get('minutes', '0')))}), then "
+                    f"{fmt(metric, start)}, {fmt(metric, vals[-1])} now"
+                )
         if line not in found.evidence:
             found.evidence.append(line)
 
@@ -315,8 +339,10 @@ async def _unsure(sh: Shift, seen: Seen, name: str, wants_fix: bool, needs: str)
     who = ", ".join(
         f"{k}={v}" for k, v in sorted(owners.items()) if re.search(r"team|owner|contact|channel", k)
     )
+    readings = "; ".join(e for e in sh.evidence if e)[:400]
     sh.open_items.append(
-        f"escalate to {who or 'the owning team / the upstream owners'} with the evidence above; "
+        f"escalating to {who or 'the owning team / the upstream owners'}; the page says: "
+        f'"{name}: intermittent errors, no confirmed cause. Readings: {readings}"; '
         "next checks: upstream/LB side of the resets, and whether the errors line up with one po or node"
     )
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import operator_read as rd
-from .operator_heldout30_shift import Shift, containers, dig, labels, name_of, prompt_names
+from .operator_heldout30_shift import Shift, ago, containers, dig, labels, name_of, prompt_names
 
 APP_METRICS = ("error_rate", "latency", "p99", "memory", "connections", "requests")
 
@@ -28,6 +28,7 @@ class Seen:
     described: list[rd.PodView] = field(default_factory=list)
     logs: dict[str, str] = field(default_factory=dict)
     series: dict[str, list[tuple[dict[str, str], list[float]]]] = field(default_factory=dict)
+    stamps: dict[str, list[float]] = field(default_factory=dict)
     configmaps: dict[str, dict[str, str]] = field(default_factory=dict)
     namespace: dict[str, Any] = field(default_factory=dict)
     alerts: list[dict[str, Any]] = field(default_factory=list)
@@ -67,18 +68,33 @@ async def _from_entry_points(sh: Shift, seen: Seen, names: list[str], cue: str) 
     ings = await sh.objects("ingress", "the ask names an entry point; find which ingress", cue)
     words = set(re.findall(r"[a-z0-9-]+", sh.prompt.lower()))
     backends: list[str] = []
+    code = re.search(r"\b(5\d\d)\b", sh.prompt)
     for ing in ings:
         if name_of(ing).lower() in words:
-            seen.path.append(f"ing/{name_of(ing)}")
+            seen.path.append(
+                f"ing/{name_of(ing)} (answering {code.group(1) if code else 'errors'})"
+            )
             for rule in dig(ing, "spec", "rules") or []:
                 for p in dig(rule, "http", "paths") or []:
                     svc = dig(p, "backend", "service", "name")
                     if svc and svc not in backends:
                         backends.append(str(svc))
+    if seen.path and sh.has("logs_query"):
+        proxy = await sh.call(
+            "logs_query",
+            "what the proxies in front (ingress controller, mesh sidecar) say about the upstream",
+            cue,
+            query=f'{{namespace="{sh.ns}"}} |~ "upstream|no healthy|connection failure|503"',
+        )
+        for line in proxy.splitlines():
+            m = re.search(r'source="([^"]+)"\}\s*(.*)', line)
+            if m and f"{m.group(1)}:" not in " ".join(seen.path):
+                seen.path.append(f'{m.group(1)}: "{m.group(2)[:90]}"')
     svcs = await sh.objects("svc", "which svc the entry point sends to and what it selects", cue)
     for svc in svcs:
         if name_of(svc) in backends or name_of(svc).lower() in words:
             seen.path.append(f"svc/{name_of(svc)}")
+            svc_at = len(seen.path) - 1
             sel = dig(svc, "spec", "selector") or {}
             for dep in seen.deployments:
                 tpl = labels({"metadata": dig(dep, "spec", "template", "metadata") or {}})
@@ -90,6 +106,8 @@ async def _from_entry_points(sh: Shift, seen: Seen, names: list[str], cue: str) 
                 cue,
             )
             seen.text += ep + "\n"
+            if "<none>" in ep:
+                seen.path[svc_at] += " (no endpoints)"
 
 
 async def dig_into(sh: Shift, seen: Seen, cue: str = "your ask") -> None:
@@ -201,8 +219,47 @@ async def metrics(sh: Shift, seen: Seen, cue: str = "your ask", window: str = "-
                 start=window,
             )
             got = rd.prom_series(out)
+            if not got and "memory" in metric:
+                got = await pod_memory(sh, name, window, cue)
             if got:
                 seen.series[f"{name}:{metric}"] = got
+                seen.stamps[f"{name}:{metric}"] = stamps(out)
+
+
+async def pod_memory(sh: Shift, name: str, window: str, cue: str) -> list:  # type: ignore[type-arg]
+    """cAdvisor's series are per container of a pod: ask by pod name when no service label has it."""
+    out = await sh.call(
+        "metrics_query",
+        f"no memory series labelled service={name}: ask cAdvisor's per-pod series instead",
+        cue,
+        action="query_range",
+        query=f'container_memory_working_set_bytes{{namespace="{sh.ns}", pod=~"{name}-.*"}}',
+        start=window,
+    )
+    return rd.prom_series(out)
+
+
+def stamps(text: str) -> list[float]:
+    """The sample times of a range answer's first series."""
+    doc = rd.load_json(text)
+    result = (doc or {}).get("data", {}).get("result", []) if isinstance(doc, dict) else []
+    try:
+        return [float(v[0]) for v in result[0].get("values", [])] if result else []
+    except (TypeError, ValueError, IndexError, AttributeError):
+        return []
+
+
+def span(times: list[float]) -> str:
+    """How long ago the first sample was, as handover shorthand."""
+    return ago((times[-1] - times[0]) / 60) if len(times) > 1 else "earlier"
+
+
+def rise(values: list[float], times: list[float]) -> str:
+    """When a series left its floor (~20m ago), from the sample times."""
+    if len(values) < 3 or len(times) != len(values) or values[0] <= 0 or values[-1] < values[0] * 3:
+        return ""
+    idx = next(i for i, v in enumerate(values) if v >= values[0] * 3)
+    return ago((times[-1] - times[idx]) / 60)
 
 
 async def alerts(sh: Shift, seen: Seen, cue: str = "your ask") -> None:

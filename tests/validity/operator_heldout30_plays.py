@@ -184,9 +184,10 @@ async def high_availability(sh: Shift) -> None:
     await sh.k(f"get pdb,hpa -n {sh.ns}", "any pdb/hpa already on it")
     await sh.k("get nodes", "how many nodes to spread over")
     sh.heads_up.append(
-        f"plan for {dep} (was {now} replica, no anti-affinity, no pdb): 1) 3 replicas, 2) pod "
-        "anti-affinity on kubernetes.io/hostname so no two share a node, 3) pdb minAvailable 2 so "
-        "drains can't take more than one down, 4) verify the po are spread and ready."
+        f"plan for {dep} (was {now} replica, no anti-affinity, no pdb): 1) one rollout taking it "
+        "to 3 replicas with pod anti-affinity on kubernetes.io/hostname, so no two share a node, "
+        "2) pdb minAvailable 2 so drains can't take more than one down, 3) verify the po are "
+        "spread and ready."
     )
     anti = {
         "podAntiAffinity": {
@@ -206,7 +207,7 @@ async def high_availability(sh: Shift) -> None:
     )
     step = await sh.change(
         f"patch deploy {dep} -n {sh.ns} --type strategic -p '{patch}'",
-        "plan steps 1+2: 3 replicas spread across nodes, so losing one node leaves 2 serving",
+        "plan step 1: 3 replicas spread across nodes, so losing one node leaves 2 serving",
         ASK,
         before=f"replicas={now}, no affinity",
         after="replicas=3, anti-affinity by hostname",
@@ -229,7 +230,7 @@ async def high_availability(sh: Shift) -> None:
     )
     ok, _state = await wait_rollout(sh, dep, "verify the plan")
     wide = rd.table(
-        await sh.k(f"get po -n {sh.ns} -o wide", "verify step 4: which node each po is on")
+        await sh.k(f"get po -n {sh.ns} -o wide", "verify (plan step 3): which node each po is on")
     )
     spread = sorted({p.get("node", "") for p in wide if p.get("name", "").startswith(dep + "-")})
     sh.tldr = (

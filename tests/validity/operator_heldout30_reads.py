@@ -6,7 +6,16 @@ from __future__ import annotations
 import re
 
 from . import operator_read as rd
-from .operator_heldout30_look import alerts, dig_into, fmt, metrics, survey, trend_words
+from .operator_heldout30_look import (
+    alerts,
+    dig_into,
+    fmt,
+    metrics,
+    pod_memory,
+    span,
+    survey,
+    trend_words,
+)
 from .operator_heldout30_shift import Shift, annotations, labels, name_of, prompt_names
 
 INJECTED = re.compile(
@@ -153,14 +162,16 @@ async def health(sh: Shift) -> None:
         if not key.startswith(name + ":") or not series or not series[0][1]:
             continue
         metric, vals = key.split(":", 1)[1], series[0][1]
+        times = seen.stamps.get(key, [])
+        hours = (times[-1] - times[0]) / 3600 if len(times) > 1 else 6.0
         sh.evidence.append(
-            f"{metric}: {fmt(metric, vals[0])} 6h ago -> {fmt(metric, vals[-1])} now ({trend_words(vals)})"
+            f"{metric}: {fmt(metric, vals[0])} {span(times)} -> {fmt(metric, vals[-1])} now ({trend_words(vals)})"
         )
         if "memory" in metric and lim and rd.trend(vals) == "rising":
-            per_h = (vals[-1] - vals[0]) / 6
+            per_h = (vals[-1] - vals[0]) / max(hours, 0.1)
             left = (lim - vals[-1]) / per_h if per_h > 0 else 0
             sh.cause = (
-                f"{name}'s memory climbs steadily ({fmt(metric, vals[0])} -> {fmt(metric, vals[-1])} over 6h, "
+                f"{name}'s memory climbs steadily ({fmt(metric, vals[0])} -> {fmt(metric, vals[-1])} over ~{hours:.0f}h, "
                 f"~{fmt(metric, per_h)}/h), now {vals[-1] / lim * 100:.0f}% of its {limit} limit: at that rate it "
                 f"hits the limit in ~{left:.0f}h and gets OOMKilled. Looks like a leak."
             )
@@ -193,6 +204,8 @@ async def _follow_alert(sh: Shift, seen, name: str, a: dict) -> None:  # type: i
         start="-1h",
     )
     series = rd.prom_series(out)
+    if not series:
+        series = await pod_memory(sh, name, "-1h", cue)
     limit = next(
         (
             c.limits.get("memory")
@@ -216,6 +229,12 @@ async def _follow_alert(sh: Shift, seen, name: str, a: dict) -> None:  # type: i
     )
     sh.watch.append(
         f"{name} memory vs its {limit or ''} limit while {alert} is active; if it keeps climbing, that's a leak for the owners"
+    )
+    sh.tldr = (
+        f"{name} is up, but alert {alert} fired mid-check; I followed it: "
+        + (reading or usage or "no memory reading")
+        + (f" against a {limit} limit" if limit else "")
+        + "."
     )
 
 
