@@ -151,7 +151,12 @@ def prompt_names(prompt: str, candidates: list[str]) -> list[str]:
         return hits
     for cand in candidates:
         low = cand.lower()
-        if any(len(w) > 4 and "-" in w and low.startswith(w + "-") for w in words):
+        if any(
+            len(w) > 2
+            and low.startswith(w + "-")
+            and ("-" in w or re.search(rf"\b{re.escape(w)}\s+pods?\b", text))
+            for w in words
+        ):
             hits.append(cand)
     return hits
 
