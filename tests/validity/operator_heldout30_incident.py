@@ -3,6 +3,7 @@ diagnose, then act only when asked, allowed and sure; escalate otherwise."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from . import operator_read as rd
@@ -186,8 +187,7 @@ async def _netpol(sh: Shift, seen: Seen) -> bool:
 
 
 async def _open_policy(sh: Shift, pol: dict, dep: dict, caller: dict, svcs: list[dict]) -> None:
-    from .operator_heldout30_fix import names  # noqa: F401
-
+    """A targeted fix: the policy keeps its rule and gains one admitting the caller."""
     pname, target, src = name_of(pol), name_of(dep), name_of(caller)
     clabels = dig(caller, "spec", "template", "metadata", "labels") or {}
     key = "app" if "app" in clabels else sorted(clabels)[0]
@@ -200,8 +200,6 @@ async def _open_policy(sh: Shift, pol: dict, dep: dict, caller: dict, svcs: list
     rule: dict = {"from": [{"podSelector": {"matchLabels": {key: clabels[key]}}}]}
     if port:
         rule["ports"] = [{"protocol": "TCP", "port": port}]
-    import json
-
     patch = json.dumps({"spec": {"ingress": old + [rule]}}, sort_keys=True)
     admitted = ", ".join(str(r.get("from")) for r in old) or "nothing"
     sh.cause = (
