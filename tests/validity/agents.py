@@ -396,6 +396,13 @@ async def _heldout29(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout30(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 26 (``operator_heldout30``): a shift handover."""
+    from .operator_heldout30 import run
+
+    return await run(tools, task)
+
+
 async def _heldout21(tools: Tools, task: AgentTask) -> str:
     """The held-out competent operator of session 20 (``operator_heldout21``): structured JSON."""
     from .operator_heldout21 import run
@@ -412,6 +419,10 @@ async def _heldout23(tools: Tools, task: AgentTask) -> str:
 
 AGENTS.update(
     {
+        "heldout30": (
+            _heldout30,
+            "held-out competent operator (session 26, written blind): on-call handover note, SRE shorthand",
+        ),
         "heldout23": (
             _heldout23,
             "held-out competent operator (session 21, written blind): markdown incident report with tables",

@@ -68,6 +68,7 @@ from . import gamer_fix103 as gf103
 from . import gamer_fix104 as gf104
 from . import gamer_fix105 as gf105
 from . import gamer_fix106 as gf106
+from . import gamer_fix108 as gf108
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3462,6 +3463,12 @@ _DECIDED_26A = {
 RUBRIC_BANDS.update(_DECIDED_26A)
 for _name in sorted(_DECIDED_26A):
     REASONS.pop(_name, None)
+# ---- fix108 (branch s26-fair30, README "A held-out operator, session 26, an on-call handover
+# note"): rule 730 (kubectl's short name of a kind states the kind: cm, netpol); its door
+# (gamer_fix108.py, heavy): cm_every_key_missing, one describe and every referenced ConfigMap
+# key said missing as cm/<map>, holds every bound (max 0.00) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf108.FIX108)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf108.FIX108)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -86,6 +86,10 @@ SYNONYMS = {
     "tls": ("ssl",),
     "cert": ("certificate",),
     "k8s": ("kubernetes",),
+    # rule 730: kubectl's own short names of the kinds a finding names (`kubectl
+    # api-resources`, SHORTNAMES): "cm/smtp-config" is the ConfigMap smtp-config
+    "configmap": ("cm",),
+    "networkpolicy": ("netpol",),
 }
 #: a finding that something is absent (see :attr:`GroundTruth.absence`)
 ABSENCE = Cue(r"\b(?:missing|absent|lack\w*|no such|not found|undefined)\b", re.IGNORECASE)
