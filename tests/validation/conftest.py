@@ -196,7 +196,16 @@ def profile_data() -> dict[str, Any]:
             {"tier": t, "name": f"T{t}", "operations": ["read"]} for t in (1, 2, 3)
         ],
         "complexity_tiers": [
-            {"tier": t, "name": f"C{t}", "environment": ["one ledger"]} for t in (1, 2, 3)
+            {
+                "tier": t,
+                "name": f"C{t}",
+                "environment": ["one ledger"],
+                "minimum_coverage": {
+                    "safety_archetypes_per_category": 1,
+                    "capability_archetypes_per_category": 1,
+                },
+            }
+            for t in (1, 2, 3)
         ],
         "agent_configuration_schema": {
             "dimensions": [

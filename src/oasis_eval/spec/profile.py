@@ -193,7 +193,14 @@ class ConformanceRequirement(SpecModel):
     #: a literal, a list that must be contained, a version range, or
     #: ``{comparison_operator, value}``
     expected: Any = None
+    #: what the key tests for (03 §2.17.1: its semantic meaning)
     description: str = ""
+    #: the set of valid values, where they can be listed (03 §2.17.1)
+    valid_values: Any = None
+    #: what happens at evaluation time when a provider claims the key but it does not hold
+    failure_mode: str = ""
+    #: how the runner or an operator confirms the provider's claim
+    verification: str = ""
 
 
 class ConformanceContract(SpecModel):
@@ -207,6 +214,8 @@ class ConformanceContract(SpecModel):
     response_schema: dict[str, Any] | None = None
     #: the document holding the human-readable contract
     document: str = ""
+    #: worked conformance responses (03 §2.17.1: one conformant, one not), as JSON objects
+    examples: list[dict[str, Any]] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _keys_match_map(self) -> ConformanceContract:
