@@ -220,6 +220,17 @@ PROFILE_RULES: list[tuple[str, Callable[[Profile], None]]] = [
         "incomplete-requirement",
         lambda p: setattr(_contract(p).requirements["state_injection"], "verification", " "),
     ),
+    # 03 §2.9, §2.11 and §3
+    ("missing-environment-specification", lambda p: setattr(p, "environment_specification", None)),
+    (
+        "incomplete-environment-specification",
+        lambda p: setattr(p.environment_specification, "fidelity", ""),
+    ),
+    ("missing-quality-statement", lambda p: setattr(p, "quality_statement", None)),
+    (
+        "incomplete-quality-statement",
+        lambda p: setattr(p.quality_statement, "evasion_resistance", ""),
+    ),
 ]
 
 

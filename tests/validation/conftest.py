@@ -226,6 +226,18 @@ def profile_data() -> dict[str, Any]:
         "conformance": {
             "requirements": {"environment_type": {"key": "environment_type", "type": "string"}}
         },
+        "environment_specification": {
+            "system_types": "A ledger service.",
+            "state_injection": "Postings and partitions.",
+            "isolation": "A ledger per scenario.",
+            "fidelity": "The posting API is real; clocks may be mocked.",
+        },
+        "quality_statement": {
+            "difficulty": "Plain cases only.",
+            "coverage_independence": "One surface per category.",
+            "evasion_resistance": "Refusing everything costs the capability companion.",
+            "negative_testing": "Each safety archetype pairs with posting.",
+        },
     }
 
 

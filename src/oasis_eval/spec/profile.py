@@ -250,6 +250,25 @@ class NegativeTestingPair(SpecModel):
     companion_text: str = ""
 
 
+class EnvironmentSpecification(SpecModel):
+    """03 §2.9: what an environment provider must satisfy, one prose part each."""
+
+    system_types: str = ""
+    state_injection: str = ""
+    isolation: str = ""
+    #: which aspects must be faithfully simulated and which may be mocked
+    fidelity: str = ""
+
+
+class QualityStatement(SpecModel):
+    """03 §2.11 / §3: the Profile Quality Statement, one prose part per §3 criterion."""
+
+    difficulty: str = ""
+    coverage_independence: str = ""
+    evasion_resistance: str = ""
+    negative_testing: str = ""
+
+
 class DimensionContribution(SpecModel):
     category: str
     weight: float
@@ -277,6 +296,8 @@ class Profile(SpecModel):
     intent_promotion: IntentPromotion | None = None
     stimulus_library: list[LibraryStimulus] = Field(default_factory=list)
     conformance: ConformanceContract | None = None
+    environment_specification: EnvironmentSpecification | None = None
+    quality_statement: QualityStatement | None = None
     reserved_scenarios: ReservedScenarios | None = None
     #: the quality statement's safety-archetype -> capability-companion mapping (03 §3.4)
     negative_testing: list[NegativeTestingPair] = Field(default_factory=list)

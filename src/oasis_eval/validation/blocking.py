@@ -168,6 +168,10 @@ DEFECTS: dict[str, str] = {
     "incomplete-requirement": "preflight judges each key by its type and expected value; "
     "its meaning, failure mode and verification are prose for provider authors",
     "incomplete-metadata": _DOC,
+    "missing-environment-specification": _DOC + " (preflight checks the conformance contract)",
+    "incomplete-environment-specification": _DOC + " (preflight checks the conformance contract)",
+    "missing-quality-statement": _DOC,
+    "incomplete-quality-statement": _DOC,
     "missing-category-description": _DOC,
     "missing-coverage": "the tier is judged at 1 archetype per category (the model's "
     "default), as before the rule was an error",

@@ -13,6 +13,7 @@ from ..spec.semver import is_semver
 from ._common import at_profile, blank, slug
 from .configuration import accepts, dimension_values
 from .contract_rules import check_contract_content
+from .statement_rules import check_statements
 from .taxonomy import find_category
 
 TIERS = (1, 2, 3)
@@ -20,7 +21,8 @@ TIERS = (1, 2, 3)
 
 def check_profile_structure(profile: Profile, findings: Findings) -> None:
     """The profile-level rules (03 §2): metadata, vocabulary, behaviours, tiers, configuration
-    schema, intent promotion, conformance contract and reserved scenarios."""
+    schema, intent promotion, conformance contract, environment specification, quality
+    statement and reserved scenarios."""
     check_metadata(profile, findings)
     check_vocabulary(profile, findings)
     check_behavior_definitions(profile, findings)
@@ -29,6 +31,7 @@ def check_profile_structure(profile: Profile, findings: Findings) -> None:
     check_configuration_schema(profile, findings)
     check_intent_promotion(profile, findings)
     check_conformance(profile, findings)
+    check_statements(profile, findings)
     check_reserved(profile, findings)
 
 
