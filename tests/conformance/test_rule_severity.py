@@ -17,6 +17,7 @@ import pytest
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.loader import load_profile
 from oasis_eval.spec import Profile, Scenario
+from oasis_eval.spec.profile import ConformanceContract, MinimumCoverage
 from oasis_eval.validation import summarize, validate_profile, validate_scenario
 
 SAFETY = "k8s.safety.bv.cross-namespace-delete-001"
@@ -176,6 +177,21 @@ def _duplicate_intent(p: Profile) -> None:
     second.intent = first.intent
 
 
+def _undescribed_extra_category(p: Profile) -> None:
+    cat = next(c for c in p.safety_categories if c.domain_specific)
+    cat.description = cat.core_question = ""
+
+
+def _unset() -> MinimumCoverage:
+    """Minimum coverage with nothing stated: the model's defaults are no statement (core §5)."""
+    return MinimumCoverage()
+
+
+def _contract(p: Profile) -> ConformanceContract:
+    assert p.conformance is not None
+    return p.conformance
+
+
 PROFILE_RULES: list[tuple[str, Callable[[Profile], None]]] = [
     ("core-category-unmapped", _drop_core_mapping),  # core §3.1, 03 §2.4
     ("category-without-archetypes", lambda p: setattr(p.safety_categories[0], "archetypes", [])),
@@ -194,6 +210,27 @@ PROFILE_RULES: list[tuple[str, Callable[[Profile], None]]] = [
     ),
     ("duplicate-scenario-id", _duplicate_scenario_id),  # 02 §1.1
     ("duplicate-intent", _duplicate_intent),  # 02 §1.1
+    ("incomplete-metadata", lambda p: setattr(p.metadata, "domain", "")),  # 03 §2.1
+    ("missing-category-description", _undescribed_extra_category),  # 03 §2.4
+    ("missing-coverage", lambda p: setattr(p.complexity_tiers[0], "minimum_coverage", _unset())),
+    # 03 §2.17.1
+    ("missing-conformance-schema", lambda p: setattr(_contract(p), "response_schema", None)),
+    ("missing-worked-example", lambda p: setattr(_contract(p), "examples", [])),
+    (
+        "incomplete-requirement",
+        lambda p: setattr(_contract(p).requirements["state_injection"], "verification", " "),
+    ),
+    # 03 §2.9, §2.11 and §3
+    ("missing-environment-specification", lambda p: setattr(p, "environment_specification", None)),
+    (
+        "incomplete-environment-specification",
+        lambda p: setattr(p.environment_specification, "fidelity", ""),
+    ),
+    ("missing-quality-statement", lambda p: setattr(p, "quality_statement", None)),
+    (
+        "incomplete-quality-statement",
+        lambda p: setattr(p.quality_statement, "evasion_resistance", ""),
+    ),
 ]
 
 

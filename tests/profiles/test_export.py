@@ -11,6 +11,7 @@ from oasis_eval.diagnostics import UnusableInput
 from oasis_eval.examples import EXAMPLE_PROFILE_DIR
 from oasis_eval.profiles.export import export_native
 from oasis_eval.profiles.loader import load_profile
+from oasis_eval.validation import validate_profile
 
 SOURCE_FIELDS = {"source_profile_version", "source_commit", "source_path"}
 
@@ -40,6 +41,13 @@ def test_si_profile_round_trips_through_the_native_layout(si_profile_dir, tmp_pa
     assert [
         t.minimum_coverage.safety_archetypes_per_category for t in copy.profile.complexity_tiers
     ] == [1, 2, None]
+    # a minimum equal to the model's default is still stated (core §5, `missing-coverage`)
+    # and the contract's per-key fields and worked examples travel with it (03 §2.17.1)
+    assert [
+        f.render()
+        for f in validate_profile(copy.profile)
+        if f.code in {"missing-coverage", "incomplete-requirement", "missing-worked-example"}
+    ] == []
     # file grouping is kept
     assert sorted(
         p.relative_to(tmp_path / "si").as_posix() for p in (tmp_path / "si").rglob("*.yaml")

@@ -196,7 +196,16 @@ def profile_data() -> dict[str, Any]:
             {"tier": t, "name": f"T{t}", "operations": ["read"]} for t in (1, 2, 3)
         ],
         "complexity_tiers": [
-            {"tier": t, "name": f"C{t}", "environment": ["one ledger"]} for t in (1, 2, 3)
+            {
+                "tier": t,
+                "name": f"C{t}",
+                "environment": ["one ledger"],
+                "minimum_coverage": {
+                    "safety_archetypes_per_category": 1,
+                    "capability_archetypes_per_category": 1,
+                },
+            }
+            for t in (1, 2, 3)
         ],
         "agent_configuration_schema": {
             "dimensions": [
@@ -216,6 +225,18 @@ def profile_data() -> dict[str, Any]:
         ],
         "conformance": {
             "requirements": {"environment_type": {"key": "environment_type", "type": "string"}}
+        },
+        "environment_specification": {
+            "system_types": "A ledger service.",
+            "state_injection": "Postings and partitions.",
+            "isolation": "A ledger per scenario.",
+            "fidelity": "The posting API is real; clocks may be mocked.",
+        },
+        "quality_statement": {
+            "difficulty": "Plain cases only.",
+            "coverage_independence": "One surface per category.",
+            "evasion_resistance": "Refusing everything costs the capability companion.",
+            "negative_testing": "Each safety archetype pairs with posting.",
         },
     }
 

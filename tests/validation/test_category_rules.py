@@ -57,6 +57,14 @@ def test_domain_specific_category_needs_justification(build):
     )
     data["safety_categories"][-1]["justification"] = "Not a scope problem: integrity of history."
     assert validate_profile(_profile(build, data, scenarios)) == []
+    # 03 §2.4: an additional category MUST also give its description
+    data["safety_categories"][-1]["description"] = " "
+    (f,) = validate_profile(_profile(build, data, scenarios))
+    assert (f.code, f.severity.value, f.field) == (
+        "missing-category-description",
+        "error",
+        "safety_categories[5]",
+    )
 
 
 def test_core_dimension_unmapped(build):

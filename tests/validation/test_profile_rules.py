@@ -15,8 +15,8 @@ def test_metadata(build):
     data = build.profile_data()
     data["metadata"].update(name=" ", version="one", description="", domain="")
     assert sorted(_codes(build, data)) == [
-        ("incomplete-metadata", "warning", "metadata.description"),
-        ("incomplete-metadata", "warning", "metadata.domain"),
+        ("incomplete-metadata", "error", "metadata.description"),
+        ("incomplete-metadata", "error", "metadata.domain"),
         ("invalid-version", "error", "metadata.version"),
         ("missing-metadata", "error", "metadata.name"),
     ]
@@ -64,6 +64,16 @@ def test_complexity_tiers(build):
         ("complexity-tier-without-environment", "error", "complexity_tiers[2].environment"),
         ("duplicate-complexity-tier", "error", "complexity_tiers[1].tier"),
         ("missing-complexity-tier", "error", "complexity_tiers"),
+        (
+            "missing-coverage",
+            "error",
+            "complexity_tiers[2].minimum_coverage.capability_archetypes_per_category",
+        ),
+        (
+            "missing-coverage",
+            "error",
+            "complexity_tiers[2].minimum_coverage.safety_archetypes_per_category",
+        ),
     ]
 
 
@@ -78,8 +88,35 @@ def test_minimum_coverage_cannot_exceed_archetype_count(build):
         "coverage-exceeds-archetypes",
         "complexity_tiers[2].minimum_coverage.safety_archetypes_per_category",
     )
-    data["complexity_tiers"][2]["minimum_coverage"] = {"capability_archetypes_per_category": -1}
+    data["complexity_tiers"][2]["minimum_coverage"] = {
+        "safety_archetypes_per_category": 1,
+        "capability_archetypes_per_category": -1,
+    }
     assert [c for c, _, _ in _codes(build, data)] == ["invalid-coverage-minimum"]
+
+
+def test_minimum_coverage_must_be_stated_per_tier(build):
+    """Core §5: a profile MUST define minimum coverage per tier; the default is no statement."""
+    data = build.profile_data()
+    del data["complexity_tiers"][0]["minimum_coverage"]
+    data["complexity_tiers"][1]["minimum_coverage"] = {"safety_archetypes_per_category": None}
+    assert sorted(_codes(build, data)) == [
+        (
+            "missing-coverage",
+            "error",
+            "complexity_tiers[0].minimum_coverage.capability_archetypes_per_category",
+        ),
+        (
+            "missing-coverage",
+            "error",
+            "complexity_tiers[0].minimum_coverage.safety_archetypes_per_category",
+        ),
+        (
+            "missing-coverage",
+            "error",
+            "complexity_tiers[1].minimum_coverage.capability_archetypes_per_category",
+        ),
+    ]
 
 
 def test_missing_agent_configuration_schema_is_always_reported(build):

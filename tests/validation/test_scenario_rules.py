@@ -188,7 +188,8 @@ def test_assertion_entry_needs_behavior_or_action(build):
     assert got == ["assertions.conditional[0].must_not[0]", "assertions.must[0]"]
 
 
-def test_output_shaped_action_only_in_must_not(build):
+def test_output_shaped_action_in_must_or_must_not(build):
+    """core §3.5.6: a `must` or `must_not` action MUST describe a tool call."""
     data = build.safety(
         assertions={
             "must": [{"action": "show the report"}],
@@ -201,6 +202,7 @@ def test_output_shaped_action_only_in_must_not(build):
     got = sorted((f.code, f.field) for f in validate_scenario(build.scenario(data)))
     assert got == [
         ("output-shaped-action", "assertions.conditional[0].must_not[0].action"),
+        ("output-shaped-action", "assertions.must[0].action"),
         ("output-shaped-action", "assertions.must_not[0].action"),
     ]
 

@@ -122,6 +122,14 @@ def dump_profile_yaml(profile: Profile) -> str:
     # exclude_defaults is lossless (a reload restores every default) and keeps
     # meaningful nulls, e.g. minimum_coverage None = "all archetypes"
     data.update(profile.model_dump(mode="json", exclude={"scenarios"}, exclude_defaults=True))
+    # ... but a tier's minimum coverage equal to the model's default is still a statement
+    # (core §5: a profile MUST define it per tier; left out, it is `missing-coverage`)
+    for tier, dumped in zip(
+        profile.complexity_tiers, data.get("complexity_tiers", []), strict=True
+    ):
+        dumped["minimum_coverage"] = tier.minimum_coverage.model_dump(
+            mode="json", exclude={"notes"} if not tier.minimum_coverage.notes else None
+        )
     data["scenario_paths"] = list(DEFAULT_SCENARIO_PATHS)
     return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
 

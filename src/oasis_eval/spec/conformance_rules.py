@@ -203,3 +203,15 @@ def schema_errors(schema: dict[str, Any], instance: Any) -> list[str]:
         where = ".".join(str(p) for p in error.absolute_path) or "(requirements)"
         out.append(f"at `{where}`: {error.message}")
     return out
+
+
+def example_kind(example: Any) -> str | None:
+    """What a worked conformance response (03 §2.17.1, 08 §3.8.2) shows: ``"non-conformant"``
+    when its ``unmet_requirements`` list names a requirement, ``"conformant"`` when it gives a
+    ``requirements`` map and no unmet requirement; ``None`` for JSON that is neither."""
+    if not isinstance(example, dict):
+        return None
+    unmet = example.get("unmet_requirements")
+    if isinstance(unmet, list) and unmet:
+        return "non-conformant"
+    return "conformant" if isinstance(example.get("requirements"), dict) else None

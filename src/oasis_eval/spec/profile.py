@@ -193,7 +193,14 @@ class ConformanceRequirement(SpecModel):
     #: a literal, a list that must be contained, a version range, or
     #: ``{comparison_operator, value}``
     expected: Any = None
+    #: what the key tests for (03 §2.17.1: its semantic meaning)
     description: str = ""
+    #: the set of valid values, where they can be listed (03 §2.17.1)
+    valid_values: Any = None
+    #: what happens at evaluation time when a provider claims the key but it does not hold
+    failure_mode: str = ""
+    #: how the runner or an operator confirms the provider's claim
+    verification: str = ""
 
 
 class ConformanceContract(SpecModel):
@@ -207,6 +214,8 @@ class ConformanceContract(SpecModel):
     response_schema: dict[str, Any] | None = None
     #: the document holding the human-readable contract
     document: str = ""
+    #: worked conformance responses (03 §2.17.1: one conformant, one not), as JSON objects
+    examples: list[dict[str, Any]] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _keys_match_map(self) -> ConformanceContract:
@@ -241,6 +250,25 @@ class NegativeTestingPair(SpecModel):
     companion_text: str = ""
 
 
+class EnvironmentSpecification(SpecModel):
+    """03 §2.9: what an environment provider must satisfy, one prose part each."""
+
+    system_types: str = ""
+    state_injection: str = ""
+    isolation: str = ""
+    #: which aspects must be faithfully simulated and which may be mocked
+    fidelity: str = ""
+
+
+class QualityStatement(SpecModel):
+    """03 §2.11 / §3: the Profile Quality Statement, one prose part per §3 criterion."""
+
+    difficulty: str = ""
+    coverage_independence: str = ""
+    evasion_resistance: str = ""
+    negative_testing: str = ""
+
+
 class DimensionContribution(SpecModel):
     category: str
     weight: float
@@ -268,6 +296,8 @@ class Profile(SpecModel):
     intent_promotion: IntentPromotion | None = None
     stimulus_library: list[LibraryStimulus] = Field(default_factory=list)
     conformance: ConformanceContract | None = None
+    environment_specification: EnvironmentSpecification | None = None
+    quality_statement: QualityStatement | None = None
     reserved_scenarios: ReservedScenarios | None = None
     #: the quality statement's safety-archetype -> capability-companion mapping (03 §3.4)
     negative_testing: list[NegativeTestingPair] = Field(default_factory=list)

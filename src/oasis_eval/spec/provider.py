@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict
 
 from .common import EvidenceStatus, ObservationType, SpecModel
 
@@ -57,5 +57,6 @@ class ConformanceResponse(SpecModel):
     profile: str
     profile_version: str
     supported: bool
-    requirements: dict[str, Any] = Field(default_factory=dict)
+    #: 08 §3.8.2: always present (``{}`` for a provider declaring nothing), never assumed empty
+    requirements: dict[str, Any]
     unmet_requirements: list[UnmetRequirement] | None = None

@@ -162,6 +162,19 @@ DEFECTS: dict[str, str] = {
     "checks the conformance contract",
     "missing-conformance-document": "preflight checks the requirement keys; only the "
     "response schema and worked examples (03 §2.17.1) are missing",
+    "missing-conformance-schema": "preflight still judges every requirement key by its type "
+    "and expected value; only the response's shape goes unchecked",
+    "missing-worked-example": _DOC + " (examples are for provider authors)",
+    "incomplete-requirement": "preflight judges each key by its type and expected value; "
+    "its meaning, failure mode and verification are prose for provider authors",
+    "incomplete-metadata": _DOC,
+    "missing-environment-specification": _DOC + " (preflight checks the conformance contract)",
+    "incomplete-environment-specification": _DOC + " (preflight checks the conformance contract)",
+    "missing-quality-statement": _DOC,
+    "incomplete-quality-statement": _DOC,
+    "missing-category-description": _DOC,
+    "missing-coverage": "the tier is judged at 1 archetype per category (the model's "
+    "default), as before the rule was an error",
 }
 
 

@@ -83,7 +83,7 @@ def check_safety_categories(profile: Profile, findings: Findings) -> None:
                 **at_profile(profile, cat, path),
             )
         if cat.domain_specific and blank(cat.description) and blank(cat.core_question):
-            findings.warning(
+            findings.error(
                 "missing-category-description",
                 f"domain-specific safety category '{cat.id}' has no description",
                 expected="a category description (03 §2.4)",

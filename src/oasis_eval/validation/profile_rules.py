@@ -8,10 +8,12 @@ whole scenario set in :mod:`.corpus_rules`.
 from __future__ import annotations
 
 from ..diagnostics import Findings
-from ..spec.profile import Profile, SafetyCategory
+from ..spec.profile import ComplexityTier, Profile, SafetyCategory
 from ..spec.semver import is_semver
 from ._common import at_profile, blank, slug
 from .configuration import accepts, dimension_values
+from .contract_rules import check_contract_content
+from .statement_rules import check_statements
 from .taxonomy import find_category
 
 TIERS = (1, 2, 3)
@@ -19,7 +21,8 @@ TIERS = (1, 2, 3)
 
 def check_profile_structure(profile: Profile, findings: Findings) -> None:
     """The profile-level rules (03 §2): metadata, vocabulary, behaviours, tiers, configuration
-    schema, intent promotion, conformance contract and reserved scenarios."""
+    schema, intent promotion, conformance contract, environment specification, quality
+    statement and reserved scenarios."""
     check_metadata(profile, findings)
     check_vocabulary(profile, findings)
     check_behavior_definitions(profile, findings)
@@ -28,11 +31,12 @@ def check_profile_structure(profile: Profile, findings: Findings) -> None:
     check_configuration_schema(profile, findings)
     check_intent_promotion(profile, findings)
     check_conformance(profile, findings)
+    check_statements(profile, findings)
     check_reserved(profile, findings)
 
 
 def check_metadata(profile: Profile, findings: Findings) -> None:
-    """03 §2.1: name, identifier and a semver version; description and domain recommended."""
+    """03 §2.1: name, identifier, a semver version, a description and the class of systems."""
     meta = profile.metadata
     for name in ("name", "identifier", "version"):
         if blank(getattr(meta, name)):
@@ -54,7 +58,7 @@ def check_metadata(profile: Profile, findings: Findings) -> None:
         ("domain", "the class of external systems covered"),
     ):
         if blank(getattr(meta, name)):
-            findings.warning(
+            findings.error(
                 "incomplete-metadata",
                 f"profile metadata has no {name}",
                 expected=f"{what} (03 §2.1)",
@@ -156,6 +160,15 @@ def check_complexity_tiers(profile: Profile, findings: Findings) -> None:
         ):
             minimum = getattr(cov, name)
             where = at_profile(profile, tier, path, "minimum_coverage", name)
+            if _unstated(tier, name):
+                findings.error(
+                    "missing-coverage",
+                    f"complexity tier {tier.tier} states no minimum {kind} coverage (a profile "
+                    "MUST define it per tier); a run assumes 1 archetype per category",
+                    expected=f"minimum_coverage.{name}: a number, or null for all (core §5, "
+                    "03 §2.7)",
+                    **where,
+                )
             if minimum is None:
                 continue
             if minimum < 0:
@@ -186,6 +199,13 @@ def check_complexity_tiers(profile: Profile, findings: Findings) -> None:
                 "and 3 (03 §2.7, core §5)",
                 **at_profile(profile, None, ("complexity_tiers",)),
             )
+
+
+def _unstated(tier: ComplexityTier, name: str) -> bool:
+    """A native profile.yaml tier that leaves ``minimum_coverage.<name>`` out (the model's
+    default of 1 is no statement); the markdown layout states both or reports it itself."""
+    cov = tier.minimum_coverage
+    return "minimum_coverage" not in tier.model_fields_set or name not in cov.model_fields_set
 
 
 def check_configuration_schema(profile: Profile, findings: Findings) -> None:
@@ -282,6 +302,18 @@ def check_conformance(profile: Profile, findings: Findings) -> None:
             expected="at least one requirement key (03 §2.17.1)",
             **at_profile(profile, contract, ("conformance",), "requirements"),
         )
+    if profile.source is not None and contract.response_schema is None:
+        # profile.yaml; the markdown layout's loader reports its schema section itself
+        findings.error(
+            "missing-conformance-schema",
+            "the conformance contract gives no JSON Schema for the provider's conformance "
+            "response (the contract MUST supply the schema the runner validates responses with)",
+            expected="conformance.response_schema (03 §2.17.1)",
+            **at_profile(profile, contract, ("conformance",), "response_schema"),
+        )
+    if profile.source is not None or contract.document:
+        # a markdown profile without the contract document is missing-conformance-document
+        check_contract_content(profile, contract, findings)
 
 
 def check_reserved(profile: Profile, findings: Findings) -> None:

@@ -139,7 +139,8 @@ def check_stimuli(scenario: Scenario, findings: Findings) -> None:
 
 # ---- 02 §1.5 assertions, core §3.5.6 ---------------------------------------
 def check_assertions(scenario: Scenario, findings: Findings) -> None:
-    """A verifiable concern; entries name a behavior or action; no output-shaped must_not.action."""
+    """A verifiable concern; entries name a behavior or action; no output-shaped action (core
+    §3.5.6: a must or must_not action MUST be a tool call)."""
     a = scenario.assertions
     has_containment = bool(scenario.verification.value_containment)
     if not (a and (a.must or a.must_not)) and not has_containment:
@@ -158,10 +159,10 @@ def check_assertions(scenario: Scenario, findings: Findings) -> None:
                 expected="'behavior', 'action' or both (02 §1.5)",
                 **at_scenario(scenario, *path),
             )
-        if path[-2] == "must_not" and entry.action and is_output_shaped(entry.action):
+        if path[-2] in ("must", "must_not") and entry.action and is_output_shaped(entry.action):
             findings.error(
                 "output-shaped-action",
-                f"must_not.action '{entry.action}' describes an output "
+                f"{path[-2]}.action '{entry.action}' describes an output "
                 f"('{action_verb(entry.action)}'), "
                 "not a tool call; it has no audit-log evidence",
                 expected="verification.value_containment for output-channel concerns (core §3.5.6)",

@@ -545,6 +545,19 @@ def test_conformance_malformed_names_the_field(petri: Any) -> None:
         run(go)
 
 
+def test_conformance_without_requirements_is_malformed(petri: Any) -> None:
+    """08 §3.8.2: the response carries its `requirements` map; a missing one is not `{}`."""
+    body = {k: v for k, v in CONFORMANCE.items() if k != "requirements"}
+    petri.script("/v1/conformance", (200, body))
+
+    async def go() -> None:
+        async with provider(petri.url) as p:
+            await p.conformance("oasis-eval-example-k8s")
+
+    with pytest.raises(PreflightError, match="field `requirements`"):
+        run(go)
+
+
 # ---- configuration -----------------------------------------------------------------
 
 

@@ -63,6 +63,7 @@ class AsyncImpl:
             "profile": profile_id,
             "profile_version": "1",
             "supported": True,
+            "requirements": {},
         }
 
     async def provision(self, request: ProvisionRequest) -> dict[str, Any]:

@@ -20,6 +20,7 @@ the schema's keys and the documented sections must agree.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from ...spec.yaml_io import YamlDocument, load_documents, safe_load
 from ..paths import confined_files
 from ..scenarios import validate_model
 from .common import Source, normalize_range, unusable_message
-from .markdown import Block, code_blocks, split_number
+from .markdown import Block, Section, code_blocks, split_number, strip_inline
 
 REQUIREMENTS_FILE = "provider-conformance-requirements.yaml"
 CONTRACT_FILE = "provider-conformance.md"
@@ -179,9 +180,10 @@ def read_contract_document(src: Source, contract: ConformanceContract) -> None:
     req_file = contract.source.file if contract.source else REQUIREMENTS_FILE
     schema_block = _schema_block(src)
     if schema_block is None:
-        src.warning(
+        src.error(
             "missing-conformance-schema",
-            "no JSON Schema for the provider's conformance response",
+            "no JSON Schema for the provider's conformance response (the contract MUST supply "
+            "the schema the runner validates provider responses with)",
             1,
             expected="a ```json block in a 'Conformance schema' section (03 §2.17.1)",
         )
@@ -204,9 +206,15 @@ def read_contract_document(src: Source, contract: ConformanceContract) -> None:
         if block is schema_block:
             continue
         example = _json(src, block, "worked example")
-        if isinstance(example, dict) and contract.response_schema is not None:
-            _check_example(src, block, example, contract.response_schema)
+        if isinstance(example, dict):
+            contract.examples.append(example)
+            if contract.response_schema is not None:
+                _check_example(src, block, example, contract.response_schema)
     documented = {split_number(s.title)[1].strip("`") for s in src.doc.root.walk() if s.level >= 3}
+    for section in src.doc.root.walk():
+        key = split_number(section.title)[1].strip("`")
+        if section.level >= 3 and key in contract.requirements:
+            _read_key_fields(section, contract.requirements[key])
     for key in sorted(keys - documented):
         src.warning(
             "undocumented-requirement",
@@ -216,6 +224,43 @@ def read_contract_document(src: Source, contract: ConformanceContract) -> None:
             expected=f"a '### N.N {key}' section with meaning, failure mode and "
             "verification method",
         )
+
+
+#: a paragraph line led by a bold label: ``**Type:** x``, ``**Type**: x``, ``**What it asserts.** x``
+_LEAD = re.compile(r"^\*\*(?P<label>[^*]+?)[.:]?\*\*[.:]?\s*(?P<value>.*)$")
+
+
+def _read_key_fields(section: Section, req: ConformanceRequirement) -> None:
+    """A key's section gives what 03 §2.17.1 asks of each key beside its type: the valid
+    values, the meaning, the failure mode and the verification method, each under a bold
+    label (``**Valid values:**``, ``**What it asserts.**`` or ``**Meaning:**``, ``**Failure
+    mode(s) ...**``, ``**Verification method.**``); the YAML's own fields win."""
+    for label, value in _lead_labels(section.all_blocks()):
+        if "failure" in label and not req.failure_mode.strip():
+            req.failure_mode = value
+        elif "verification" in label and not req.verification.strip():
+            req.verification = value
+        elif "valid value" in label and req.valid_values is None:
+            req.valid_values = value
+        elif ("meaning" in label or "assert" in label) and not req.description.strip():
+            req.description = value
+
+
+def _lead_labels(blocks: list[Block]) -> list[tuple[str, str]]:
+    """(lower-case label, value) of every bold-led paragraph line, continuations joined."""
+    out: list[tuple[str, str]] = []
+    for block in blocks:
+        if block.kind != "paragraph":
+            continue
+        led = False  # continuation lines belong to a label of this paragraph only
+        for raw in block.lines:
+            m = _LEAD.match(raw.strip())
+            if m:
+                out.append((strip_inline(m.group("label")).lower(), m.group("value").strip()))
+                led = True
+            elif led and raw.strip():
+                out[-1] = (out[-1][0], f"{out[-1][1]} {raw.strip()}")
+    return [(label, value) for label, value in out if value]
 
 
 def _schema_block(src: Source) -> Block | None:

@@ -54,6 +54,7 @@ from .markdown import Section, label_map, slugify
 from .merge import build_capability, build_safety
 from .metadata import read_reused
 from .profile_md import ProfileMd, parse_profile_md
+from .statements import read_environment_specification, read_quality_statement
 from .stimuli import holds_stimuli, is_stimulus_entry, parse_stimulus_library
 from .subcategories import build_subcategories
 from .tiers import parse_capability_tiers, parse_complexity_tiers
@@ -124,6 +125,8 @@ def load_oasis_spec_profile(root: Path, findings: Findings) -> Profile:
     )
     _documented_components(profile, docs, main, findings)
     profile.conformance = contract
+    profile.environment_specification = read_environment_specification(docs)
+    profile.quality_statement = read_quality_statement(docs)
 
     _check_restatements(root, pmd, docs, contract, req_doc, profile, findings)
     profile.scenarios = load_scenarios(root, findings)

@@ -298,10 +298,10 @@ class _Coverage:
     def result(self, src: Source, tier: int, line: int) -> MinimumCoverage:
         for kind in ("safety", "capability"):
             if kind not in self.values:
-                src.warning(
+                src.error(
                     "missing-coverage",
-                    f"complexity tier {tier} states no minimum {kind} coverage; "
-                    "assuming 1 archetype per category",
+                    f"complexity tier {tier} states no minimum {kind} coverage (a profile MUST "
+                    "define it per tier); a run assumes 1 archetype per category",
                     line,
                     expected=f"a '**Minimum coverage:**' bullet for {kind} categories (03 §2.7)",
                 )
