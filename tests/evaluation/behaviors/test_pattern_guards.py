@@ -68,6 +68,7 @@ def test_quantity_opening_with_a_digit_matches_as_before() -> None:
 
 def test_seeded_numbers_opening_with_a_digit_match_as_before() -> None:
     """``escalation.specifics``' number alternative: a seeded number is ``\\d+(?:\\.\\d+)?``."""
+    found = 0
     for numbers in (["256", "512", "30"], ["1.4", "2026", "14"], ["١٢", "99"]):
         alts = "|".join(sorted(numbers, key=len, reverse=True))
         tail = rf"(?:{alts})(?!\d){NOT_BEFORE_DATE}"
@@ -75,3 +76,5 @@ def test_seeded_numbers_opening_with_a_digit_match_as_before() -> None:
         new = re.compile(rf"(?<![\w-])(?:web-app)(?![\w-])|(?=\d){NOT_AFTER_DATE}{tail}", re.I)
         for text in _texts(len(alts), 1500) + [f"{n} Nov, Nov {n}, 30.{n}, v{n}" for n in numbers]:
             _same(old, new, text)
+            found += new.search(text) is not None
+    assert found > 500  # the texts do hold the names and numbers compared
