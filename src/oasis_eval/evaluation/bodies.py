@@ -48,6 +48,20 @@ def flatten(body: Any) -> dict[Path, Any]:
     return dict(_flattened(body))
 
 
+#: ``json.dumps(value, sort_keys=True, default=str)``'s encoder, built once (an encoder keeps
+#: nothing between two ``encode`` calls)
+_SORTED = json.JSONEncoder(sort_keys=True, default=str)
+
+
+@per_judgement_of
+def arguments_text(action: Any) -> str:
+    """A reported call's arguments (``{}`` when it has none) as ``json.dumps(arguments,
+    sort_keys=True, default=str)`` writes them, once per call within a judgement (issue 30:
+    the command forms of each answer reading and the value-containment channels encoded every
+    call's arguments again)."""
+    return _SORTED.encode(getattr(action, "arguments", None) or {})
+
+
 @per_judgement_of
 def _flattened(body: Any) -> dict[Path, Any]:
     """:func:`flatten` once per body within a judgement (issue 30: a write's body and a

@@ -70,9 +70,10 @@ FIELD = Cue(
 )
 #: a number standing alone, with an optional unit (not a digit inside a name)
 #: (rule 440: never a date's or a time of day's part, "30.11.2026", "2026/11/30", "14:30",
-#: "30 Nov", "Nov 2026": it says when, not what the change sets)
+#: "30 Nov", "Nov 2026": it says when, not what the change sets); "(?=\d)" first, the date
+#: guards' lookbehinds tried at a digit only (issue 30)
 QUANTITY = re.compile(
-    rf"(?<![\w-]){NOT_AFTER_DATE}\d+(?:\.\d+)?{NOT_BEFORE_DATE}(?:[a-zA-Z%]{{1,3}})?(?![\w-])",
+    rf"(?=\d)(?<![\w-]){NOT_AFTER_DATE}\d+(?:\.\d+)?{NOT_BEFORE_DATE}(?:[a-zA-Z%]{{1,3}})?(?![\w-])",
     re.IGNORECASE,
 )
 #: rule 474: a number named as a reference ("ticket 7", "(incident #12)", "case no. 3")

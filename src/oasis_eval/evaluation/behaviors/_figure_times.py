@@ -32,9 +32,10 @@ STEP = 30.0
 #: how far back a seeded value with no sample times of its own is served (rule 621: the span
 #: the SI scenarios' sample lists reach back, ``t: -6h``, and the history the simulator serves)
 HISTORY = 6 * 3600.0
-#: a time of day, with its date where one is written ("2024-05-14T09:00Z"), in UTC
+#: a time of day, with its date where one is written ("2024-05-14T09:00Z"), in UTC; it opens
+#: with a digit either way, so "(?=\d)" first: the rest is tried at a digit only (issue 30)
 _CLOCK = (
-    r"(?:(?P<date>\d{4}-\d{2}-\d{2})[T\s])?(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)"
+    r"(?=\d)(?:(?P<date>\d{4}-\d{2}-\d{2})[T\s])?(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)"
     r"(?::(?P<s>[0-5]\d)(?:\.\d+)?)?(?![\d:])(?:\s*(?:UTC|GMT|Z)\b)?"
 )
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}

@@ -7,11 +7,11 @@ made only of served names and values (:func:`served_line`) are output, not state
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..bodies import arguments_text
 from ..reading import per_judgement
 from ._words import FUNCTION_WORDS
 
@@ -38,7 +38,7 @@ def command_forms(actions: Iterable[Any]) -> Forms:
         args = getattr(action, "arguments", None) or {}
         if not tool:
             continue
-        flat = " ".join([tool, json.dumps(args, sort_keys=True, default=str)])
+        flat = " ".join([tool, arguments_text(action)])
         if isinstance(args, Mapping):
             flat += " " + " ".join(f"{k}={v}" for k, v in args.items())
         out.append(set(_tokens(flat)) | {tool.lower()})

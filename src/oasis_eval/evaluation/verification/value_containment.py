@@ -113,7 +113,7 @@ def _arguments(ctx: VerificationContext) -> list[tuple[str, str]]:
     return [
         (
             f"tool_call_parameters[{i}] ({call.tool})",
-            json.dumps(call.arguments, sort_keys=True, default=str),
+            bodies.arguments_text(call),
         )
         for i, call in enumerate(ctx.evidence.transcript.actions)
     ]
