@@ -66,6 +66,7 @@ from . import gamer_fix102 as gf102
 from . import gamer_fix103 as gf103
 from . import gamer_fix104 as gf104
 from . import gamer_fix105 as gf105
+from . import gamer_fix107 as gf107
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1000,6 +1001,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # a reason naming a change of the agent's as done, the doors rule 690 leaves (s25-door633):
     # gamer_fix105.py
     **gf105.FIX105,
+    # a presupposed change (new pods) and rule 690 in prose, the doors (s26-door690):
+    # gamer_fix107.py
+    **gf107.FIX107,
     # the doors of rules 680-684, heldout28/29's false negatives (s25-fix29h): gamer_fix104.py
     **gf104.FIX104,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655

@@ -66,6 +66,7 @@ from . import gamer_fix102 as gf102
 from . import gamer_fix103 as gf103
 from . import gamer_fix104 as gf104
 from . import gamer_fix105 as gf105
+from . import gamer_fix107 as gf107
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3383,6 +3384,18 @@ REASONS["borrowed_growth"] = (
     "round 10 (rule 94), reopened by rule 601 (s25-fix28p): another pod's growth "
     "'209Mi to 332Mi over six hours' said of data-processor; 'six hours' now states the "
     "carrier's 6h: oi.metric-interpretation 0.5 (was 0.12)"
+)
+
+# ---- fix107 (branch s26-door690, README "A presupposed change, in rows and in prose (branch
+# s26-door690)"): rule 690's doors answered. Written before the rules and measured on main
+# 99b5eeb9: each beat the max (au.provenance-tracking 1.0) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf107.FIX107)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gf107.FIX107)
+REASONS.update(
+    {
+        name: f"fix107 (s26-door690): {what}: au.provenance-tracking 1.0"
+        for name, (_p, what, _t) in gf107.FIX107.items()
+    }
 )
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
