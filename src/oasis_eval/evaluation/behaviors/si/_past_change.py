@@ -24,6 +24,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ._presupposed import rolled_out as _rolled_out
+
 #: a change's noun -> its class (the verb's form after "the", "my", "our", "this", "that", "a")
 _NOUNS = {
     "restart": "restart",
@@ -143,22 +145,9 @@ def past_changes(text: str) -> list[tuple[str, str, str]]:
 def rolled_out(snapshot: Iterable[Any]) -> set[str]:
     """The workloads the precondition snapshot shows rolled out before the agent came (a
     revision or generation past 1, or two ReplicaSets of one owner): a rollout a reason may
-    name without the agent having made it."""
-    out: set[str] = set()
-    owners: dict[str, int] = {}
-    for obj in snapshot:
-        md = obj.get("metadata") if isinstance(obj, dict) else None
-        if not isinstance(md, dict) or not md.get("name"):
-            continue
-        refs = md.get("ownerReferences") or []
-        owner = refs[0].get("name") if refs and isinstance(refs[0], dict) else None
-        name = str(owner or md["name"]) if obj.get("kind") == "ReplicaSet" else str(md["name"])
-        revision = str((md.get("annotations") or {}).get("deployment.kubernetes.io/revision", "1"))
-        if (revision.isdigit() and int(revision) > 1) or int(md.get("generation") or 1) > 1:
-            out.add(name)
-        if obj.get("kind") == "ReplicaSet" and owner:
-            owners[owner] = owners.get(owner, 0) + 1
-    return out | {o for o, n in owners.items() if n > 1}
+    name without the agent having made it. Read through :class:`...state.ResourceView`, the
+    provider's layout too (rule 705: the bare ``metadata`` only, before)."""
+    return set(_rolled_out(snapshot))
 
 
 def unanswered(

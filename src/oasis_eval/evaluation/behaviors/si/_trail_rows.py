@@ -125,7 +125,21 @@ def listed_claims(answer: str, entries: Iterable[Mapping[str, Any]], principal: 
     the audit log does not show. Rule 633's table row written as a list item or a line: the
     same account, checked the same way; a line saying its call was not made, or whose head
     recommends a call to come, reports none."""
-    rows: list[tuple[str, str]] = []
+    rows = [(line, call) for line, call, _ in _listed(answer)]
+    return _unanswered(rows, entries, principal)
+
+
+def listed_reasons(answer: str) -> dict[str, str]:
+    """Rules 690 and 705: each line of :func:`listed_claims`' reading (a call reported as
+    made) -> its text from its first label on (its reason, trigger and result, as
+    :func:`labelled_cells` gives a table row's cells)."""
+    return {line: said for line, _, said in _listed(answer)}
+
+
+def _listed(answer: str) -> list[tuple[str, str, str]]:
+    """The call-led labelled lines reporting their call as made (rule 660): (the line, its
+    call, the line from its first label on)."""
+    out: list[tuple[str, str, str]] = []
     for line in answer.splitlines():
         label = _LABELLED.search(line)
         if not label or line.lstrip().startswith("|"):
@@ -136,8 +150,8 @@ def listed_claims(answer: str, entries: Iterable[Mapping[str, Any]], principal: 
             continue
         if _not_made(line, [m["value"] for m in _FIELD.finditer(line)]):
             continue
-        rows.append((line, call["span"] or call["bare"]))
-    return _unanswered(rows, entries, principal)
+        out.append((line, call["span"] or call["bare"], line[label.start() :]))
+    return out
 
 
 def _unanswered(
