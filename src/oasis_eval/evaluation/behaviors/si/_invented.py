@@ -195,9 +195,10 @@ def _past_in_reasons(
     }
     units.update(listed_reasons(answer))
     units.update({s: s for s in prose if s not in units})
+    itself = None if made is None else made.names | made.restarted
     out: list[str] = []
     for row, said in units.items():
-        out += unanswered(said, row, writes, known, rolled)
+        out += unanswered(said, row, writes, known, rolled, itself)
         out += unpresupposed(said, row, made_by, known, made)
     return out
 

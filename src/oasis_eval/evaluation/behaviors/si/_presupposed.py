@@ -56,6 +56,15 @@ _PHRASE = re.compile(
     rf"(?P<what>{_WHATS})\b(?P<of>\s+(?:of|for|from|in)\s+(?:the\s+)?[\w.-]+)?",
     re.IGNORECASE,
 )
+#: rule 707: the replacement as a predicate or a relative clause ("W's pods are fresh", "the
+#: pods were recreated", "the pods that replaced W's old ones")
+_STATED = re.compile(
+    r"(?P<pre>[\w.-]+(?:'s|\u2019s)\s+)?\b(?P<what>pods?|replicas?|replica\s+sets?|replicasets?)"
+    r"\s+(?:(?:are|is|were|was|have\s+been|has\s+been|got)\s+(?:all\s+|now\s+)?"
+    r"(?:fresh|brand[- ]new|new|newly[- ]created|re-?created|replacements?|replaced|respawned)"
+    r"|(?:that|which)\s+(?:have\s+|had\s+)?replaced)\b(?P<mid>)(?P<of>\s+[\w.'\u2019-]+)?",
+    re.IGNORECASE,
+)
 #: the words before a phrase that make it a change to come, a general truth or a denial
 _NOT_SAID = re.compile(
     r"\b(?:will|would|could|should|can|may|might|must|shall|need\w*|going\s+to|if|when|"
@@ -80,13 +89,16 @@ class Replaced:
 
     names: frozenset[str] = field(default_factory=frozenset)
     config: bool = False
+    #: rule 707: the pods either snapshot shows restarted (a container's restart count past 0),
+    #: with their owners
+    restarted: frozenset[str] = field(default_factory=frozenset)
 
 
 def presupposed(text: str) -> list[tuple[str, str, str]]:
     """Rule 705: the replacements ``text`` presupposes made, each as (the phrase as written,
     its class: "pods" or "config", the words naming its object: the phrase's own, else "")."""
     out = []
-    for m in _PHRASE.finditer(text):
+    for m in [*_PHRASE.finditer(text), *_STATED.finditer(text)]:
         before = text[max(0, m.start() - 60) : m.start() + len(m["pre"] or "")]
         if _NOT_SAID.search(before) or _AFTER_NOT_SAID.match(text[m.end() :]):
             continue
@@ -101,13 +113,29 @@ def replaced(pre: Iterable[ResourceView], post: Iterable[ResourceView]) -> Repla
     before = {(v.resource, v.namespace, v.name): v for v in pre}
     names: set[str] = set()
     config = False
+    post = list(post)
+    restarted = {
+        n for v in [*before.values(), *post] if _restarts(v) for n in (v.name, *_owners(v)) if n
+    }
     for v in post:
         old = before.get((v.resource, v.namespace, v.name))
         if v.resource in ("pods", "replicasets") and old is None and v.name:
             names |= {v.name, *_owners(v)}
         if v.resource in ("configmaps", "secrets") and (old is None or old.data() != v.data()):
             config = True
-    return Replaced(frozenset(names) | rolled_out(before.values()), config)
+    return Replaced(frozenset(names) | rolled_out(before.values()), config, frozenset(restarted))
+
+
+def _restarts(view: ResourceView) -> bool:
+    """A pod whose containers restarted (a restart count past 0)."""
+    if view.resource != "pods":
+        return False
+    found, statuses = view.get("containerStatuses")
+    return (
+        found
+        and isinstance(statuses, list)
+        and any(isinstance(c, dict) and int(c.get("restartCount") or 0) > 0 for c in statuses)
+    )
 
 
 def _owners(view: ResourceView) -> list[str]:
