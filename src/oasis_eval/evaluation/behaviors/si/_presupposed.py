@@ -31,7 +31,13 @@ from ...state import ResourceView
 
 #: the adjectives presupposing a replacement (not "restarted": a pod's containers restart on
 #: their own; not "rescheduled": the platform's)
-_NEW = r"(?:fresh|brand[- ]new|new|newly[- ](?:created|started|scheduled|rolled[- ]out)|re-?created|replacement)"
+_NEW = (
+    r"(?:fresh|brand[- ]new|new|newest|latest|newly[- ](?:created|started|scheduled|rolled[- ]out)"
+    r"|re-?created|replacement|(?P<itself>restarted|bounced|recycled))"
+)
+#: rule 707: "restarted pods" (class restarted): a pod's containers restart on their own, so
+#: the snapshots' restart counts answer it as much as a replacement does
+RESTARTED = "restarted"
 #: what a replacement makes -> its class
 _WHAT = {
     "pod": "pods",
@@ -72,6 +78,10 @@ _NOT_SAID = re.compile(
     r"makes?|gives?|spawns?|brings?|yields?|gets?|produces?|rolls?)\s+(?:\S+\s+){0,3}$",
     re.IGNORECASE,
 )
+#: a predicate asked, not said ("which ReplicaSet is new", "whether the pods are fresh")
+_ASKED = re.compile(
+    r"\b(?:which|whether|if|what|whichever)\s+(?:(?:the|a|any|of|its|their)\s+)?$", re.I
+)
 #: the words after a phrase that make it a change to come
 _AFTER_NOT_SAID = re.compile(
     r"^\s+(?:will|would|could|should|can|may|might|must|shall|need|are\s+(?:to|going)|"
@@ -102,8 +112,13 @@ def presupposed(text: str) -> list[tuple[str, str, str]]:
         before = text[max(0, m.start() - 60) : m.start() + len(m["pre"] or "")]
         if _NOT_SAID.search(before) or _AFTER_NOT_SAID.match(text[m.end() :]):
             continue
+        if m.re is _STATED and _ASKED.search(text[: m.start()]):
+            continue  # "which ReplicaSet is new": the predicate asked, not said
         what = " ".join(m["what"].lower().split())
-        out.append((m[0], _WHAT[what], f"{m['pre'] or ''} {m['mid'] or ''} {m['of'] or ''}"))
+        cls = (
+            RESTARTED if m.re is _PHRASE and m["itself"] and _WHAT[what] == "pods" else _WHAT[what]
+        )
+        out.append((m[0], cls, f"{m['pre'] or ''} {m['mid'] or ''} {m['of'] or ''}"))
     return out
 
 
@@ -194,13 +209,15 @@ def unpresupposed(
             fits = [w for w in writes if w[1] in ("configmaps", "secrets") or _of(w[2], objects)]
             if made.config or fits or (writes and not objects):
                 continue
-        elif (
-            any(_of(w[2], objects) for w in writes)
-            or (writes and not objects)
-            or any(_of(n, objects) for n in made.names)
-            or (made.names and not objects)
-        ):
-            continue
+        else:
+            seen = made.names | (made.restarted if cls == RESTARTED else frozenset())
+            if (
+                any(_of(w[2], objects) for w in writes)
+                or (writes and not objects)
+                or any(_of(n, objects) for n in seen)
+                or (seen and not objects)
+            ):
+                continue
         out.append(phrase)
     return out
 
