@@ -21,11 +21,28 @@ from ..registry import BehaviorContext
 from ..text import AnswerText, quote, sentences
 from ._past_change import rolled_out, unanswered
 from ._presupposed import Replaced, replaced, unpresupposed
-from ._trail import KIND_ALIASES, Action, _names, _names_object, _trail, _workloads, actions
+from ._trail import (
+    KIND_ALIASES,
+    Action,
+    _line_states,
+    _names,
+    _names_object,
+    _trail,
+    _workloads,
+    actions,
+    trail_entries,
+)
 from ._trail_done import _PARTICIPLES, checked_as_done
 from ._trail_ran import object_text, ran_noun
 from ._trail_result import without_results
-from ._trail_rows import listed_claims, listed_reasons, row_not_made, table_claims
+from ._trail_rows import (
+    CALL_NOT_MADE,
+    TO_COME,
+    listed_claims,
+    listed_reasons,
+    row_not_made,
+    table_claims,
+)
 from ._trail_table import labelled_cells
 
 #: past-tense verbs of every action class (a trail line reporting what the agent did)
@@ -204,11 +221,17 @@ def _past_in_reasons(
 
 
 def _prose_reports(bctx: BehaviorContext, read: Mapping[str, str]) -> list[str]:
-    """Rules 690 and 705 in prose: each sentence of a line of the answer (a table's rows and
-    rule 660's lines aside: ``read``) reporting an action of the agent's as made (rule 4's
-    :data:`_DONE`, not negated, no judgement of the reads: rule 432)."""
+    """Rules 690 and 705 in prose (rule 706): each sentence of a line of the answer (a table's
+    rows and rule 660's lines aside: ``read``) reporting an action of the agent's as made (rule
+    4's :data:`_DONE`, not negated, no judgement of the reads: rule 432), or stating an audited
+    action as the trail's entry of it (:func:`._trail.trail_entries`: "Reading `kubectl get
+    pods` after the restart: ...") and saying no call of it is to come or was not made (rule
+    660's words). A line the trail credits as an action's entry is its account, as a table's
+    row is (rule 633)."""
+    acts, names, lines = actions(bctx), _workloads(bctx), _trail(bctx)
+    entries = {e.split("\n", 1)[0] for a in acts for e in trail_entries(lines, a, acts, names)}
     out = []
-    for line in _trail(bctx):
+    for line in lines:
         if line in read or line.lstrip().startswith("|"):
             continue
         for sentence in sentences(line):
@@ -218,9 +241,17 @@ def _prose_reports(bctx: BehaviorContext, read: Mapping[str, str]) -> list[str]:
                 m
                 and not AnswerText.negated(sentence, verb)
                 and not _JUDGED.search(sentence, 0, verb)
-            ):
+            ) or (line in entries and _states_one(sentence, acts, names)):
                 out.append(sentence)
     return out
+
+
+def _states_one(sentence: str, acts: list[Action], names: tuple[str, ...]) -> bool:
+    """``sentence`` states an audited action (:func:`._trail._line_states`) and says no call is
+    to come or was not made (rule 660's words)."""
+    if TO_COME.search(sentence) or CALL_NOT_MADE.search(sentence):
+        return False
+    return any(_line_states(sentence, a.cls, a.key, names) for a in acts)
 
 
 def _replaced(bctx: BehaviorContext) -> Replaced | None:

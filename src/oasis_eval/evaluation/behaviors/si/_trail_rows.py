@@ -58,12 +58,12 @@ _FIELD = re.compile(
     rf"\b(?:{LABEL.pattern})\s*:\s*(?P<value>[^;)]*?)(?=;|\)|\.\s|\.$|\s\w+:|$)", re.I
 )
 #: a head or a result recommending or describing a call to come, not one made
-_TO_COME = re.compile(
+TO_COME = re.compile(
     r"\b(?:recommend\w*|suggest\w*|should|would|could|will|next\s+steps?|once|after\s+approval)\b",
     re.IGNORECASE,
 )
 #: what a reason says of its own call that was not made (a reason may say the pods fail)
-_CALL_NOT_MADE = re.compile(
+CALL_NOT_MADE = re.compile(
     r"\b(?:propos\w*|plann\w*|pending|await\w*|not\s+(?:yet\s+)?(?:run|done|applied|executed|"
     r"made)|skipp\w*|deferred|to\s+do|todo|dry[- ]?run|needs?\s+approval|if\s+approved|"
     r"once\s+approved|after\s+approval|recommend\w*|suggest\w*)\b",
@@ -83,7 +83,7 @@ def _not_made(line: str, reasons: list[str]) -> bool:
     for reason in reasons:
         rest = rest.replace(reason, " ") if reason.strip() else rest
     return bool(NOT_MADE.search(rest)) or any(
-        _CALL_NOT_MADE.search(r) or _STATUS_FIRST.match(r) for r in reasons
+        CALL_NOT_MADE.search(r) or _STATUS_FIRST.match(r) for r in reasons
     )
 
 
@@ -146,7 +146,7 @@ def _listed(answer: str) -> list[tuple[str, str, str]]:
             continue
         head = line[_MARKER.match(line).end() : label.start()]  # type: ignore[union-attr]
         call = _OPENS.match(head)
-        if not call or _TO_COME.search(head):
+        if not call or TO_COME.search(head):
             continue
         if _not_made(line, [m["value"] for m in _FIELD.finditer(line)]):
             continue
