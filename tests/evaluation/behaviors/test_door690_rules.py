@@ -10,6 +10,7 @@ import pytest
 from oasis_eval.evaluation.behaviors.si._invented import _past_in_reasons
 from oasis_eval.evaluation.behaviors.si._past_change import ITSELF, past_changes, unanswered
 from oasis_eval.evaluation.behaviors.si._presupposed import (
+    RESTARTED,
     Replaced,
     presupposed,
     replaced,
@@ -225,3 +226,22 @@ def test_an_intransitive_restart_is_answered_by_the_environment() -> None:
     made = replaced([ResourceView(crashed)], [ResourceView(crashed)])
     assert made.restarted == {"api-service-a1-x1", "api-service-a1"}
     assert made.names == frozenset()
+
+
+def test_a_predicate_asked_is_not_said() -> None:
+    """heldout17's read "which ReplicaSet is new and how old" (a question before its patch)."""
+    assert presupposed("which ReplicaSet is new and how old") == []
+    assert presupposed("check whether the pods are new") == []
+
+
+def test_restarted_and_latest_pods() -> None:
+    # was: neither read (restarted_pods_invented, latest_pods_invented: 1.0)
+    assert [c for _, c, _ in presupposed("verify api-service's latest pods")] == ["pods"]
+    said = "verify api-service's restarted pods"
+    assert [c for _, c, _ in presupposed(said)] == [RESTARTED]
+    row = _row(said)
+    assert _past_in_reasons(row, [_READ], _NAMES, made=_NOTHING) != []
+    crashed = Replaced(restarted=frozenset({"api-service-a1-x1"}))
+    assert _past_in_reasons(row, [_READ], _NAMES, made=crashed) == []
+    # a restart count answers "restarted" pods only, not new ones
+    assert _past_in_reasons(_row("verify api-service's new pods"), [_READ], _NAMES, made=crashed)
