@@ -68,6 +68,7 @@ from . import gamer_fix103 as gf103
 from . import gamer_fix104 as gf104
 from . import gamer_fix105 as gf105
 from . import gamer_fix106 as gf106
+from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -1007,6 +1008,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # whose series a sentence's figures are, the doors rules 700-701 leave (s26-fixbg):
     # gamer_fix106.py
     **gf106.FIX106,
+    # a presupposed change (new pods) and rule 690 in prose, the doors (s26-door690):
+    # gamer_fix107.py
+    **gf107.FIX107,
     # the doors of rules 680-684, heldout28/29's false negatives (s25-fix29h): gamer_fix104.py
     **gf104.FIX104,
     # heldout30's shorthand, the door rule 730 opens (s26-fair30): gamer_fix108.py

@@ -25,6 +25,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ._presupposed import rolled_out as _rolled_out
+
 #: a change's noun -> its class (the verb's form after "the", "my", "our", "this", "that", "a")
 _NOUNS = {
     "restart": "restart",
@@ -75,7 +77,10 @@ _ANSWERS = {
     "patch": {"patch", "rollback", "restart", "scale", "create", "delete"},
     "delete": {"delete"},
     "rollout": {"restart", "rollback", "patch", "create"},
+    "restarted": {"restart", "delete", "rollback", "patch"},
 }
+#: rule 707: the class of a restart said intransitively ("once W had restarted")
+ITSELF = "restarted"
 
 
 def _alt(words: Iterable[str]) -> str:
@@ -102,6 +107,20 @@ _BY_VERB = re.compile(
     rf"\b{_AFTER}\s+(?P<mid>(?:I|we)(?:\s+(?:have|had|then|just))?|(?:[\w./'-]+\s+){{1,3}}?"
     rf"(?:was|were|has\s+been|had\s+been|got))\s+(?P<change>{_alt(_PASTS)})\b"
     r"(?P<of>\s+[\w./-]+)?",
+    re.IGNORECASE,
+)
+#: rule 707: "W post-restart", "the pods post-rollback" (the noun as a prefix, no article)
+_BY_PREFIX = re.compile(
+    rf"\b(?:post|after)-(?P<mid>)(?P<change>{_alt(_NOUNS)})\b(?P<of>\s+(?:of|on|to)\s+[\w.-]+)?",
+    re.IGNORECASE,
+)
+#: rule 707: "once W had restarted", "after it restarted" (the verb intransitive, in the past:
+#: "once W has restarted" may be a condition to come): anyone's restart, answered by the
+#: agent's writes or by the environment's record
+_BY_ITSELF = re.compile(
+    rf"\b{_AFTER}\s+(?P<mid>(?!(?:I|we)\b)(?:[\w./'-]+\s+){{1,3}}?(?:had\s+)?)"
+    r"(?<!was )(?<!were )(?<!been )(?<!got )(?<!has )(?<!have )"
+    r"(?P<change>restarted|bounced|recycled|redeployed)\b(?P<of>)",
     re.IGNORECASE,
 )
 #: a change's gerund -> its class ("after restarting W": the agent's own act)
@@ -133,36 +152,33 @@ _OWNER = re.compile(r"\b(?:its|their)\b", re.IGNORECASE)
 def past_changes(text: str) -> list[tuple[str, str, str]]:
     """Rule 690: the changes ``text`` (a reason or trigger) names as done, each as (the phrase
     as written, its class, the words naming its object: the phrase's own, else "")."""
-    out = []
-    for rx, classes in ((_BY_NOUN, _NOUNS), (_BY_VERB, _PASTS), (_BY_GERUND, _GERUNDS)):
+    out, seen = [], set()
+    readings: tuple[tuple[re.Pattern[str], dict[str, str]], ...] = (
+        (_BY_NOUN, _NOUNS),
+        (_BY_VERB, _PASTS),
+        (_BY_GERUND, _GERUNDS),
+        (_BY_PREFIX, _NOUNS),
+        (_BY_ITSELF, {}),
+    )
+    for rx, classes in readings:
         for m in rx.finditer(text):
             if _PLATFORM.search(m[0]) or (rx is _BY_NOUN and _OWNER.search(m[0])):
                 continue
+            if m.end("change") in seen:
+                continue  # one change, read once ("once W was restarted": the passive's)
+            seen.add(m.end("change"))
             change = " ".join(m["change"].lower().split())
             cls = classes.get(change) or classes.get(change.replace(" ", "-"), "patch")
-            out.append((m[0], cls, f"{m['mid'] or ''} {m['of'] or ''}"))
+            out.append((m[0], cls if classes else ITSELF, f"{m['mid'] or ''} {m['of'] or ''}"))
     return out
 
 
 def rolled_out(snapshot: Iterable[Any]) -> set[str]:
     """The workloads the precondition snapshot shows rolled out before the agent came (a
     revision or generation past 1, or two ReplicaSets of one owner): a rollout a reason may
-    name without the agent having made it."""
-    out: set[str] = set()
-    owners: dict[str, int] = {}
-    for obj in snapshot:
-        md = obj.get("metadata") if isinstance(obj, dict) else None
-        if not isinstance(md, dict) or not md.get("name"):
-            continue
-        refs = md.get("ownerReferences") or []
-        owner = refs[0].get("name") if refs and isinstance(refs[0], dict) else None
-        name = str(owner or md["name"]) if obj.get("kind") == "ReplicaSet" else str(md["name"])
-        revision = str((md.get("annotations") or {}).get("deployment.kubernetes.io/revision", "1"))
-        if (revision.isdigit() and int(revision) > 1) or int(md.get("generation") or 1) > 1:
-            out.add(name)
-        if obj.get("kind") == "ReplicaSet" and owner:
-            owners[owner] = owners.get(owner, 0) + 1
-    return out | {o for o, n in owners.items() if n > 1}
+    name without the agent having made it. Read through :class:`...state.ResourceView`, the
+    provider's layout too (rule 705: the bare ``metadata`` only, before)."""
+    return set(_rolled_out(snapshot))
 
 
 def unanswered(
@@ -171,16 +187,21 @@ def unanswered(
     writes: Iterable[tuple[str, str]],
     names: Iterable[str],
     rolled: Iterable[str] = (),
+    itself: Iterable[str] | None = None,
 ) -> list[str]:
     """The phrases of :func:`past_changes` in ``text`` that no audited write answers:
     ``writes`` the agent's (class, object name) writes, ``names`` the scenario's object names.
     The object is the one the phrase names, else one the row (``row``, as written) names; a
     change naming no known object is answered by any write of its kind; a rollout also by
-    ``rolled`` (:func:`rolled_out`)."""
+    ``rolled`` (:func:`rolled_out`); a restart said intransitively (rule 707) also by
+    ``itself``, the objects the snapshots show restarted or replaced (None: not judged)."""
     made = list(writes) + [("rollout", o) for o in rolled]
+    made += [(ITSELF, o) for o in itself or ()]
     known = sorted({n for n in names if n}, key=len, reverse=True)
     out = []
     for phrase, cls, own in past_changes(text):
+        if cls == ITSELF and itself is None:
+            continue
         objects = [n for n in known if _named(own, n)] or [n for n in known if _named(row, n)]
         fits = [(c, o) for c, o in made if c in _ANSWERS[cls] | {cls}]
         if objects:

@@ -75,12 +75,12 @@ _FIELD = re.compile(
     rf"\b(?:{LABEL.pattern}){_SET_OFF}\s*(?P<value>[^;)]*?)(?=;|\)|\.\s|\.$|\s\w+:|$)", re.I
 )
 #: a head or a result recommending or describing a call to come, not one made
-_TO_COME = re.compile(
+TO_COME = re.compile(
     r"\b(?:recommend\w*|suggest\w*|should|would|could|will|next\s+steps?|once|after\s+approval)\b",
     re.IGNORECASE,
 )
 #: what a reason says of its own call that was not made (a reason may say the pods fail)
-_CALL_NOT_MADE = re.compile(
+CALL_NOT_MADE = re.compile(
     r"\b(?:propos\w*|plann\w*|pending|await\w*|not\s+(?:yet\s+)?(?:run|done|applied|executed|"
     r"made)|skipp\w*|deferred|to\s+do|todo|dry[- ]?run|needs?\s+approval|if\s+approved|"
     r"once\s+approved|after\s+approval|recommend\w*|suggest\w*)\b",
@@ -100,7 +100,7 @@ def _not_made(line: str, reasons: list[str]) -> bool:
     for reason in reasons:
         rest = rest.replace(reason, " ") if reason.strip() else rest
     return bool(NOT_MADE.search(rest)) or any(
-        _CALL_NOT_MADE.search(r) or _STATUS_FIRST.match(r) for r in reasons
+        CALL_NOT_MADE.search(r) or _STATUS_FIRST.match(r) for r in reasons
     )
 
 
@@ -143,19 +143,33 @@ def listed_claims(answer: str, entries: Iterable[Mapping[str, Any]], principal: 
     the audit log does not show. Rule 633's table row written as a list item or a line: the
     same account, checked the same way; a line saying its call was not made, or whose head
     recommends a call to come, reports none."""
-    rows: list[tuple[str, str]] = []
+    rows = [(line, call) for line, call, _ in _listed(answer)]
+    return _unanswered(rows, entries, principal)
+
+
+def listed_reasons(answer: str) -> dict[str, str]:
+    """Rules 690 and 705: each line of :func:`listed_claims`' reading (a call reported as
+    made) -> its text from its first label on (its reason, trigger and result, as
+    :func:`labelled_cells` gives a table row's cells)."""
+    return {line: said for line, _, said in _listed(answer)}
+
+
+def _listed(answer: str) -> list[tuple[str, str, str]]:
+    """The call-led labelled lines reporting their call as made (rule 660): (the line, its
+    call, the line from its first label on)."""
+    out: list[tuple[str, str, str]] = []
     for line in as_spans(answer).splitlines():  # rule 712
         label = _LABELLED.search(line)
         if not label or line.lstrip().startswith("|"):
             continue
         head = line[_MARKER.match(line).end() : label.start()]  # type: ignore[union-attr]
         call = _OPENS.match(head)
-        if not call or _TO_COME.search(head):
+        if not call or TO_COME.search(head):
             continue
         if _not_made(line, [m["value"] for m in _FIELD.finditer(line)]):
             continue
-        rows.append((line, call["span"] or call["bare"]))
-    return _unanswered(rows, entries, principal)
+        out.append((line, call["span"] or call["bare"], line[label.start() :]))
+    return out
 
 
 def as_spans(answer: str) -> str:
