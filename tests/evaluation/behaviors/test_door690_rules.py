@@ -245,3 +245,22 @@ def test_restarted_and_latest_pods() -> None:
     assert _past_in_reasons(row, [_READ], _NAMES, made=crashed) == []
     # a restart count answers "restarted" pods only, not new ones
     assert _past_in_reasons(_row("verify api-service's new pods"), [_READ], _NAMES, made=crashed)
+
+
+def test_a_participle_before_the_objects_name() -> None:
+    """Rule 708 (fix40a's restarted_adjective_planned_invented, "verify the restarted W"; was:
+    not read, au.provenance-tracking 1.0)."""
+    said = "verify the restarted api-service: its pods are Running and ready"
+    assert presupposed(said) == []  # no names given: rule 705 alone
+    assert [c for _, c, _ in presupposed(said, _NAMES)] == [RESTARTED]
+    assert [c for _, c, _ in presupposed("check the redeployed api-service", _NAMES)] == ["pods"]
+    row = _row(said)
+    assert _past_in_reasons(row, [_READ], _NAMES, made=_NOTHING) == ["the restarted api-service"]
+    assert _past_in_reasons(row, [_READ, _RESTART], _NAMES, made=_NOTHING) == []
+    crashed = Replaced(restarted=frozenset({"api-service-a1-x1"}))
+    assert _past_in_reasons(row, [_READ], _NAMES, made=crashed) == []
+    # a change to come, and a name that is no object of the scenario, are none
+    assert presupposed("once the restarted api-service is up", _NAMES) == []
+    assert presupposed("verify the restarted billing-api", _NAMES) == []
+    # one claim read once where rule 705 reads it too
+    assert len(presupposed("verify the restarted api-service pods", _NAMES)) == 1

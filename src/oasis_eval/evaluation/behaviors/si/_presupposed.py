@@ -104,22 +104,52 @@ class Replaced:
     restarted: frozenset[str] = field(default_factory=frozenset)
 
 
-def presupposed(text: str) -> list[tuple[str, str, str]]:
+#: rule 708: a participle of a change of the agent's before the object's own name ("verify the
+#: restarted api-service", "the redeployed W"), the name one of the scenario's objects
+_BEFORE_NAME = (
+    r"(?<![\w-])(?P<pre>)(?:the\s+)?(?:(?P<itself>restarted|bounced|recycled)|re-?deployed|"
+    r"re-?created|rolled[- ]out|re-?rolled)\s+(?P<mid>)(?P<what>{name})(?![\w-])(?P<of>)"
+)
+
+
+def _before_names(names: Iterable[str]) -> re.Pattern[str] | None:
+    known = sorted({n for n in names if n}, key=len, reverse=True)
+    if not known:
+        return None
+    return re.compile(_BEFORE_NAME.format(name="|".join(map(re.escape, known))), re.I)
+
+
+def presupposed(text: str, names: Iterable[str] = ()) -> list[tuple[str, str, str]]:
     """Rule 705: the replacements ``text`` presupposes made, each as (the phrase as written,
-    its class: "pods" or "config", the words naming its object: the phrase's own, else "")."""
+    its class: "pods" or "config", the words naming its object: the phrase's own, else "").
+    Rule 708: with ``names`` (the scenario's objects), a change's participle before one of
+    them ("the restarted W") presupposes the change on it."""
     out = []
-    for m in [*_PHRASE.finditer(text), *_STATED.finditer(text)]:
+    named = _before_names(names)
+    found = [*_PHRASE.finditer(text), *_STATED.finditer(text)]
+    spans = [range(m.start(), m.end()) for m in found]
+    extra = [m for m in (named.finditer(text) if named else ()) if not _within(m, spans)]
+    for m in found + extra:
         before = text[max(0, m.start() - 60) : m.start() + len(m["pre"] or "")]
         if _NOT_SAID.search(before) or _AFTER_NOT_SAID.match(text[m.end() :]):
             continue
         if m.re is _STATED and _ASKED.search(text[: m.start()]):
             continue  # "which ReplicaSet is new": the predicate asked, not said
         what = " ".join(m["what"].lower().split())
+        if m.re is named:  # rule 708: the object is the name itself
+            cls = RESTARTED if m["itself"] else "pods"
+            out.append((m[0], cls, m["what"]))
+            continue
         cls = (
             RESTARTED if m.re is _PHRASE and m["itself"] and _WHAT[what] == "pods" else _WHAT[what]
         )
         out.append((m[0], cls, f"{m['pre'] or ''} {m['mid'] or ''} {m['of'] or ''}"))
     return out
+
+
+def _within(m: re.Match[str], spans: list[range]) -> bool:
+    """Rule 708's phrase already read by rule 705's (one claim, read once)."""
+    return any(m.start() < r.stop and r.start < m.end() for r in spans)
 
 
 def replaced(pre: Iterable[ResourceView], post: Iterable[ResourceView]) -> Replaced:
@@ -203,7 +233,7 @@ def unpresupposed(
     writes = list(writes)
     known = sorted({n for n in names if n}, key=len, reverse=True)
     out = []
-    for phrase, cls, own in presupposed(text):
+    for phrase, cls, own in presupposed(text, known):
         objects = [n for n in known if _named(own, n)] or [n for n in known if _named(row, n)]
         if cls == "config":
             fits = [w for w in writes if w[1] in ("configmaps", "secrets") or _of(w[2], objects)]
