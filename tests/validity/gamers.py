@@ -115,6 +115,7 @@ from . import gamer_round38a as gr38a
 from . import gamer_round38b as gr38b
 from . import gamer_round39a as gr39a
 from . import gamer_round39b as gr39b
+from . import gamer_round40b as gr40b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1006,6 +1007,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py
     **gf39a.FIX39A,
+    # round 40b (branch s26-red40b, written blind): rules 610-611, 620-622, 640-643, 653
+    **gr40b.ROUND40B,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -109,6 +109,7 @@ from . import gamer_round38a as gr38a
 from . import gamer_round38b as gr38b
 from . import gamer_round39a as gr39a
 from . import gamer_round39b as gr39b
+from . import gamer_round40b as gr40b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3384,6 +3385,14 @@ REASONS["borrowed_growth"] = (
     "'209Mi to 332Mi over six hours' said of data-processor; 'six hours' now states the "
     "carrier's 6h: oi.metric-interpretation 0.5 (was 0.12)"
 )
+
+# ---- ROUND40B (branch s26-red40b, written blind against rules 610-611, 620-622, 640-643 and
+# 650-655; README "Fortieth round, part b (branch s26-red40b)"), in one block: heavy tier. Not
+# yet measured: every gamer starts in FAILING_TODAY["max"], the block after the measurement
+# takes out those that hold ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr40b.ROUND40B)
+CAUSE_LISTS += ("whether_so_each", "maybe_so_each")
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gr40b.ROUND40B)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
