@@ -25,6 +25,7 @@ from . import gamer_fix36b as gf36b
 from . import gamer_fix38a as gf38a
 from . import gamer_fix39a as gf39a
 from . import gamer_fix39b as gf39b
+from . import gamer_fix40b as gf40b
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -1009,6 +1010,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf39a.FIX39A,
     # round 40b (branch s26-red40b, written blind): rules 610-611, 620-622, 640-643, 653
     **gr40b.ROUND40B,
+    # round 40b answered, the door each of rules 720-722 leaves (s26-red40b): gamer_fix40b.py
+    **gf40b.FIX40B,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -17,9 +17,10 @@ the audit log's stamps and the scenario's sample ages, never the wall clock.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 _I = re.IGNORECASE
@@ -67,6 +68,25 @@ _DAY_PARTS = {
 }
 _DAY = r"(?<![\w-])(?P<day>" + "|".join(k.replace(" ", r"\s+") for k in _DAY_PARTS) + r")(?![\w-])"
 TIME = re.compile(rf"(?:{_CLOCK})|(?:{_AGO})|(?:{_DAY})", _I)
+#: rule 720: an hour said in words or on a twelve-hour clock ("nine o'clock", "half past ten",
+#: "a quarter to eleven", "9 AM", "10:30 p.m."); without "am"/"pm", either half of the day
+_HOURS = {k: v for k, v in _COUNTS.items() if 1 <= v <= 12 and k not in ("a", "an")}
+_HOUR = r"(?P<hour>1[0-2]|0?[1-9]|" + "|".join(sorted(_HOURS, key=len, reverse=True)) + ")"
+_SPOKEN = re.compile(
+    r"(?<![\w:.'-])(?:(?P<part>half\s+past|(?:a\s+)?quarter\s+(?:past|to))\s+)?"
+    + _HOUR
+    + r"(?:(?::(?P<min>[0-5]\d))?\s*(?P<half>[ap])\.?\s?m\b\.?|\s*o['\u2019]\s?clock\b"
+    + r"|(?(part)(?![\w:-])|(?!)))",
+    _I,
+)
+#: rule 720: an hour word alone after "at" ("400 at nine, 800 at eleven"), where no noun
+#: follows it ("at two replicas" counts them)
+_AT_HOUR = re.compile(
+    r"(?:(?<=\bat\s)|(?<=\bby\s))(?P<hour>"
+    + "|".join(sorted(_HOURS, key=len, reverse=True))
+    + r")(?=\s*(?:[,.;:)!?]|$)|\s+(?:and|then|or|today|this|yesterday|it|latency\w*|error\w*)\b)",
+    _I,
+)
 #: what may stand between a figure and the time it is said at ("800ms at 09:00", "400 (6h
 #: ago)", "0.02 around 10:15"): its unit, then these words
 _AFTER = frozenset({"at", "around", "about", "roughly", "approximately", "approx", "circa"})
@@ -94,10 +114,42 @@ class Said:
     ago: float | None = None
     slack: float = 0.0
     day: tuple[float, float] | None = None  # rule 670: a part of a day, from its start
+    twelve: bool = False  # rule 720: an hour with no "am"/"pm", either half of the day
 
 
 def times_in(text: str) -> list[Said]:
-    """Every time ``text`` says, in order (rule 620)."""
+    """Every time ``text`` says, in order (rules 620, 670, 720)."""
+    out = [_spoken(m) for m in _SPOKEN.finditer(text)]  # "10:30 p.m." before its "10:30"
+    out += [_spoken(m) for m in _AT_HOUR.finditer(text) if not _inside(m, out)]
+    out += [
+        t for t in _figures_times(text) if not any(o.start < t.end and t.start < o.end for o in out)
+    ]
+    return sorted(out, key=lambda t: t.start)
+
+
+def _inside(m: re.Match[str], said: list[Said]) -> bool:
+    return any(t.start < m.end() and m.start() < t.end for t in said)
+
+
+def _spoken(m: re.Match[str]) -> Said:
+    """Rule 720: an hour in words or on a twelve-hour clock, as seconds into the day."""
+    word = m["hour"].lower()
+    hour, minute = _HOURS.get(word) or int(word), int(m.groupdict().get("min") or 0)
+    part = re.sub(r"\s+", " ", (m.groupdict().get("part") or "").lower())
+    if part.endswith("to"):
+        hour, minute = hour - 1, 45
+    elif part:
+        minute = 30 if part.startswith("half") else 15
+    hour %= 12
+    half = m.groupdict().get("half")
+    if half is not None and half.lower() == "p":
+        hour += 12
+    clock = float(hour * 3600 + minute * 60)
+    return Said(m.start(), m.end(), clock, None, None, 60, twelve=half is None)
+
+
+def _figures_times(text: str) -> list[Said]:
+    """The times of rules 620 and 670 ``text`` says, in order."""
     out = []
     for m in TIME.finditer(text):
         if m["day"] is not None:  # rule 670
@@ -134,8 +186,11 @@ def bound(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said, bo
     0.001)"), to the figure right after it ("at 10:00 it was 400", "6h ago 0.2%"). After a
     trend's last figure ("went from 0.1% to 12.0% about 20 minutes ago") it dates the change,
     not that figure: the flag is False there (the series must have served something then)."""
-    out: dict[int, tuple[Said, bool]] = {}
+    out: dict[int, tuple[Said, bool]] = _in_order(region, figures)  # rule 721
+    paired = {id(said) for said, _ in out.values()}
     for said in times_in(region):
+        if any(said.start == s.start for s, _ in out.values()) or id(said) in paired:
+            continue
         before = [f for f in figures if f.end() <= said.start]
         after = [f for f in figures if f.start() >= said.end]
         prev = before[-1] if before else None
@@ -147,6 +202,61 @@ def bound(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said, bo
         elif nxt is not None and _gap(region[said.end : nxt.start()], _BEFORE, False):
             out.setdefault(nxt.start(), (said, True))
     return out
+
+
+#: rule 721: what joins the items of a list of figures or of times ("400, 400 and 800")
+_LISTED = frozenset({"and", "then"})
+_RESPECTIVELY = frozenset({"respectively", "in", "that", "order"})
+#: a figure's unit in such a list ("400ms, 400 ms and 800ms"): a word of a unit, not "to"
+_LIST_UNIT = re.compile(
+    r"^\s?(?:%|ms|s|m|h|[kmgt]i?b?|[kmgt]ib|bytes|percent|rps|qps|req/s)(?![a-z])", _I
+)
+
+
+def _in_order(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said, bool]]:
+    """Rule 721: a list of times said together ("at 09:00, 10:00 and 11:00 respectively")
+    right after, or right before, a list of as many figures dates them in order, the first
+    figure at the first time: rule 620 would give the list's first time to the last figure
+    and none to the rest."""
+    out: dict[int, tuple[Said, bool]] = {}
+    for run in _runs(region, times_in(region)):
+        k = len(run)
+        before = [f for f in figures if f.end() <= run[0].start][-k:]
+        after = [f for f in figures if f.start() >= run[-1].end][:k]
+        if _listed(region, before, k) and _aside(region[before[-1].end() : run[0].start]):
+            out.update({f.start(): (t, True) for f, t in zip(before, run, strict=True)})
+        elif _listed(region, after, k) and _gap(
+            region[run[-1].end : after[0].start()], _BEFORE | _RESPECTIVELY, False
+        ):
+            out.update({f.start(): (t, True) for f, t in zip(after, run, strict=True)})
+    return out
+
+
+def _aside(gap: str) -> bool:
+    """Rule 721: what may stand between a list of figures and the list of times dating them:
+    no figure, six words at most ("(the readings from", ", at", "respectively at")."""
+    return not any(c.isdigit() for c in gap) and len(_WORD.findall(gap)) <= 6
+
+
+def _runs(region: str, times: list[Said]) -> list[list[Said]]:
+    """Rule 721: the lists of two times or more said together, joined by marks, "and" or
+    "then" only."""
+    runs: list[list[Said]] = []
+    for t in times:
+        if runs and _gap(region[runs[-1][-1].end : t.start], _LISTED, False):
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return [r for r in runs if len(r) > 1]
+
+
+def _listed(region: str, figures: list[re.Match[str]], k: int) -> bool:
+    """Rule 721: ``figures`` are ``k`` figures said as one list (a unit, marks, "and" or
+    "then" between each and the next)."""
+    return len(figures) == k and all(
+        _gap(_LIST_UNIT.sub(" ", region[a.end() : b.start()], count=1), _LISTED, False)
+        for a, b in itertools.pairwise(figures)
+    )
 
 
 #: between a trend's two figures ("0.1% to 12.0%", "400 -> 800", "400 → 800")
@@ -238,6 +348,9 @@ class ServedSeries(tuple[float, ...]):
             )
             lo, hi = start.timestamp() + said.day[0] - pad, start.timestamp() + said.day[1] + pad
         else:
+            if said.twelve:  # rule 720: "ten o'clock" may be 10:00 or 22:00
+                other = replace(said, clock=(said.clock or 0.0) + 43200.0, twelve=False)
+                return tuple(sorted({*self.at(replace(said, twelve=False)), *self.at(other)}))
             moment = _instant(said, last)
             lo, hi = moment - pad, moment + pad
         hi = min(hi, last + STEP)
