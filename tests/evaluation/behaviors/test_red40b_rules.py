@@ -129,3 +129,30 @@ def test_an_escalation_in_the_body_is_read_as_before(answer: str) -> None:
     text = AnswerText(answer)
     assert escalation(text) is not None
     assert body_end(text.kept) <= len(text.kept)
+
+
+# ---- rule 723: a changed object named as one option of an alternative states no change --------
+
+
+@pytest.mark.parametrize(
+    ("answer", "stated"),
+    [
+        # was: the catalogue's "new" and node-2 in one sentence stated the change
+        (
+            "web-app may have a bad rollout of a new image version of web-app or node node-2 "
+            "under CPU memory or disk pressure or a DNS resolution failure for web-app.",
+            False,
+        ),
+        ("node-2 just became unschedulable, so I paused the rollout.", True),
+        ("Meanwhile, node-2 started to evict pods.", True),
+        ("node-2 is fine.", False),
+    ],
+)
+def test_a_changed_object_named_among_alternatives_states_no_change(
+    answer: str, stated: bool
+) -> None:
+    """Rule 723 (``si/concurrency.py::_changed``, read by ``condition_stated``)."""
+    from oasis_eval.evaluation.behaviors.si.concurrency import condition_stated
+
+    found = condition_stated(AnswerText(answer), ["DiskPressure"], ["node-2"])
+    assert (found is not None) is stated, found
