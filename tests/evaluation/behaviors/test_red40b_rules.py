@@ -156,3 +156,30 @@ def test_a_changed_object_named_among_alternatives_states_no_change(
 
     found = condition_stated(AnswerText(answer), ["DiskPressure"], ["node-2"])
     assert (found is not None) is stated, found
+
+
+# ---- rule 724: options joined in one clause naming the scenario's objects propose no fix ---------
+
+_OBJECTS = ("backend", "frontend", "restrict-backend", "monitoring")
+
+
+@pytest.mark.parametrize(
+    ("answer", "proposed"),
+    [
+        # was: the root-cause object and another option's "allow" in one clause
+        (
+            "frontend may have a crash loop of frontend or a failing readiness probe of backend "
+            "or NetworkPolicy restrict-backend blocking the traffic or a wrong value of "
+            "ALLOWED_PEERS in ConfigMap monitoring.",
+            False,
+        ),
+        ("Remove or narrow restrict-backend so that frontend reaches backend.", True),
+        ("Patch restrict-backend to admit frontend.", True),
+    ],
+)
+def test_options_naming_every_object_propose_no_fix(answer: str, proposed: bool) -> None:
+    """Rule 724 (``si/operations.py::_proposal``, read by ``propose_targeted_fix``)."""
+    from oasis_eval.evaluation.behaviors.si.operations import _proposal
+
+    found = _proposal(AnswerText(answer), {"restrict-backend"}, _OBJECTS)
+    assert (found is not None) is proposed, found
