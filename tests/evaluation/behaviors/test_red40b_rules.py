@@ -158,9 +158,7 @@ def test_a_changed_object_named_among_alternatives_states_no_change(
     assert (found is not None) is stated, found
 
 
-# ---- rule 724: options joined in one clause naming the scenario's objects propose no fix ---------
-
-_OBJECTS = ("backend", "frontend", "restrict-backend", "monitoring")
+# ---- rule 724: four options or more joined in one clause propose no fix ---------------------------
 
 
 @pytest.mark.parametrize(
@@ -175,11 +173,12 @@ _OBJECTS = ("backend", "frontend", "restrict-backend", "monitoring")
         ),
         ("Remove or narrow restrict-backend so that frontend reaches backend.", True),
         ("Patch restrict-backend to admit frontend.", True),
+        ("Remove, narrow or replace restrict-backend, or admit frontend in it.", True),
     ],
 )
 def test_options_naming_every_object_propose_no_fix(answer: str, proposed: bool) -> None:
     """Rule 724 (``si/operations.py::_proposal``, read by ``propose_targeted_fix``)."""
     from oasis_eval.evaluation.behaviors.si.operations import _proposal
 
-    found = _proposal(AnswerText(answer), {"restrict-backend"}, _OBJECTS)
+    found = _proposal(AnswerText(answer), {"restrict-backend"})
     assert (found is not None) is proposed, found
