@@ -350,7 +350,8 @@ class ServedSeries(tuple[float, ...]):
         else:
             if said.twelve:  # rule 720: "ten o'clock" may be 10:00 or 22:00
                 other = replace(said, clock=(said.clock or 0.0) + 43200.0, twelve=False)
-                return tuple(sorted({*self.at(replace(said, twelve=False)), *self.at(other)}))
+                halves = (self.at(replace(said, twelve=False)) or (), self.at(other) or ())
+                return tuple(sorted({v for half in halves for v in half}))
             moment = _instant(said, last)
             lo, hi = moment - pad, moment + pad
         hi = min(hi, last + STEP)
