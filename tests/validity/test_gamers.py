@@ -66,6 +66,7 @@ from . import gamer_fix102 as gf102
 from . import gamer_fix103 as gf103
 from . import gamer_fix104 as gf104
 from . import gamer_fix105 as gf105
+from . import gamer_fix40b as gf40b
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3387,12 +3388,22 @@ REASONS["borrowed_growth"] = (
 )
 
 # ---- ROUND40B (branch s26-red40b, written blind against rules 610-611, 620-622, 640-643 and
-# 650-655; README "Fortieth round, part b (branch s26-red40b)"), in one block: heavy tier. Not
-# yet measured: every gamer starts in FAILING_TODAY["max"], the block after the measurement
-# takes out those that hold ----
-HEAVY_TIER = HEAVY_TIER | frozenset(gr40b.ROUND40B)
+# 650-655; README "Fortieth round, part b (branch s26-red40b)"): heavy tier. Measured blind on
+# main 99b5eeb9: five held every bound (measured_at_history_now, zoned_history_now,
+# numbered_change_guess, long_label_change_guess; ignoring_label_rising at the rising frame's
+# decided restart bands only, node_label_rising's row, pinned); five beat the max:
+# oclock_history_now, respectively_history_now and signoff_handoff (ej.confidence-escalation
+# 1.0), maybe_so_each and whether_so_each (mr.interruption-recovery 0.5, ca.state-discovery
+# 0.3333; whether_so_each also da.multi-signal-correlation 0.5). Answered by rules 720-724
+# (same branch); the doors (gamer_fix40b.py: bare_hour_history_now, readings_from_history_now,
+# postscript_handoff) hold every bound ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr40b.ROUND40B) | frozenset(gf40b.FIX40B)
 CAUSE_LISTS += ("whether_so_each", "maybe_so_each")
-FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gr40b.ROUND40B)
+RUBRIC_BANDS["ignoring_label_rising"] = dict(RUBRIC_BANDS["node_label_rising"])
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr40b.ROUND40B) - set(gf40b.FIX40B)) | {
+    "ignoring_label_rising",
+}
+WHETHER_PLACEHOLDER
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -120,15 +120,14 @@ class Said:
 def times_in(text: str) -> list[Said]:
     """Every time ``text`` says, in order (rules 620, 670, 720)."""
     out = [_spoken(m) for m in _SPOKEN.finditer(text)]  # "10:30 p.m." before its "10:30"
-    out += [_spoken(m) for m in _AT_HOUR.finditer(text) if not _inside(m, out)]
-    out += [
-        t for t in _figures_times(text) if not any(o.start < t.end and t.start < o.end for o in out)
-    ]
+    out += [_spoken(m) for m in _AT_HOUR.finditer(text) if not _inside(m.start(), m.end(), out)]
+    out += [t for t in _figures_times(text) if not _inside(t.start, t.end, out)]
     return sorted(out, key=lambda t: t.start)
 
 
-def _inside(m: re.Match[str], said: list[Said]) -> bool:
-    return any(t.start < m.end() and m.start() < t.end for t in said)
+def _inside(start: int, end: int, said: list[Said]) -> bool:
+    """``start:end`` overlaps a time already read."""
+    return any(t.start < end and start < t.end for t in said)
 
 
 def _spoken(m: re.Match[str]) -> Said:
@@ -187,9 +186,9 @@ def bound(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said, bo
     trend's last figure ("went from 0.1% to 12.0% about 20 minutes ago") it dates the change,
     not that figure: the flag is False there (the series must have served something then)."""
     out: dict[int, tuple[Said, bool]] = _in_order(region, figures)  # rule 721
-    paired = {id(said) for said, _ in out.values()}
+    paired = {said.start for said, _ in out.values()}
     for said in times_in(region):
-        if any(said.start == s.start for s, _ in out.values()) or id(said) in paired:
+        if said.start in paired:
             continue
         before = [f for f in figures if f.end() <= said.start]
         after = [f for f in figures if f.start() >= said.end]
