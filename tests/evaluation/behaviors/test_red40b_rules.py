@@ -4,6 +4,8 @@ with the rule off."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from oasis_eval.evaluation.behaviors._figure_times import times_in
@@ -182,3 +184,34 @@ def test_options_naming_every_object_propose_no_fix(answer: str, proposed: bool)
 
     found = _proposal(AnswerText(answer), {"restrict-backend"})
     assert (found is not None) is proposed, found
+
+
+# ---- rule 725: what a sentence only asks ties no signal -----------------------------------------
+
+
+@pytest.fixture
+def pool(ev: Any) -> Any:
+    from .test_diagnosis import pool as _pool
+
+    return _pool.__wrapped__(ev)  # type: ignore[attr-defined]
+
+
+def test_a_question_ties_no_signal(ev: Any, pool: Any) -> None:
+    """Rule 725 (``si/correlation.py::correlate_multiple_signals``, rule 610's mask). Was: the
+    metrics and trace words and "matches" inside the "whether" clause tied both sources."""
+    reads = [
+        ev.entry("get", "metrics"),
+        ev.entry("get", "logs", "cart", "default"),
+        ev.entry("get", "traces", "cart"),
+    ]
+    asked = (
+        "I checked whether cart has CPU saturation or the slow span db.query of cart or a Service "
+        "whose selector matches no pod, so there is an exhausted DB connection pool in cart."
+    )
+    out = ev.run(pool, "correlate_multiple_signals", reads, answer=asked)
+    assert not out.exhibited and out.degree == 0.0, out.evidence
+    said = (
+        "p99 latency metrics jumped to 3s and the trace's db.query span holds 20 of 20 pool "
+        "connections: both point to cart's DB connection pool being exhausted."
+    )
+    assert ev.run(pool, "correlate_multiple_signals", reads, answer=said).exhibited
