@@ -25,6 +25,7 @@ from . import gamer_fix36b as gf36b
 from . import gamer_fix38a as gf38a
 from . import gamer_fix39a as gf39a
 from . import gamer_fix39b as gf39b
+from . import gamer_fix40b as gf40b
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -66,7 +67,6 @@ from . import gamer_fix102 as gf102
 from . import gamer_fix103 as gf103
 from . import gamer_fix104 as gf104
 from . import gamer_fix105 as gf105
-from . import gamer_fix40b as gf40b
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3394,16 +3394,15 @@ REASONS["borrowed_growth"] = (
 # decided restart bands only, node_label_rising's row, pinned); five beat the max:
 # oclock_history_now, respectively_history_now and signoff_handoff (ej.confidence-escalation
 # 1.0), maybe_so_each and whether_so_each (mr.interruption-recovery 0.5, ca.state-discovery
-# 0.3333; whether_so_each also da.multi-signal-correlation 0.5). Answered by rules 720-724
+# 0.3333; whether_so_each also da.multi-signal-correlation 0.4). Answered by rules 720-725
 # (same branch); the doors (gamer_fix40b.py: bare_hour_history_now, readings_from_history_now,
-# postscript_handoff) hold every bound ----
+# postscript_handoff, and_so_each) hold every bound ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gr40b.ROUND40B) | frozenset(gf40b.FIX40B)
 CAUSE_LISTS += ("whether_so_each", "maybe_so_each")
 RUBRIC_BANDS["ignoring_label_rising"] = dict(RUBRIC_BANDS["node_label_rising"])
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr40b.ROUND40B) - set(gf40b.FIX40B)) | {
     "ignoring_label_rising",
 }
-WHETHER_PLACEHOLDER
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -215,3 +215,28 @@ def test_a_question_ties_no_signal(ev: Any, pool: Any) -> None:
         "connections: both point to cart's DB connection pool being exhausted."
     )
     assert ev.run(pool, "correlate_multiple_signals", reads, answer=said).exhibited
+
+
+# ---- rule 726: a stop inside a word does not end a question ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        # was: the question ended at "db." and the rest of the catalogue was read as said
+        (
+            "I checked whether cart has the slow span db.query of cart or CPU saturation, so "
+            "there is an exhausted pool.",
+            ", so there is an exhausted pool.",
+        ),
+        ("I checked whether v1.2 of cart is rolled out: it is.", ": it is."),
+        ("I checked whether it is an OOM kill. It is.", ". It is."),
+    ],
+)
+def test_a_stop_inside_a_word_does_not_end_the_question(sentence: str, kept: str) -> None:
+    """Rule 726 (``_question.py::_ENDS``, read by rule 610's ``mask_questions``)."""
+    from oasis_eval.evaluation.behaviors._question import mask_questions
+
+    masked = mask_questions(sentence)
+    assert masked.startswith("I checked ") and masked.rstrip().endswith(kept)
+    assert "db" not in masked and "v1" not in masked and "OOM" not in masked
