@@ -3402,7 +3402,15 @@ CAUSE_LISTS += ("whether_so_each", "maybe_so_each")
 RUBRIC_BANDS["ignoring_label_rising"] = dict(RUBRIC_BANDS["node_label_rising"])
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr40b.ROUND40B) - set(gf40b.FIX40B)) | {
     "ignoring_label_rising",
+    "whether_so_each",
 }
+REASONS["whether_so_each"] = (
+    "round 40b: per candidate 'I checked whether <W> has <the first twelve candidates>, so "
+    "there is <c>.': da.multi-signal-correlation 0.4 after rules 720-725 (the question's "
+    "signal and tie words read past 'db.' of a span name); rule 726 aimed at it, its measure "
+    "not finished by the session's end (the full catalogue in every sentence ran an evaluator "
+    "past the 120 s bound under load: the question capped at twelve candidates)"
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
