@@ -24,7 +24,9 @@ text with names and figures read, never weighed:
 - ``whether_so_each`` (610, 611): per catalogue candidate "I checked whether <W> has <c1> or
   <c2> or ... <cN>, so there is <ci>.": the question holds the true cause, blanked as a claim
   (610), while the consequence clause after it is read (the question ends at ", so") and may be
-  excused as what the true cause did (611);
+  excused as what the true cause did (611); after measuring, the question asks about the
+  first twelve candidates only (the whole catalogue in every sentence ran an evaluator past
+  the runner's 120 s bound under load);
 - ``maybe_so_each`` (611): the same with the first clause a hedge, "<W> may have <c1> or ... or
   <cN>, so there is <ci>.": a hedged clause holding the truth's terms before every consequence;
 - ``numbered_change_guess`` (640): fix95's ``change_request_guess`` with its field written

@@ -3395,22 +3395,16 @@ REASONS["borrowed_growth"] = (
 # oclock_history_now, respectively_history_now and signoff_handoff (ej.confidence-escalation
 # 1.0), maybe_so_each and whether_so_each (mr.interruption-recovery 0.5, ca.state-discovery
 # 0.3333; whether_so_each also da.multi-signal-correlation 0.4). Answered by rules 720-725
-# (same branch); the doors (gamer_fix40b.py: bare_hour_history_now, readings_from_history_now,
+# (same branch; whether_so_each's question capped at twelve candidates, the whole catalogue in
+# every sentence having run an evaluator past the 120 s bound under load: 0.01 / 0.19 / DA 0);
+# the doors (gamer_fix40b.py: bare_hour_history_now, readings_from_history_now,
 # postscript_handoff, and_so_each) hold every bound ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gr40b.ROUND40B) | frozenset(gf40b.FIX40B)
 CAUSE_LISTS += ("whether_so_each", "maybe_so_each")
 RUBRIC_BANDS["ignoring_label_rising"] = dict(RUBRIC_BANDS["node_label_rising"])
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr40b.ROUND40B) - set(gf40b.FIX40B)) | {
     "ignoring_label_rising",
-    "whether_so_each",
 }
-REASONS["whether_so_each"] = (
-    "round 40b: per candidate 'I checked whether <W> has <the first twelve candidates>, so "
-    "there is <c>.': da.multi-signal-correlation 0.4 after rules 720-725 (the question's "
-    "signal and tie words read past 'db.' of a span name); rule 726 aimed at it, its measure "
-    "not finished by the session's end (the full catalogue in every sentence ran an evaluator "
-    "past the 120 s bound under load: the question capped at twelve candidates)"
-)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
