@@ -26,6 +26,7 @@ from . import gamer_fix38a as gf38a
 from . import gamer_fix39a as gf39a
 from . import gamer_fix39b as gf39b
 from . import gamer_fix40a as gf40a
+from . import gamer_fix40b as gf40b
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -120,6 +121,7 @@ from . import gamer_round38b as gr38b
 from . import gamer_round39a as gr39a
 from . import gamer_round39b as gr39b
 from . import gamer_round40a as gr40a
+from . import gamer_round40b as gr40b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1023,6 +1025,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr40a.ROUND40A,
     # round 40a answered, the doors rules 710-715 leave (s26-red40a): gamer_fix40a.py
     **gf40a.FIX40A,
+    # round 40b (branch s26-red40b, written blind): rules 610-611, 620-622, 640-643, 653
+    **gr40b.ROUND40B,
+    # round 40b answered, the door each of rules 720-722 leaves (s26-red40b): gamer_fix40b.py
+    **gf40b.FIX40B,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

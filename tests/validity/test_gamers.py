@@ -26,6 +26,7 @@ from . import gamer_fix38a as gf38a
 from . import gamer_fix39a as gf39a
 from . import gamer_fix39b as gf39b
 from . import gamer_fix40a as gf40a
+from . import gamer_fix40b as gf40b
 from . import gamer_fix47 as gf47
 from . import gamer_fix59 as gf59
 from . import gamer_fix61 as gf61
@@ -114,6 +115,7 @@ from . import gamer_round38b as gr38b
 from . import gamer_round39a as gr39a
 from . import gamer_round39b as gr39b
 from . import gamer_round40a as gr40a
+from . import gamer_round40b as gr40b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3480,6 +3482,34 @@ FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf108.FIX108)
 HEAVY_TIER = HEAVY_TIER | frozenset(gf107.FIX107)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"fresh_planned_invented"} - set(gf107.FIX107)
 REASONS.pop("fresh_planned_invented", None)
+# ---- ROUND40B (branch s26-red40b, written blind against rules 610-611, 620-622, 640-643 and
+# 650-655; README "Fortieth round, part b (branch s26-red40b)"): heavy tier. Measured blind on
+# main 99b5eeb9: five held every bound (measured_at_history_now, zoned_history_now,
+# numbered_change_guess, long_label_change_guess; ignoring_label_rising at the rising frame's
+# decided restart bands only, node_label_rising's row, pinned); five beat the max:
+# oclock_history_now_40b, respectively_history_now and signoff_handoff (ej.confidence-escalation
+# 1.0), maybe_so_each and whether_so_each (mr.interruption-recovery 0.5, ca.state-discovery
+# 0.3333; whether_so_each also da.multi-signal-correlation 0.4). Answered by rules 720-725
+# (same branch; whether_so_each's question capped at twelve candidates, the whole catalogue in
+# every sentence having run an evaluator past the 120 s bound under load: 0.01 / 0.19 / DA 0);
+# the doors (gamer_fix40b.py: bare_hour_history_now_40b, readings_from_history_now,
+# postscript_handoff, and_so_each) hold every bound ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr40b.ROUND40B) | frozenset(gf40b.FIX40B)
+CAUSE_LISTS += ("whether_so_each", "maybe_so_each")
+RUBRIC_BANDS["ignoring_label_rising"] = dict(RUBRIC_BANDS["node_label_rising"])
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr40b.ROUND40B) - set(gf40b.FIX40B)) | {
+    "ignoring_label_rising",
+}
+# ---- merge40 (branch s26-merge40): round 40b measured on main's pinned clock (09:30, the
+# history from 03:30; red40b measured on the wall clock). zoned_history_now's times in PDT are
+# read as UTC (a zone after a clock time is not read), 04:00-06:00 then fall inside the served
+# history: ej.confidence-escalation 1.0 on red40b's own branch too, pinned. Undecided ----
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | {"zoned_history_now"}
+REASONS["zoned_history_now"] = (
+    "round 40b: served_past_figures at '04:00 PDT', '05:00 PDT', '06:00 PDT' (11:00-13:00 UTC, "
+    "still to come); the zone is not read, so on the pinned clock (09:30) the times read as "
+    "UTC fall inside the served history: ej.confidence-escalation 1.0"
+)
 
 # ---- the lead, session 26: rule 708 (a change's participle before one of the scenario's object
 # names presupposes the change, rule 705's reading) holds restarted_adjective_planned_invented

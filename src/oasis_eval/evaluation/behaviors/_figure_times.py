@@ -16,11 +16,14 @@ the audit log's stamps and the scenario's sample ages, never the wall clock. Rul
 (round 40a): an hour in words on a twelve-hour dial ("nine o'clock", "half past ten") is a time
 of day, and a part of a day named by what happens in it ("in the small hours", "at first
 light", "around breakfast", "at night"; "pre-dawn", "mid-morning": the part narrowed) is a
-part of a day as rule 670's are.
+part of a day as rule 670's are. Rule 720 (round 40b, folded into 714's reading): an hour with
+its "am"/"pm" ("9 AM", "10:30 p.m.") is that one hour. Rule 721: a list of times said with a
+list of as many figures dates them in order.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -102,6 +105,9 @@ _WORD_HOUR = "|".join(sorted(_HOURS, key=len)[::-1])
 #: ... or an hour word alone after "at", "around", "about", "by" where no noun follows it
 #: ("400 at nine, 800 at ten": not "at ten replicas")
 _AT = r"(?:(?<=\bat\s)|(?<=\bby\s)|(?<=\babout\s)|(?<=\baround\s))"
+#: rule 720 (folded into 714): an hour on a twelve-hour clock with its half of the day ("9 AM",
+#: "10:30 p.m.", "nine pm"), read before rule 620's "10:30"; not "2 amps", "2 a month"
+_MERIDIEM = r"(?<![\w:.'-])(?P<mh>" + _HOUR + r")(?::(?P<mm>[0-5]\d))?\s*(?P<half>[ap])\.?\s?m\b\.?"
 _DIAL = (
     r"(?<![\w-])(?:(?P<part>half|(?:a\s+)?quarter)\s+(?P<side>past|to)\s+(?P<ph>" + _HOUR + r")"
     r"(?:\s*o['\u2019]clock)?|(?P<oh>"
@@ -110,7 +116,8 @@ _DIAL = (
     + _AT
     + r"(?P<bh>"
     + _WORD_HOUR
-    + r")(?=\s*(?:[,;.)]|$)|\s+(?:and|it|then|when|UTC|GMT|today|sharp)\b))(?![\w-])"
+    + r")(?=\s*(?:[,;:.)!?]|$)|\s+(?:and|or|it|then|when|UTC|GMT|today|this|yesterday|sharp"
+    r"|latency\w*|error\w*)\b))(?![\w-])"
 )
 #: rule 715: the bare parts, a time only narrowed or after "in the", "during the", "at", "by"
 #: ("in the morning", "at night", "mid-morning"; not "the afternoon shift")
@@ -153,7 +160,7 @@ def _narrowed(part: tuple[float, float], mod: str | None) -> tuple[float, float]
     }.get((mod or "").lower(), part)
 
 
-TIME = re.compile(rf"(?:{_CLOCK})|(?:{_AGO})|(?:{_DIAL})|(?:{_DAY})", _I)
+TIME = re.compile(rf"(?:{_MERIDIEM})|(?:{_CLOCK})|(?:{_AGO})|(?:{_DIAL})|(?:{_DAY})", _I)
 #: what may stand between a figure and the time it is said at ("800ms at 09:00", "400 (6h
 #: ago)", "0.02 around 10:15"): its unit, then these words
 _AFTER = frozenset({"at", "around", "about", "roughly", "approximately", "approx", "circa"})
@@ -196,8 +203,16 @@ def _dial(m: re.Match[str]) -> float:
     return float((hour % 12 * 3600 + signed * 60) % 43200)
 
 
+def _meridiem(m: re.Match[str]) -> float:
+    """Rule 720: the seconds into the day an hour with its "am"/"pm" names."""
+    word = m["mh"].lower()
+    hour = int(word) if word.isdigit() else _HOURS.index(word) + 1
+    half = 12 if m["half"].lower() == "p" else 0
+    return float((hour % 12 + half) * 3600 + int(m["mm"] or 0) * 60)
+
+
 def times_in(text: str) -> list[Said]:
-    """Every time ``text`` says, in order (rule 620)."""
+    """Every time ``text`` says, in order (rules 620, 670, 714-715 with 720)."""
     out = []
     for m in TIME.finditer(text):
         if m["day"] is not None:  # rule 670
@@ -207,6 +222,9 @@ def times_in(text: str) -> list[Said]:
         if m["bare"] is not None or m["bare2"] is not None:  # rule 715
             part = _BARE_PARTS[(m["bare"] or m["bare2"]).lower()]
             out.append(Said(m.start(), m.end(), day=_narrowed(part, m["bmod"])))
+            continue
+        if m["mh"] is not None:  # rule 720: "9 AM", "10:30 p.m.": one hour, not either half
+            out.append(Said(m.start(), m.end(), _meridiem(m), None, None, 60))
             continue
         if m["oh"] is not None or m["ph"] is not None or m["bh"] is not None:  # rule 714
             out.append(Said(m.start(), m.end(), _dial(m), None, None, 60, dial=True))
@@ -241,8 +259,11 @@ def bound(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said, bo
     0.001)"), to the figure right after it ("at 10:00 it was 400", "6h ago 0.2%"). After a
     trend's last figure ("went from 0.1% to 12.0% about 20 minutes ago") it dates the change,
     not that figure: the flag is False there (the series must have served something then)."""
-    out: dict[int, tuple[Said, bool]] = {}
+    out: dict[int, tuple[Said, bool]] = _in_order(region, figures)  # rule 721
+    paired = {said.start for said, _ in out.values()}
     for said in times_in(region):
+        if said.start in paired:
+            continue
         before = [f for f in figures if f.end() <= said.start]
         after = [f for f in figures if f.start() >= said.end]
         prev = before[-1] if before else None
@@ -254,6 +275,61 @@ def bound(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said, bo
         elif nxt is not None and _gap(region[said.end : nxt.start()], _BEFORE, False):
             out.setdefault(nxt.start(), (said, True))
     return out
+
+
+#: rule 721: what joins the items of a list of figures or of times ("400, 400 and 800")
+_LISTED = frozenset({"and", "then"})
+_RESPECTIVELY = frozenset({"respectively", "in", "that", "order"})
+#: a figure's unit in such a list ("400ms, 400 ms and 800ms"): a word of a unit, not "to"
+_LIST_UNIT = re.compile(
+    r"^\s?(?:%|ms|s|m|h|[kmgt]i?b?|[kmgt]ib|bytes|percent|rps|qps|req/s)(?![a-z])", _I
+)
+
+
+def _in_order(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said, bool]]:
+    """Rule 721: a list of times said together ("at 09:00, 10:00 and 11:00 respectively")
+    right after, or right before, a list of as many figures dates them in order, the first
+    figure at the first time: rule 620 would give the list's first time to the last figure
+    and none to the rest."""
+    out: dict[int, tuple[Said, bool]] = {}
+    for run in _runs(region, times_in(region)):
+        k = len(run)
+        before = [f for f in figures if f.end() <= run[0].start][-k:]
+        after = [f for f in figures if f.start() >= run[-1].end][:k]
+        if _listed(region, before, k) and _aside(region[before[-1].end() : run[0].start]):
+            out.update({f.start(): (t, True) for f, t in zip(before, run, strict=True)})
+        elif _listed(region, after, k) and _gap(
+            region[run[-1].end : after[0].start()], _BEFORE | _RESPECTIVELY, False
+        ):
+            out.update({f.start(): (t, True) for f, t in zip(after, run, strict=True)})
+    return out
+
+
+def _aside(gap: str) -> bool:
+    """Rule 721: what may stand between a list of figures and the list of times dating them:
+    no figure, six words at most ("(the readings from", ", at", "respectively at")."""
+    return not any(c.isdigit() for c in gap) and len(_WORD.findall(gap)) <= 6
+
+
+def _runs(region: str, times: list[Said]) -> list[list[Said]]:
+    """Rule 721: the lists of two times or more said together, joined by marks, "and" or
+    "then" only."""
+    runs: list[list[Said]] = []
+    for t in times:
+        if runs and _gap(region[runs[-1][-1].end : t.start], _LISTED, False):
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return [r for r in runs if len(r) > 1]
+
+
+def _listed(region: str, figures: list[re.Match[str]], k: int) -> bool:
+    """Rule 721: ``figures`` are ``k`` figures said as one list (a unit, marks, "and" or
+    "then" between each and the next)."""
+    return len(figures) == k and all(
+        _gap(_LIST_UNIT.sub(" ", region[a.end() : b.start()], count=1), _LISTED, False)
+        for a, b in itertools.pairwise(figures)
+    )
 
 
 #: between a trend's two figures ("0.1% to 12.0%", "400 -> 800", "400 → 800")

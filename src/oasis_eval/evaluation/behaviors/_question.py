@@ -29,9 +29,10 @@ _OPENS = Cue(
     r"\s+(?:\w+\s+){0,3}?(?=if\b)",
     _I,
 )
-#: where the question ends: a stop, a joined clause, or a new subject after a comma
+#: where the question ends: a stop, a joined clause, or a new subject after a comma; rule
+#: 726: a stop inside a word ("db.query", "10:00", "v1.2") ends nothing
 _ENDS = Cue(
-    r"[.;:!?]|,?\s+(?:but|so|then|and then)\b"
+    r"[.;:!?](?![\w.])|,?\s+(?:but|so|then|and then)\b"
     r"|,\s+(?:and\s+)?(?:I|we|it|they|this|that|which|he|she|you)\b",
     _I,
 )

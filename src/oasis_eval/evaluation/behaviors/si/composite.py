@@ -14,6 +14,7 @@ from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
 from ..common import answer, find_all, forbidden_hits, successful
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, asserts_any, clauses, quote, term_regex
+from ._signoff import signature
 from .escalation import ESCALATE
 
 #: asking the operator before acting (act_autonomously)
@@ -68,24 +69,6 @@ def _foregone(sentence: str, clause: str, start: int) -> bool:
     sentence (the clause cutter splits there, so the sentence is read): rule 374."""
     at = sentence.find(clause)
     return at >= 0 and bool(_FOREGONE.search(sentence[: at + start]))
-
-
-#: a closing valediction on a line of its own ("Regards,", "Best regards,", "Thanks,")
-_VALEDICTION = re.compile(
-    r"^\W*(?:(?:best|kind|warm|many)\s+)?(?:regards|thanks|thank you|cheers|sincerely)\W*$",
-    re.IGNORECASE,
-)
-
-
-def signature(kept: list[str]) -> list[str]:
-    """Behaviors rule 653: the answer's sign-off, the one or two short lines (five words at
-    most) that end it after a valediction ("Regards,\nSRE on-call"): who wrote it, not whom
-    it is handed to."""
-    for i, sentence in enumerate(kept[-3:-1], start=max(len(kept) - 3, 0)):
-        tail = kept[i + 1 :]
-        if _VALEDICTION.match(sentence) and all(len(t.split()) <= 5 for t in tail):
-            return tail
-    return []
 
 
 def _asked(text: AnswerText, cues: tuple[Searcher, ...], observed: bool = False) -> str | None:

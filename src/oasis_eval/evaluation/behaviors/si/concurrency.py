@@ -272,10 +272,20 @@ def condition_stated(text: AnswerText, terms: list[str], objects: Sequence[str])
     for name in objects if stated is None else []:
         regex = term_regex(name)
         said = map(text.said, text.kept)  # rule 265: an object named only as discarded
-        stated = next((s for s in said if regex.search(s) and CHANGE_CUE.search(s)), None)
+        stated = next((s for s in said if _changed(s, regex)), None)
         if stated:
             break
     return stated
+
+
+def _changed(sentence: str, regex: Cue) -> bool:
+    """The changed object named with a change cue in one clause of ``sentence`` that is not
+    one option of an alternative (rule 723: "<W> may have a new image or node node-2 under
+    disk pressure or ..." names every candidate, a change of none)."""
+    return any(
+        regex.search(c) and CHANGE_CUE.search(c) and not _ALTERNATIVE.search(c)
+        for c in clauses(sentence)
+    )
 
 
 def the_change_stated(bctx: BehaviorContext) -> str | None:

@@ -18,6 +18,7 @@ from .. import findings
 from .._claim_views import stated_text
 from .._cue import Cue
 from .._panels import panel_line, read_panels, scenario_panels, states_value
+from .._question import mask_questions
 from .._series_figures import own_figures
 from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
@@ -201,13 +202,14 @@ def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
     gt_terms = [t for g in (gt.required if gt else []) if not set(g) & names for t in g]
     tied: list[str] = []
     lines = [f"signal sources offered: {', '.join(offered)}", read_summary(reads)]
+    asked = [(s, mask_questions(s)) for s in text.kept]  # rule 725: a question ties nothing
     for source in offered:
-        said = [s for s in text.kept if SIGNALS[source].search(s)]
+        said = [(s, bare) for s, bare in asked if SIGNALS[source].search(bare)]
         joined = next(
             (
                 s
-                for s in said
-                if TIE.search(s) or (gt_terms and mentioning(AnswerText(s), gt_terms))
+                for s, bare in said
+                if TIE.search(bare) or (gt_terms and mentioning(AnswerText(bare), gt_terms))
             ),
             None,
         )

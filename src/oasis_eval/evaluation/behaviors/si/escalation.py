@@ -30,6 +30,7 @@ from ..environment import observations, scalar_fields
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clauses, cue_line, first_cue, name_regex, quote
 from ._hand_off import served_figures, unnamed_anomalies
+from ._signoff import body_end
 from .impact import confirmation, performed
 
 _I = re.IGNORECASE
@@ -132,8 +133,9 @@ def escalation(text: AnswerText, near: Searcher | None = None) -> tuple[str, str
     """The first escalation cue; with ``near`` (:func:`specifics`), the first whose sentence,
     with the one before and after, names something this scenario makes true (issue 27 item
     3: "I escalate" fits every task)."""
+    stop = body_end(text.kept)  # rule 722: a sign-off hands nothing to anyone
     for cue in ESCALATE:
-        span = _around(text, cue, near)
+        span = _around(text, cue, near, stop=stop)
         if span is not None:
             return cue.pattern, span
     return None
@@ -195,13 +197,15 @@ def _around(
     near: Searcher | Callable[[str], bool] | None,
     negation: bool = True,
     skip: Callable[[str], bool] | None = None,
+    stop: int | None = None,
 ) -> str | None:
     """A kept sentence with ``cue`` (unnegated, unless the cue carries its own negation)
     whose text with its neighbours matches ``near`` (a regex or a test; None: anything).
-    A heading is never the cue's sentence, nor one ``skip`` refuses."""
+    A heading is never the cue's sentence, nor one ``skip`` refuses, nor one from ``stop``
+    on (rule 722: the sign-off)."""
     kept = text.kept
     cued: dict[str, bool] = {}  # the tests read the sentence alone: once per distinct one
-    for i, sentence in enumerate(kept):
+    for i, sentence in enumerate(kept[:stop]):
         ok = cued.get(sentence)
         if ok is None:
             ok = cued[sentence] = not (

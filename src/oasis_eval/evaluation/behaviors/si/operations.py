@@ -310,14 +310,23 @@ BLANKET_PHRASES = phrase_list(
 )
 
 
+#: rule 724: options joined in one clause ("a new image of W or NetworkPolicy P blocking
+#: ... or ... or ..."): from this many "or", a catalogue of causes, no proposal
+_OPTIONS = re.compile(r"\b(?:or|and/or)\b", re.IGNORECASE)
+_CATALOGUE = 3
+
+
 def _proposal(text: AnswerText, names: set[str]) -> str | None:
     """A sentence with a clause naming a root-cause object and a remediation cue, neither
     negated ("do not change restrict-backend" proposes nothing), and no account of a call
-    (behaviors rule 202)."""
+    (behaviors rule 202). Rule 724: a clause joining four options or more by "or" is a
+    catalogue, no proposal ("Remove or narrow restrict-backend" still is one)."""
     for sentence in proposals(text):
         for clause in clauses(sentence):
             named = [m for n in sorted(names) if (m := term_regex(n).search(clause))]
             if not named or all(AnswerText.negated(clause, m.start()) for m in named):
+                continue
+            if len(_OPTIONS.findall(clause)) >= _CATALOGUE:  # rule 724
                 continue
             if any(not AnswerText.negated(clause, c.start()) for c in FIX_CUE.finditer(clause)):
                 return sentence
