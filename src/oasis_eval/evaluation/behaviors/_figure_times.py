@@ -35,11 +35,20 @@ STEP = 30.0
 #: how far back a seeded value with no sample times of its own is served (rule 621: the span
 #: the SI scenarios' sample lists reach back, ``t: -6h``, and the history the simulator serves)
 HISTORY = 6 * 3600.0
+#: rule 716: the zones a clock time may be said in, by their offset from UTC in hours (a time
+#: said in a zone is that zone's: "04:00 PDT" is 11:00 UTC); a zone named otherwise ("UTC+2",
+#: "GMT-07:00") by its sign and digits
+ZONES = {"PST": -8, "PDT": -7, "MST": -7, "MDT": -6, "CST": -6, "CDT": -5, "EST": -5}
+ZONES |= {"EDT": -4, "AKST": -9, "AKDT": -8, "HST": -10, "BST": 1, "CET": 1, "CEST": 2}
+ZONES |= {"EET": 2, "EEST": 3, "MSK": 3, "IST": 5.5, "SGT": 8, "HKT": 8, "JST": 9, "KST": 9}
+ZONES |= {"AEST": 10, "AEDT": 11, "NZST": 12, "NZDT": 13}
 #: a time of day, with its date where one is written ("2024-05-14T09:00Z"), in UTC; it opens
 #: with a digit either way, so "(?=\d)" first: the rest is tried at a digit only (issue 30)
 _CLOCK = (
     r"(?=\d)(?:(?P<date>\d{4}-\d{2}-\d{2})[T\s])?(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)"
-    r"(?::(?P<s>[0-5]\d)(?:\.\d+)?)?(?![\d:])(?:\s*(?:UTC|GMT|Z)\b)?"
+    r"(?::(?P<s>[0-5]\d)(?:\.\d+)?)?(?![\d:])"
+    r"(?:\s*(?P<zone>(?:UTC|GMT)[+-]\d{1,2}(?::?[0-5]\d)?|" + "|".join(ZONES) + r")(?![\w:+-])"
+    r"|\s*(?:UTC|GMT|Z)\b)?"
 )
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _COUNTS |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
@@ -211,6 +220,20 @@ def _meridiem(m: re.Match[str]) -> float:
     return float((hour % 12 + half) * 3600 + int(m["mm"] or 0) * 60)
 
 
+def _offset(zone: str | None) -> int:
+    """Rule 716: a zone's offset from UTC in seconds (0: none, or UTC itself)."""
+    if not zone:
+        return 0
+    named = ZONES.get(zone.upper())
+    if named is not None:
+        return int(named * 3600)
+    sign = -1 if "-" in zone else 1
+    hours, _, minutes = zone[3:].lstrip("+-").partition(":")
+    if not minutes and len(hours) > 2:
+        hours, minutes = hours[:-2], hours[-2:]
+    return sign * (int(hours) * 3600 + int(minutes or 0) * 60)
+
+
 def times_in(text: str) -> list[Said]:
     """Every time ``text`` says, in order (rules 620, 670, 714-715 with 720)."""
     out = []
@@ -231,7 +254,8 @@ def times_in(text: str) -> list[Said]:
             continue
         if m["h"] is not None:
             sec = m["s"] is not None
-            clock = int(m["h"]) * 3600 + int(m["m"]) * 60 + int(m["s"] or 0)
+            clock = int(m["h"]) * 3600 + int(m["m"]) * 60 - _offset(m["zone"]) + int(m["s"] or 0)
+            clock = clock if m["date"] else clock % 86400
             out.append(Said(m.start(), m.end(), float(clock), m["date"], None, 1 if sec else 60))
             continue
         n, unit = re.sub(r"\s+", " ", m["n"].lower()), _UNIT[m["u"][0].lower()]
