@@ -48,6 +48,7 @@ from ._discard import (
     denies_any,
     foreign_names,
     lent,
+    negates_symptom,
     own_objects,
     pooled_names,
     reads_signal,
@@ -56,6 +57,7 @@ from ._discard import (
     signal_objects,
     signal_readings,
     spread_guess,
+    symptom_stems,
     without_cue,
 )
 from .negative import continued_after, failed_steps
@@ -415,6 +417,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     readings = signal_readings(bctx.scenario, misleading)
     ties = declared_ties(bctx.scenario)
     signal = misleading + objects
+    stems = symptom_stems(bctx.scenario, objects)
     pooled = _pooled(text, [s for kind, _, s in stances if kind == "discard"], names, seen)
     if pooled:
         lines.append(f"named in every discard's reason alike (no reason): {sorted(pooled)}")
@@ -448,6 +451,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         if any(term_regex(t).search(window) for t in true_terms):
             return True  # the true cause named: a fact the environment makes true
         cued = CAUSE_CUE.search(window) or RATIONALE.search(window) or resumed(nxt, misleading)
+        cued = cued or (misleading and negates_symptom(window, stems))  # rule 733
         bears = bears_on(window, sig) if misleading else True
         return bool(cued) and grounded(window, mine, served) and bears
 
