@@ -451,7 +451,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         if any(term_regex(t).search(window) for t in true_terms):
             return True  # the true cause named: a fact the environment makes true
         cued = CAUSE_CUE.search(window) or RATIONALE.search(window) or resumed(nxt, misleading)
-        cued = cued or (misleading and negates_symptom(window, stems))  # rule 733
+        cued = cued or (bool(misleading) and negates_symptom(window, stems))  # rule 733
         bears = bears_on(window, sig) if misleading else True
         return bool(cued) and grounded(window, mine, served) and bears
 
