@@ -68,8 +68,9 @@ def test_a_colon_joins_the_environment_to_the_decision(answer: str, conditioned:
 def test_the_symptom_is_read_off_the_scenario(misleading: Any) -> None:  # noqa: F811
     """Rule 733 (``_discard.py::symptom_stems``): the status of an object not carrying the
     signal, split at its capitals."""
-    assert symptom_stems(misleading, ["node-1"]) == ["kill"]
-    assert symptom_stems(misleading, ["node-1", "user-service"]) == []
+    assert symptom_stems(misleading, ["CPU"], ["node-1"]) == ["kill"]
+    assert symptom_stems(misleading, ["CPU"], ["node-1", "user-service"]) == []
+    assert symptom_stems(misleading, [], ["node-1"]) == []  # no misleading signal declared
 
 
 @pytest.mark.parametrize(

@@ -283,11 +283,14 @@ def _stem(word: str) -> str:
     return word
 
 
-def symptom_stems(scenario: Any, carriers: list[str]) -> list[str]:
+def symptom_stems(scenario: Any, misleading: list[str], carriers: list[str]) -> list[str]:
     """Rule 733: the symptom the scenario declares of the objects not carrying the misleading
     signal (``carriers``: :func:`signal_objects`): the words of a ``status`` ("OOMKilled":
-    kill) and a counter field it gives ("restarts": restart)."""
+    kill) and a counter field it gives ("restarts": restart). None where no ``misleading``
+    signal is declared (any discarded candidate is read as before)."""
     out: set[str] = set()
+    if not misleading:
+        return []
     for _, name, _, entry in scenario_resources(scenario):
         if not name or name in carriers:
             continue
