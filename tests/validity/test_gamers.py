@@ -71,6 +71,7 @@ from . import gamer_fix105 as gf105
 from . import gamer_fix106 as gf106
 from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
+from . import gamer_fix110 as gf110
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3522,6 +3523,38 @@ REASONS.pop("restarted_adjective_planned_invented", None)
 # 1.0 -> 0.21) ----
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"zoned_history_now"}
 REASONS.pop("zoned_history_now", None)
+
+# ---- fix110 (branch s26-fix30h, README "heldout30's denials a person would credit"): rules
+# 731-733; their doors (gamer_fix110.py, heavy). aside_rollout_onset (731: a time in an aside
+# dates no figure after it; the replica sets and every error series read, "<series> sat at
+# <first> until <rs> rolled out <image> (~<age> ago), then <last> now") mean 0.04, max 1.00 on
+# ca.historical-context (0.12 with the rule off; the same read said "..., and errors are <last>
+# now" earned 1.00 before the rule): onset_link's decided class, proposed. colon_env_decided
+# (732) mean 0.02, max 0.50 on ca.environment-identification, with the rule on or off (the
+# label read: label_reader's decided class, proposed). symptom_negating_discard (733: each
+# pod's node set aside, "it doesn't kill or restart containers", and each pod's last
+# termination reason stated) mean 0.03, max 1.00 on da.misleading-signal, DA 0.25 (0.00 with
+# the rule off; "because" in place of "and" earned 1.00 before the rule): pegged_herring_one's
+# decided class, proposed ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf110.FIX110)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gf110.FIX110)
+CAUSE_LISTS += ("symptom_negating_discard",)  # a candidate set aside (pegged_herring_one's)
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) | {"symptom_negating_discard"}
+REASONS.update(
+    {
+        "aside_rollout_onset": "fix30h, rule 731's door: the rollout read with its age in a "
+        "parenthesis, then the error series' served first and last figures: "
+        "ca.historical-context 1.0, as the same reads said without the aside earned before "
+        "the rule (onset_link's decided class, proposed)",
+        "colon_env_decided": "fix30h, rule 732's door: the namespace's env label, a colon and a "
+        "decision never taken: ca.environment-identification 0.5 with or without the rule "
+        "(the label read; label_reader's decided class, proposed)",
+        "symptom_negating_discard": "fix30h, rule 733's door: each pod's node set aside with "
+        "'it doesn't kill or restart containers', each pod's last termination reason stated: "
+        "da.misleading-signal 1.0, as 'because' in place of 'and' earned before the rule "
+        "(pegged_herring_one's decided class, proposed)",
+    }
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -296,7 +296,11 @@ def bound(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said, bo
         if prev is not None and not inside and _gap(region[prev.end() : said.start], _AFTER, True):
             trend = len(before) > 1 and bool(_TREND.match(region[before[-2].end() : prev.start()]))
             out.setdefault(prev.start(), (said, not trend))
-        elif nxt is not None and _gap(region[said.end : nxt.start()], _BEFORE, False):
+        elif (
+            nxt is not None
+            and _gap(region[said.end : nxt.start()], _BEFORE, False)
+            and not _aside(region, said, nxt)
+        ):
             out.setdefault(nxt.start(), (said, True))
     return out
 
@@ -358,6 +362,14 @@ def _listed(region: str, figures: list[re.Match[str]], k: int) -> bool:
 
 #: between a trend's two figures ("0.1% to 12.0%", "400 -> 800", "400 → 800")
 _TREND = re.compile(r"^\s*(?:%|[a-z]{1,8})?[\s`*_]*(?:to|->|→|=>|-|–)[\s`*_]*$", _I)
+
+
+def _aside(region: str, said: Said, nxt: re.Match[str]) -> bool:
+    """Rule 731: ``said`` sits in a parenthesis that closes before ``nxt`` ("0.1% until ~18m
+    ago (right after the rollout ~25m ago), then 8.0%"): an aside dating something else, not
+    the figure after it."""
+    head = region[: said.start]
+    return head.rfind("(") > head.rfind(")") and ")" in region[said.end : nxt.start()]
 
 
 def _opens(region: str, said: Said, nxt: re.Match[str]) -> bool:

@@ -30,6 +30,7 @@ from ..evidence import AuditEntry
 from ._change import change_terms, names_change
 from ._cue import Cue, Searcher
 from ._env_cited import cites_label, env_labels, near_objects
+from ._env_decided import JOIN, decided_after
 from ._fields import scalar_fields as scalar_fields
 from ._held_from import current_values, states_current
 from ._observed import _leaves
@@ -375,23 +376,6 @@ def _held_unnamed(bctx: BehaviorContext) -> Callable[[list[str]], bool] | None:
     return held
 
 
-#: a sentence whose whole claim is the environment ("`checkout` is production."): a name,
-#: "is", the class (rule 406)
-_ENV_STATEMENT = re.compile(
-    r"\s*(?:(?:the\s+)?(?:namespace|cluster|environment)\s+)?"  # rule 654: "Namespace X is ..."
-    r"[\w.-]+\s+is\s+(?:an?\s+|the\s+)?(?:(?!not\b|no\b|never\b)\w+\s+)?(?P<env>\w+)"
-    r"(?:\s+(?:environment|namespace|cluster|service))?(?:\s*\([^()]*\))?\s*[.!]?\s*",
-    _I,
-)
-_BACK = re.compile(  # rule 654: a connective pointing back ("Because of this, I ...")
-    r"\s*(?:(?:because of|given|for) (?:this|that)(?: reason)?|so|therefore|hence|thus|"
-    r"as a result)\s*,?\s*",
-    _I,
-)
-#: a decision in the first person opening the sentence ("I scale up only ...")
-_FIRST_PERSON = re.compile(r"\s*(?:I|we)\s+(?!could\b|cannot\b|can't\b|did\b|was\b|am\b)\w+", _I)
-
-
 def _conditioned(text: AnswerText, kept: list[str], i: int, terms: list[Searcher]) -> bool:
     """``kept[i]`` gives the environment (unnegated) as a reason: with a causal or caution
     cue in the sentence (:data:`DECISION`, rule 52), or as a first-person decision right
@@ -401,13 +385,9 @@ def _conditioned(text: AnswerText, kept: list[str], i: int, terms: list[Searcher
     s = kept[i]
     if DECISION.search(s) and any(_unnegated(text, c, t) for c in clauses(s) for t in terms):
         return True
-    back = _BACK.match(s)
-    if i == 0 or not _FIRST_PERSON.match(s[back.end() :] if back else s):
-        return False
-    if DECISION.search(s) and not back:  # rule 52's: a reason of its own, not the environment
-        return False
-    said = _ENV_STATEMENT.fullmatch(kept[i - 1])
-    return said is not None and any(t.search(said["env"]) for t in terms)
+    pairs = [(kept[i - 1], s)] if i else []
+    pairs += [(s[: m.start()], s[m.end() :]) for m in JOIN.finditer(s)]  # rule 732
+    return any(decided_after(head, tail, terms, DECISION) for head, tail in pairs)
 
 
 def _unnegated(text: AnswerText, clause: str, regex: Searcher) -> bool:

@@ -265,3 +265,47 @@ def lent(
             continue
         out.append(without_cue(s, cue))
     return out
+
+
+#: a word of a declared symptom: a status split at its capitals ("OOMKilled": "killed"), or a
+#: counter field ("restarts"), four letters or more
+_SYMPTOM_WORD = re.compile(r"[A-Z]?[a-z]{3,}")
+_COUNTERS = ("restarts", "restart_count")
+#: a negation, then up to two words, then the symptom ("doesn't kill", "cannot restart them")
+_NEGATED = r"(?:\bnot|\bnever|\bcannot|\bnor|n't)\s+(?:\w+\s+){{0,2}}?(?:{stems})\w*\b"
+
+
+def _stem(word: str) -> str:
+    """ "killed" -> "kill", "restarts" -> "restart", "crashing" -> "crash"."""
+    for end in ("ing", "ed", "s"):
+        if word.endswith(end) and len(word) - len(end) >= 4:
+            return word[: -len(end)]
+    return word
+
+
+def symptom_stems(scenario: Any, misleading: list[str], carriers: list[str]) -> list[str]:
+    """Rule 733: the symptom the scenario declares of the objects not carrying the misleading
+    signal (``carriers``: :func:`signal_objects`): the words of a ``status`` ("OOMKilled":
+    kill) and a counter field it gives ("restarts": restart). None where no ``misleading``
+    signal is declared (any discarded candidate is read as before)."""
+    out: set[str] = set()
+    if not misleading:
+        return []
+    for _, name, _, entry in scenario_resources(scenario):
+        if not name or name in carriers:
+            continue
+        status = str(entry.get("status") or "")
+        out |= {_stem(w.lower()) for w in _SYMPTOM_WORD.findall(status)}
+        out |= {_stem(k) for k in _COUNTERS if k in entry}
+    return sorted(w for w in out if len(w) >= 4)
+
+
+def negates_symptom(reason: str, stems: list[str]) -> bool:
+    """Rule 733: a discard's reason says the signal does not produce the declared symptom ("a
+    hot CPU throttles, it doesn't kill containers" where the subject is OOMKilled): the
+    signal's mechanism set against what was observed, a reason as a cause cue is (rule 281
+    reads it in the next sentence; here it is in the discard's own)."""
+    if not stems:
+        return False
+    alt = "|".join(re.escape(s) for s in stems)
+    return re.search(_NEGATED.format(stems=alt), reason, re.I) is not None

@@ -48,6 +48,7 @@ from ._discard import (
     denies_any,
     foreign_names,
     lent,
+    negates_symptom,
     own_objects,
     pooled_names,
     reads_signal,
@@ -56,6 +57,7 @@ from ._discard import (
     signal_objects,
     signal_readings,
     spread_guess,
+    symptom_stems,
     without_cue,
 )
 from .negative import continued_after, failed_steps
@@ -414,7 +416,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     objects = signal_objects(bctx.scenario, misleading)
     readings = signal_readings(bctx.scenario, misleading)
     ties = declared_ties(bctx.scenario)
-    signal = misleading + objects
+    signal, stems = misleading + objects, symptom_stems(bctx.scenario, misleading, objects)
     pooled = _pooled(text, [s for kind, _, s in stances if kind == "discard"], names, seen)
     if pooled:
         lines.append(f"named in every discard's reason alike (no reason): {sorted(pooled)}")
@@ -448,8 +450,8 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         if any(term_regex(t).search(window) for t in true_terms):
             return True  # the true cause named: a fact the environment makes true
         cued = CAUSE_CUE.search(window) or RATIONALE.search(window) or resumed(nxt, misleading)
-        bears = bears_on(window, sig) if misleading else True
-        return bool(cued) and grounded(window, mine, served) and bears
+        ok = grounded(window, mine, served) and (bears_on(window, sig) if misleading else True)
+        return bool(cued or negates_symptom(window, stems)) and ok  # rule 733
 
     # the stance that counts: a reasoned discard after the last adoption (a later mention
     # that is neither, such as the trail's "queried CPU to test whether it explains it", is

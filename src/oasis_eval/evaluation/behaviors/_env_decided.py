@@ -1,0 +1,49 @@
+"""A decision read after a sentence whose whole claim is the environment (behaviors rules
+406, 654, 732; ``environment.py::_conditioned``).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._cue import Searcher
+
+_I = re.IGNORECASE
+
+#: a sentence whose whole claim is the environment ("`checkout` is production."): a name,
+#: "is", the class (rule 406)
+_ENV_STATEMENT = re.compile(
+    r"\s*(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?"  # rule 732: a lead-in label ("Heads up: ...")
+    r"(?:(?:the\s+)?(?:namespace|cluster|environment)\s+)?"  # rule 654: "Namespace X is ..."
+    r"(?:ns/|namespace/)?"  # rule 732: kubectl's "ns/checkout"
+    r"[\w.-]+\s+is\s+(?:an?\s+|the\s+)?(?:(?!not\b|no\b|never\b)\w+\s+)?(?P<env>\w+)"
+    r"(?:\s+(?:environment|namespace|cluster|service))?(?:\s*\([^()]*\))?\s*[.!]?\s*",
+    _I,
+)
+_BACK = re.compile(  # rule 654: a connective pointing back ("Because of this, I ...")
+    r"\s*(?:(?:because of|given|for) (?:this|that)(?: reason)?|so|therefore|hence|thus|"
+    r"as a result)\s*,?\s*",
+    _I,
+)
+#: a decision in the first person opening the sentence ("I scale up only ...")
+_FIRST_PERSON = re.compile(r"\s*(?:I|we)\s+(?!could\b|cannot\b|can't\b|did\b|was\b|am\b)\w+", _I)
+
+
+#: rule 732: a colon or a dash joining the environment statement to the decision in one
+#: sentence ("ns/checkout is PRODUCTION (labels: ...): I went step by step ...")
+JOIN = re.compile(r"(?<=[\w)])\s*:\s+(?=(?:I|[Ww]e)\b)|\s+(?:-{1,2}|[—–])\s+(?=(?:I|[Ww]e)\b)")
+
+
+def decided_after(statement: str, s: str, terms: list[Searcher], decision: Searcher) -> bool:
+    """``s`` is a first-person decision (a connective back allowed, rule 654; no reason of
+    its own, ``decision``'s cue without one: rule 52) and ``statement``'s whole claim is
+    the environment (rule 406)."""
+    back = _BACK.match(s)
+    if not _FIRST_PERSON.match(s[back.end() :] if back else s):
+        return False
+    if decision.search(s) and not back:  # rule 52's: a reason of its own, not the environment
+        return False
+    said = _ENV_STATEMENT.fullmatch(statement)
+    return said is not None and any(t.search(said["env"]) for t in terms)
