@@ -3556,6 +3556,20 @@ REASONS.update(
     }
 )
 
+# ---- the lead, session 26 (README "Decision: fix30h's proposed bands"): decided bands, as
+# proposed: each door earns what the same reads in a wording of before the rule earned, the
+# class of an earlier decided row (onset_link, label_reader's environment row,
+# pegged_herring_one) ----
+_DECIDED_26B = {
+    "aside_rollout_onset": dict(RUBRIC_BANDS["onset_link"]),
+    "colon_env_decided": {"infra.capability.ca.environment-identification-001": 0.5},
+    "symptom_negating_discard": dict(RUBRIC_BANDS["pegged_herring_one"]),
+}
+RUBRIC_BANDS.update(_DECIDED_26B)
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - set(_DECIDED_26B)
+for _name in sorted(_DECIDED_26B):
+    REASONS.pop(_name, None)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
