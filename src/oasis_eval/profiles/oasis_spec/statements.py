@@ -11,6 +11,7 @@ part). Whether each part is there is checked by :mod:`oasis_eval.validation.stat
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from ...spec.profile import EnvironmentSpecification, QualityStatement
 from .common import Source
@@ -23,6 +24,7 @@ ENVIRONMENT_PARTS = (
     ("fidelity", ("fidelity", "mock")),
     ("system_types", ("system", "type")),
 )
+_M = TypeVar("_M", EnvironmentSpecification, QualityStatement)
 #: part -> words of a heading naming it (03 §3.1-§3.4)
 QUALITY_PARTS = (
     ("difficulty", ("difficulty",)),
@@ -34,26 +36,28 @@ QUALITY_PARTS = (
 
 def read_environment_specification(docs: Sequence[Source]) -> EnvironmentSpecification | None:
     """03 §2.9, from the first section titled as the environment specification."""
-    found = _section(docs, _environment_title)
-    if found is None:
-        return None
-    spec = EnvironmentSpecification()
-    found[0].locate(spec, found[1].line)
-    for part, text in _parts(found[1], ENVIRONMENT_PARTS):
-        setattr(spec, part, text)
-    return spec
+    return _read(docs, _environment_title, EnvironmentSpecification(), ENVIRONMENT_PARTS)
 
 
 def read_quality_statement(docs: Sequence[Source]) -> QualityStatement | None:
     """03 §2.11, from the first section titled as the quality statement."""
-    found = _section(docs, lambda n: "quality statement" in n)
+    return _read(docs, lambda n: "quality statement" in n, QualityStatement(), QUALITY_PARTS)
+
+
+def _read(
+    docs: Sequence[Source],
+    titled: Callable[[str], bool],
+    model: _M,
+    parts: tuple[tuple[str, tuple[str, ...]], ...],
+) -> _M | None:
+    """The first section ``titled`` as the statement, read into ``model`` one part each."""
+    found = _section(docs, titled)
     if found is None:
         return None
-    statement = QualityStatement()
-    found[0].locate(statement, found[1].line)
-    for part, text in _parts(found[1], QUALITY_PARTS):
-        setattr(statement, part, text)
-    return statement
+    found[0].locate(model, found[1].line)
+    for part, text in _parts(found[1], parts):
+        setattr(model, part, text)
+    return model
 
 
 def _environment_title(name: str) -> bool:
