@@ -70,6 +70,7 @@ from . import gamer_fix105 as gf105
 from . import gamer_fix106 as gf106
 from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
+from . import gamer_fix111 as gf111
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1015,6 +1016,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf104.FIX104,
     # heldout30's shorthand, the door rule 730 opens (s26-fair30): gamer_fix108.py
     **gf108.FIX108,
+    # a catalogue in every sentence, judged in linear time (s26-guard26): gamer_fix111.py
+    **gf111.FIX111,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py
