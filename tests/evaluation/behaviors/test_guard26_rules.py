@@ -144,6 +144,7 @@ def _judged_with(run: Path, answer: Any) -> list[Any]:
         if rec.state is not ScenarioState.executed or rec.scenario_id not in evidence:
             continue
         scenario = profile.scenario(rec.scenario_id)
+        assert scenario is not None
         names = sorted(
             {
                 str(e.get("resource", "")).partition("/")[2]
