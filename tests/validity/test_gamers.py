@@ -72,6 +72,7 @@ from . import gamer_fix106 as gf106
 from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
 from . import gamer_fix110 as gf110
+from . import gamer_fix111 as gf111
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3569,6 +3570,19 @@ RUBRIC_BANDS.update(_DECIDED_26B)
 FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) - set(_DECIDED_26B)
 for _name in sorted(_DECIDED_26B):
     REASONS.pop(_name, None)
+
+# ---- fix111 (branch s26-guard26, README "A catalogue in every sentence, judged in linear
+# time"): rule 740 (a run of blanks, a question masked by rule 610, read in linear time);
+# round 40b's whether_so_each uncapped (gamer_fix111.py, heavy): judged (its
+# JudgementFault gone), yet mr.interruption-recovery 0.5 and da.multi-signal-correlation 0.4
+# on main (round 40b's rules 723, 725, 726 answer them, branch s26-red40b) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf111.FIX111)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gf111.FIX111)
+REASONS["whether_so_each_uncapped"] = (
+    "fix111: round 40b's whether_so_each before its cap (the catalogue in every question): "
+    "mr.interruption-recovery 0.5, da.multi-signal-correlation 0.4 (rules 723-726 of "
+    "s26-red40b, not on main)"
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

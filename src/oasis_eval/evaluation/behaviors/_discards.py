@@ -38,7 +38,7 @@ _PAST = r"(?:discarded|dismissed|rejected|ruled\s+out|excluded|set\s+aside|elimi
 ACTIVE = Cue(
     r"\b(?:I|we)\s+(?:(?:have|had|also|then|therefore|thus|quickly|explicitly)\s+){0,2}"
     r"(?:discarded|dismissed|ruled\s+out|set\s+aside|eliminated)\b"
-    r"|\b(?:considered|checked|examined|investigated|weighed|reviewed)\s*,?\s+"
+    r"|\b(?:considered|checked|examined|investigated|weighed|reviewed)(?:\s*,)?\s+"
     r"(?:and\s+|then\s+){1,2}" + _PAST + r"\b"
     r"|\b(?:discarding|dismissing|ruling\s+out|setting\s+aside)\b",
     _I,
@@ -92,11 +92,14 @@ _VERDICT_START = re.compile(r"[:;(]\s*|\)\s*,?\s+", _I)
 LABEL = re.compile(r"^[\W_]*" + LABEL_WORDS + r"[*_\s]*(?::|\s[—–-])[*_\s]*(?=\S)", _I)
 #: a label alone on its line ("Ruled out:", "**Excluded**"): the list items below are set aside
 LABEL_LINE = re.compile(r"^[\W_]*" + LABEL_WORDS + r"(?:\s*\([^)]*\))?[*_\s]*:?[*_\s]*$", _I)
-#: where a discarded candidate ends and its reason starts
+#: where a discarded candidate ends and its reason starts; a blank run's alternatives open at
+#: its first blank only (``(?<!\s)``: the leftmost match is there anyway), so a run of n blanks
+#: is read in time linear in n (rule 740; searched in a slice from the candidate, so a run
+#: opening there is one)
 _END = re.compile(
-    r"\s*[:;(\[]|\s[—–]\s|\s-\s|\.(?:\s|$)"
-    r"|,?\s+(?:because|since|as|given|which|who|it|its|they|this|that|there|so|but|while|"
-    r"whereas|though|although|when|after|once|on\s+the\s+grounds)\b"
+    r"[:;(\[]|(?<!\s)\s+[:;(\[]|\s[—–]\s|\s-\s|\.(?:\s|$)"
+    r"|(?:,|(?<!\s))\s+(?:because|since|as|given|which|who|it|its|they|this|that|there|so|"
+    r"but|while|whereas|though|although|when|after|once|on\s+the\s+grounds)\b"
     r"|,\s+(?=(?:the|a|an|their|no|nothing|none|only|not)\b)",
     _I,
 )
@@ -123,8 +126,8 @@ def _object(sentence: str, start: int) -> Span | None:
     """The candidate governed from ``start``: up to where its reason begins."""
     while start < len(sentence) and sentence[start] in " *_,":
         start += 1
-    end = _END.search(sentence, start)
-    stop = end.start() if end else len(sentence)
+    end = _END.search(sentence[start:])  # a slice: a blank run may open at ``start`` (740)
+    stop = start + end.start() if end else len(sentence)
     return (start, stop) if stop > start else None
 
 

@@ -57,9 +57,12 @@ HEDGE = Cue(
 #: same matches in under a third of the time over a replay's answers, issue 30);
 #: ``_claims._BOUNDARY`` (``[,;:(]|\s(?:and|but|so|which|while|whereas)\s``) is written so too
 _SENTENCE = re.compile(r"\s(?:(?<=[.!?]\s)\s*|(?<=\n)\n*)")
-#: ``[,;:]\s*|\s+(?:and|but|...)\s+``, opening with one class as :data:`_SENTENCE` does
+#: ``[,;:]\s*|\s+(?:and|but|...)\s+``, opening with one class as :data:`_SENTENCE` does; a
+#: coordinating word's match opens at the first blank of a run only (``(?<!\s\s)``: the same
+#: matches, a later start in the run finding the same word after it), so a run of n blanks (a
+#: question or a quotation masked, rule 610) is read in time linear in n, not n^2 (rule 740)
 _CLAUSE = Cue(
-    r"[,;:\s](?:(?<=[,;:])\s*|(?<=\s)\s*"
+    r"[,;:\s](?:(?<=[,;:])\s*|(?<=\s)(?<!\s\s)\s*"
     r"(?:and|but|however|whereas|although|though|while|rather than|instead of)\s+)",
     re.IGNORECASE,
 )
