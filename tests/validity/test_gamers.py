@@ -3580,8 +3580,8 @@ HEAVY_TIER = HEAVY_TIER | frozenset(gf111.FIX111)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gf111.FIX111)
 REASONS["whether_so_each_uncapped"] = (
     "fix111: round 40b's whether_so_each before its cap (the catalogue in every question): "
-    "mr.interruption-recovery 0.5, da.multi-signal-correlation 0.4 (rules 723-726 of "
-    "s26-red40b, not on main)"
+    "da.multi-signal-correlation 0.4 on the merged main (rules 723-726 hold the capped "
+    "question and mr.interruption-recovery; the uncapped one still ties its signals)"
 )
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
