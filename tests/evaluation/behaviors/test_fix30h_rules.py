@@ -25,7 +25,7 @@ def _dated(region: str) -> dict[str, float | None]:
 
 
 def test_a_time_in_an_aside_dates_no_figure_after_it() -> None:
-    """Rule 731 (``_figure_times.py::_aside``, read by ``bound``)."""
+    """Rule 731 (``_figure_times.py::_in_aside``, read by ``bound``)."""
     said = " sat at 0.1% until ~18m ago (right after the rollout ~25m ago), then 8.0%, 12.0% now"
     assert "8.0" not in _dated(said)  # was: 8.0% said at 25m ago
     # read as before: a time opening the figure's own words, a time in the figure's aside

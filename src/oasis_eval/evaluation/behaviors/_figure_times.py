@@ -38,7 +38,15 @@ HISTORY = 6 * 3600.0
 #: rule 716: the zones a clock time may be said in, by their offset from UTC in hours (a time
 #: said in a zone is that zone's: "04:00 PDT" is 11:00 UTC); a zone named otherwise ("UTC+2",
 #: "GMT-07:00") by its sign and digits
-ZONES = {"PST": -8, "PDT": -7, "MST": -7, "MDT": -6, "CST": -6, "CDT": -5, "EST": -5}
+ZONES: dict[str, float] = {
+    "PST": -8,
+    "PDT": -7,
+    "MST": -7,
+    "MDT": -6,
+    "CST": -6,
+    "CDT": -5,
+    "EST": -5,
+}
 ZONES |= {"EDT": -4, "AKST": -9, "AKDT": -8, "HST": -10, "BST": 1, "CET": 1, "CEST": 2}
 ZONES |= {"EET": 2, "EEST": 3, "MSK": 3, "IST": 5.5, "SGT": 8, "HKT": 8, "JST": 9, "KST": 9}
 ZONES |= {"AEST": 10, "AEDT": 11, "NZST": 12, "NZDT": 13}
@@ -299,7 +307,7 @@ def bound(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said, bo
         elif (
             nxt is not None
             and _gap(region[said.end : nxt.start()], _BEFORE, False)
-            and not _aside(region, said, nxt)
+            and not _in_aside(region, said, nxt)
         ):
             out.setdefault(nxt.start(), (said, True))
     return out
@@ -324,7 +332,7 @@ def _in_order(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said
         k = len(run)
         before = [f for f in figures if f.end() <= run[0].start][-k:]
         after = [f for f in figures if f.start() >= run[-1].end][:k]
-        if _listed(region, before, k) and _aside(region[before[-1].end() : run[0].start]):
+        if _listed(region, before, k) and _list_gap(region[before[-1].end() : run[0].start]):
             out.update({f.start(): (t, True) for f, t in zip(before, run, strict=True)})
         elif _listed(region, after, k) and _gap(
             region[run[-1].end : after[0].start()], _BEFORE | _RESPECTIVELY, False
@@ -333,7 +341,7 @@ def _in_order(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said
     return out
 
 
-def _aside(gap: str) -> bool:
+def _list_gap(gap: str) -> bool:
     """Rule 721: what may stand between a list of figures and the list of times dating them:
     no figure, six words at most ("(the readings from", ", at", "respectively at")."""
     return not any(c.isdigit() for c in gap) and len(_WORD.findall(gap)) <= 6
@@ -364,7 +372,7 @@ def _listed(region: str, figures: list[re.Match[str]], k: int) -> bool:
 _TREND = re.compile(r"^\s*(?:%|[a-z]{1,8})?[\s`*_]*(?:to|->|→|=>|-|–)[\s`*_]*$", _I)
 
 
-def _aside(region: str, said: Said, nxt: re.Match[str]) -> bool:
+def _in_aside(region: str, said: Said, nxt: re.Match[str]) -> bool:
     """Rule 731: ``said`` sits in a parenthesis that closes before ``nxt`` ("0.1% until ~18m
     ago (right after the rollout ~25m ago), then 8.0%"): an aside dating something else, not
     the figure after it."""
