@@ -43,8 +43,11 @@ from .identity_normalise import normalise_run
 #: report, run record and junit file of the eight cells equal to 574f0e26's (s24-audit28)
 #: Session 25, s25-decide10b (66bf8592, its merge): each metrics read's audit event carries the
 #: label sets of the series it selected (oasis.sim/selected-series); every verdict, report, run
-#: record and junit file of the eight cells equal to 62794fdb's
-BASE_REF = "66bf8592"
+#: record and junit file of the eight cells equal to 62794fdb's. Session 26 (a12bb8e9): the
+#: run's profile.json records the contract's per-key fields, the environment specification and
+#: the quality statement (s26-conf26), and careful's SI evidence names the ground-truth group
+#: "ConfigMap/cm" (rule 730); every verdict, score, band and junit file equal to 66bf8592's
+BASE_REF = "a12bb8e9"
 AGENTS = ("builtin:careful", "builtin:naive")
 PARALLEL = (1, 16)
 DIFF_LINES = 12
