@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ._presupposed import RESTARTED, alternation
 from ._presupposed import rolled_out as _rolled_out
 
 #: a change's noun -> its class (the verb's form after "the", "my", "our", "this", "that", "a")
@@ -80,11 +81,7 @@ _ANSWERS = {
     "restarted": {"restart", "delete", "rollback", "patch"},
 }
 #: rule 707: the class of a restart said intransitively ("once W had restarted")
-ITSELF = "restarted"
-
-
-def _alt(words: Iterable[str]) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len)[::-1])
+ITSELF = RESTARTED
 
 
 #: a change still to come or said in general ("after a restart completes", "once the fix is in")
@@ -98,20 +95,20 @@ _AFTER = r"(?:after|since|once|following|post|now\s+that)"
 _BY_NOUN = re.compile(
     rf"\b{_AFTER}(?:\s+|(?<=post)-)(?:(?:the|my|our|this|that|a)\s+"
     r"(?P<mid>(?:[\w.-]+\s+){0,2}?))?"
-    rf"(?P<change>{_alt(_NOUNS)})\b{_TO_COME}(?P<of>\s+(?:of|on|to)\s+[\w.-]+)?",
+    rf"(?P<change>{alternation(_NOUNS)})\b{_TO_COME}(?P<of>\s+(?:of|on|to)\s+[\w.-]+)?",
     re.IGNORECASE,
 )
 #: "after I restarted W", "since we rolled it back", "once W was scaled", "now that W has been
 #: rolled back"
 _BY_VERB = re.compile(
     rf"\b{_AFTER}\s+(?P<mid>(?:I|we)(?:\s+(?:have|had|then|just))?|(?:[\w./'-]+\s+){{1,3}}?"
-    rf"(?:was|were|has\s+been|had\s+been|got))\s+(?P<change>{_alt(_PASTS)})\b"
+    rf"(?:was|were|has\s+been|had\s+been|got))\s+(?P<change>{alternation(_PASTS)})\b"
     r"(?P<of>\s+[\w./-]+)?",
     re.IGNORECASE,
 )
 #: rule 707: "W post-restart", "the pods post-rollback" (the noun as a prefix, no article)
 _BY_PREFIX = re.compile(
-    rf"\b(?:post|after)-(?P<mid>)(?P<change>{_alt(_NOUNS)})\b(?P<of>\s+(?:of|on|to)\s+[\w.-]+)?",
+    rf"\b(?:post|after)-(?P<mid>)(?P<change>{alternation(_NOUNS)})\b(?P<of>\s+(?:of|on|to)\s+[\w.-]+)?",
     re.IGNORECASE,
 )
 #: rule 707: "once W had restarted", "after it restarted" (the verb intransitive, in the past:
@@ -136,7 +133,7 @@ _GERUNDS = {
     "deleting": "delete",
 }
 _BY_GERUND = re.compile(
-    rf"\b(?:after|since|following)\s+(?P<mid>)(?P<change>{_alt(_GERUNDS)})\b(?P<of>\s+[\w./-]+)?",
+    rf"\b(?:after|since|following)\s+(?P<mid>)(?P<change>{alternation(_GERUNDS)})\b(?P<of>\s+[\w./-]+)?",
     re.IGNORECASE,
 )
 #: a change said of the platform's own (a container's restart, a crash), no change of the agent

@@ -56,7 +56,14 @@ _WHAT = {
     "config map": "config",
     "settings": "config",
 }
-_WHATS = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(_WHAT, key=len)[::-1])
+
+
+def alternation(words: Iterable[str]) -> str:
+    """A regex alternation of ``words``, longest first, a space matching any run of blanks."""
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len)[::-1])
+
+
+_WHATS = alternation(_WHAT)
 _PHRASE = re.compile(
     rf"(?P<pre>[\w.-]+(?:'s|\u2019s)\s+)?\b{_NEW}\s+(?P<mid>(?:[\w.-]+\s+){{0,2}}?)"
     rf"(?P<what>{_WHATS})\b(?P<of>\s+(?:of|for|from|in)\s+(?:the\s+)?[\w.-]+)?",
@@ -116,7 +123,7 @@ def _before_names(names: Iterable[str]) -> re.Pattern[str] | None:
     known = sorted({n for n in names if n}, key=len, reverse=True)
     if not known:
         return None
-    return re.compile(_BEFORE_NAME.format(name="|".join(map(re.escape, known))), re.I)
+    return re.compile(_BEFORE_NAME.format(name=alternation(known)), re.I)
 
 
 def presupposed(text: str, names: Iterable[str] = ()) -> list[tuple[str, str, str]]:
