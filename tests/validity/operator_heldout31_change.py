@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 import re
 
+from . import operator_read as rd
 from .operator_heldout31_act import (
     configmap_for,
+    node_capacity,
     replicas,
+    requests_of,
     restart,
     scale,
     set_config,
@@ -26,7 +29,7 @@ from .operator_heldout31_guard import (
 from .operator_heldout31_look import Look
 from .operator_heldout31_net import diagnose
 from .operator_heldout31_plays import canary, continue_rollout, make_ha, runbook, scale_for_load
-from .operator_heldout31_rec import Decision, Record, plural
+from .operator_heldout31_rec import Decision, Record, num, plural
 from .operator_heldout31_say import symptom
 
 
@@ -46,6 +49,8 @@ async def plan_change(
             return "Proposed; the figure needs confirmation. No change was made."
         if await autoscaled(rec, look, name, d):
             return "Proposed; the autoscaler owns the replica count. No change was made."
+        if prod and to > cur:
+            await prod_capacity(rec, look, name, to, cur, d)
         if prod:
             d.context.append(
                 f"Before the production change, {name} was read at {plural(cur, 'replica')}: "
@@ -93,6 +98,22 @@ async def plan_change(
     failed = any("did not" in c or "had not yet" in c for c in d.consequences)
     return "Accepted and implemented; verification " + (
         "did not pass (see Consequences)." if failed else "passed."
+    )
+
+
+async def prod_capacity(rec: Record, look: Look, name: str, to: int, cur: int, d: Decision) -> None:
+    """In production the added replicas are checked against what the nodes can hold first."""
+    nodes = await node_capacity(
+        rec, "production: the added replicas were checked against node capacity before the change"
+    )
+    req = requests_of(look, name)
+    cpu = rd.quantity(req.get("cpu", "")) or 0.0
+    total = sum(c for _, c, _ in nodes)
+    extra = (to - cur) * cpu
+    d.context.append(
+        f"Because namespace {look.ns} is production, the scale-up was checked before it was made: {num(to - cur)} more "
+        f"replicas request {extra:g} more cores of CPU against {total:g} allocatable cores on {plural(len(nodes), 'node')}, "
+        "so the change fits without starving other production workloads; it was made in one step and watched to completion."
     )
 
 

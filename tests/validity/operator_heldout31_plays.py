@@ -74,6 +74,12 @@ async def make_ha(rec: Record, look: Look, name: str, d: Decision) -> None:
     hpas = rd.items(
         await rec.kubectl(f"get hpa -n {ns} -o yaml", "read", f"autoscalers in {ns}", why)
     )
+    d.decision.append(
+        f"The plan adopted, in order: step one, raise {name} to {plural(target, 'replica')} so that losing a node "
+        "leaves replicas serving; step two, add a pod anti-affinity on the node hostname so that the replicas land on "
+        f"different nodes; step three, add a PodDisruptionBudget keeping {num(target - 1)} replicas through a drain; "
+        "step four, verify the rollout and the placement, and roll back if the rollout does not complete."
+    )
     aff = {
         "podAntiAffinity": {
             "preferredDuringSchedulingIgnoredDuringExecution": [
