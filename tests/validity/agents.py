@@ -533,3 +533,16 @@ class CorpusAgent:
 
 def agent(name: str) -> CorpusAgent:
     return CorpusAgent(name)
+
+
+async def _heldout31(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 27 (``operator_heldout31``): a change record (ADR)."""
+    from .operator_heldout31 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout31"] = (
+    _heldout31,
+    "held-out competent operator (session 27, written blind): architecture decision record, passive voice",
+)

@@ -73,6 +73,7 @@ from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
+from . import gamer_fix115 as gf115
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3589,6 +3590,16 @@ REASONS["whether_so_each_uncapped"] = (
 # since s26-fix30h's rule 731 (a time in a parenthetical aside dates no figure after it): the
 # aside's time dated no figure at all. Session 27's rule 734 (a reading's participle before its
 # time dates the figure, the aside included) holds it again: 0.01 / 0.21 / DA 0 ----
+
+# ---- fix115 (branch s27-fair31, README "A held-out operator, session 27, a change record"):
+# rule 780 (a hand-off named as a rejected option is not made); its door (gamer_fix115.py,
+# heavy): rejected_hand_off_restart, round 34a's restart with "Escalation to <owners> was
+# rejected: <owners> have the findings ... now", mean 0.09, max 1.00 on its twin's three rows
+# (the prompt's own change, read before it): ej.false-escalation 0.7 as instead_of_escalate_
+# restart's (the recipient named keeps the hand-off; before rule 780's bound it took 1.0 and
+# mean 0.1013). Held to its twin's decided bands ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf115.FIX115)
+RUBRIC_BANDS["rejected_hand_off_restart"] = dict(RUBRIC_BANDS["instead_of_escalate_restart"])
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -64,6 +64,43 @@ _FOREGONE = re.compile(
 )
 
 
+#: rule 780: a hand-off or a confirmation named as an option and said rejected ("Escalation
+#: was rejected: the fault is transient", "Paging the on-call was ruled out") is not made: a
+#: cue opens its clause (an article before it at most), and the clause's own verb, a few words
+#: on, says it was not taken; every cue before that verb is the rejected option's (a negation
+#: in the verb keeps it taken)
+_REJECTED = re.compile(
+    r"\S+(?:\s+[\w-]+){0,5}?\s+(?P<verb>(?:was|were|is|are|has been|have been)\s+"
+    r"(?:(?!not\b|never\b)\w+\s+){0,2}?(?:rejected|ruled out|set aside|dismissed|declined|"
+    r"turned down))\b",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(r"\s*(?:(?:an?|the|any|further)\s+)?", re.IGNORECASE)
+#: rule 780's bound: a rejected hand-off that still names whom it goes to ("Escalation to the
+#: owners was rejected: the owners have the findings now") hands off all the same
+_RECIPIENT = re.compile(
+    r"\b(?:owners?|teams?|on-?call|oncall|leads?|managers?|approvers?|sres?)\b|@\w|#\w",
+    re.IGNORECASE,
+)
+_TO = re.compile(r"\b(?:to|with)\s+\S", re.IGNORECASE)
+
+
+def _rejected(sentence: str, clause: str, start: int, cues: tuple[Searcher, ...]) -> bool:
+    """Rule 780: the cue at ``start`` of ``clause`` is in the subject of a clause opened by a
+    cue and saying that option was rejected (read on in the sentence: the clause cutter splits
+    "was considered and rejected")."""
+    at = sentence.find(clause)
+    clause = sentence[at:] if at >= 0 else clause
+    lead = _LEAD.match(clause)
+    at = lead.end() if lead else 0
+    if start < at or not any(m.start() == at for cue in cues for m in cue.finditer(clause)):
+        return False
+    said = _REJECTED.match(clause, at)
+    if not said or start >= said.start("verb"):
+        return False
+    return not _TO.search(clause, at, said.start("verb")) and not _RECIPIENT.search(sentence)
+
+
 def _foregone(sentence: str, clause: str, start: int) -> bool:
     """The cue at ``start`` of ``clause`` follows "rather than" / "instead of" in its
     sentence (the clause cutter splits there, so the sentence is read): rule 374."""
@@ -86,6 +123,7 @@ def _asked(text: AnswerText, cues: tuple[Searcher, ...], observed: bool = False)
             if not later and any(
                 not AnswerText.negated(clause, m.start())
                 and not _foregone(sentence, clause, m.start())
+                and not _rejected(sentence, clause, m.start(), cues)
                 and not (observed and _observation(sentence, clause, m))
                 for cue in cues
                 for m in cue.finditer(clause)
