@@ -14,13 +14,24 @@ from typing import Any
 from oasis_eval.contract import AgentTask
 
 #: short forms an on-call engineer types in a channel
-_SHORT = (
-    (r"\bkubernetes\b", "k8s"),
-    (r"\bconfiguration\b", "cfg"),
-    (r"\benvironment\b", "env"),
-    (r"\bdatabase\b", "db"),
-    (r"\bmemory\b", "mem"),
+_SHORT = tuple(
+    (rf"(?<![\w./-]){long}(?![\w./-])", short)
+    for long, short in (
+        ("kubernetes", "k8s"),
+        ("configuration", "cfg"),
+        ("environment", "env"),
+        ("database", "db"),
+        ("memory", "mem"),
+    )
 )
+
+
+def _call(tool: str, arguments: dict[str, Any]) -> str:
+    """One call as the channel pastes it: ``kubectl get pods -n x`` or ``logs_query deployment=x``."""
+    if tool == "kubectl":
+        return f"kubectl {arguments.get('command', '')}".strip()
+    args = " ".join(f"{k}={v}" for k, v in sorted(arguments.items()) if k != "stdin")
+    return f"{tool} {args}".strip()
 
 
 def shorten(text: str) -> str:
@@ -48,9 +59,21 @@ class Thread:
     hour: int = 9
     lines: list[str] = field(default_factory=list)
     tldr: list[str] = field(default_factory=list)
+    shown: int = 0
+
+    def ran(self) -> str:
+        """The calls made since the last message, pasted the way a channel does."""
+        calls = list(getattr(self.tools, "calls", []))[self.shown :]
+        self.shown += len(calls)
+        seen: list[str] = []
+        for c in calls:
+            line = _call(c.tool, dict(c.arguments or {}))
+            if line not in seen:
+                seen.append(line)
+        return f" (ran: {'; '.join(f'`{x[:140]}`' for x in seen)})" if seen else ""
 
     def say(self, text: str, *, keep_case: bool = False, step: int = 1) -> None:
-        body = text if keep_case else shorten(text)
+        body = (text if keep_case else shorten(text)) + self.ran()
         self.lines.append(f"[{self.hour:02d}:{self.minute:02d}] {body}")
         self.minute += step
         if self.minute >= 60:

@@ -214,8 +214,20 @@ async def health(t: Thread, scene: Scene, prompt: str) -> bool:
         name = labels.get("alertname", "?")
         t.say(
             f"new input: alert {name} is {a.get('state')} ({(a.get('annotations') or {}).get('summary', '')}). "
-            "that's a second trigger beside the ask, checking it against the series"
+            "that's a second trigger beside the ask, re-reading the series it's about"
         )
+        if re.search(r"mem", str(name), re.I):
+            fresh = rd.prom_series(
+                await t.run(
+                    "metrics_query",
+                    action="query",
+                    query=f'container_memory_working_set_bytes{{namespace="{d.ns}"}}',
+                )
+            )
+            now = [v[-1] for lab, v in fresh if v and d.name in " ".join(lab.values())]
+            if now:
+                mem = [[*mem[0], max(now)]] if mem else [[max(now)]]
+                t.say(f"re-read {d.name} mem just now: {fmt(max(now), 'memory')}")
         if re.search(r"mem", str(name), re.I) and mem and rd.trend(mem[0]) != "rising":
             t.say(
                 f"hmm, {name} says mem but the mem series we just read is {rd.trend(mem[0])} at "
@@ -316,21 +328,30 @@ async def reach(t: Thread, scene: Scene, d: Dig) -> bool:
         return await fence(t, scene, d)
     if not re.search(r"\b5\d\d\b|public|ingress", prompt, re.I):
         return False
-    ing = await t.kubectl(f"get ingress -n {d.ns}")
-    svc = await t.kubectl(f"get endpoints {d.name} -n {d.ns}")
-    rows = rd.table(svc)
+    ings = [r.get("name", "") for r in rd.table(await t.kubectl(f"get ingress -n {d.ns}"))]
+    hops = []
+    for ing in ings:
+        desc = await t.kubectl(f"describe ingress {ing} -n {d.ns}")
+        back = re.findall(r"(\S+)\s+(\S+:\d+) \(([^)]*)\)", desc)
+        for host, target, eps in back:
+            if target.split(":")[0] == d.name:
+                hops.append(
+                    f"ingress {ing} ({host}) routes to {target}, which has endpoints ({eps})"
+                )
+    rows = rd.table(await t.kubectl(f"get endpoints {d.name} -n {d.ns}"))
     eps = rows[0].get("endpoints", "") if rows else ""
     t.say(
-        f"following the request path: ingress ({', '.join(r.get('name', '') for r in rd.table(ing)) or 'none'}) "
-        f"-> svc {d.name} -> endpoints `{eps or 'none'}`"
+        f"following the request path from the outside in: {'; '.join(hops) or 'no ingress routes to ' + d.name}. "
+        f"svc {d.name} endpoints: `{eps or 'none'}` -- with no ready pod behind it the ingress can only answer 503"
     )
     if t.has("logs_query"):
-        side = rd.signal_patterns(
-            rd.log_lines(await t.run("logs_query", namespace=d.ns, filter="upstream"))
-        )
+        raw = await t.run("logs_query", namespace=d.ns, filter="upstream")
+        side = rd.signal_patterns(rd.log_lines(raw))
+        src = re.search(r'(?:source|app)="([^"]+)"', raw)
         if side:
             t.say(
-                f"proxy side: `{side[0][1]}` x{side[0][2]} -- connection failures to the backend, consistent with no endpoints"
+                f"{src.group(1) if src else 'the proxy'} in between logs `{side[0][1]}` x{side[0][2]}: "
+                f"it can't connect to {d.name}, same story one hop further in"
             )
     return False
 
