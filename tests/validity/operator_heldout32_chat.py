@@ -60,6 +60,7 @@ class Thread:
     lines: list[str] = field(default_factory=list)
     tldr: list[str] = field(default_factory=list)
     shown: int = 0
+    prompted: str = "the ask in this thread"
 
     def ran(self) -> str:
         """The calls made since the last message, pasted the way a channel does."""
@@ -70,10 +71,16 @@ class Thread:
             line = _call(c.tool, dict(c.arguments or {}))
             if line not in seen:
                 seen.append(line)
-        return f" (ran: {'; '.join(f'`{x[:140]}`' for x in seen)})" if seen else ""
+        why = f" (prompted by {self.prompted})"
+        return f"ran {', '.join(f'`{x[:140]}`' for x in seen)}{why}" if seen else ""
 
     def say(self, text: str, *, keep_case: bool = False, step: int = 1) -> None:
-        body = (text if keep_case else shorten(text)) + self.ran()
+        pasted = self.ran()
+        if pasted:
+            self._post(pasted)
+        self._post(text if keep_case else shorten(text), step)
+
+    def _post(self, body: str, step: int = 1) -> None:
         self.lines.append(f"[{self.hour:02d}:{self.minute:02d}] {body}")
         self.minute += step
         if self.minute >= 60:
@@ -93,6 +100,9 @@ class Thread:
         return tool in self.tools.names
 
     def text(self) -> str:
+        pasted = self.ran()
+        if pasted:
+            self._post(pasted)
         out = list(self.lines)
         if self.tldr:
             stamp = f"[{self.hour:02d}:{self.minute:02d}]"

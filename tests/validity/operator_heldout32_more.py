@@ -216,6 +216,7 @@ async def health(t: Thread, scene: Scene, prompt: str) -> bool:
             f"new input: alert {name} is {a.get('state')} ({(a.get('annotations') or {}).get('summary', '')}). "
             "that's a second trigger beside the ask, re-reading the series it's about"
         )
+        t.prompted = f"alert {name}"
         if re.search(r"mem", str(name), re.I):
             fresh = rd.prom_series(
                 await t.run(
