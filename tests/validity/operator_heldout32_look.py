@@ -123,7 +123,43 @@ async def sweep(t: Thread) -> Scene:
         if hit:
             scene.subject = (ns, hit[0])
             break
+    if scene.subject is None and re.search(
+        r"\b5\d\d|ingress|public|external|site\b", t.task.prompt, re.I
+    ):
+        scene.subject = await _behind_ingress(t, scene)
     return scene
+
+
+async def _behind_ingress(t: Thread, scene: Scene) -> tuple[str, str] | None:
+    """No workload named: the ingress the request names (or the only one) and the Deployment
+    its backend Service selects."""
+    for ns in scene.namespaces:
+        ings = [r.get("name", "") for r in rd.table(await t.kubectl(f"get ingress -n {ns}"))]
+        pick = named(t.task.prompt, ings) or (ings if len(ings) == 1 else [])
+        for ing in pick[:1]:
+            doc = rd.load_yaml(await t.kubectl(f"get ingress {ing} -n {ns} -o yaml"))
+            text = str(doc)
+            svcs = re.findall(r"'service': \{'name': '([^']+)'", text)
+            for svc in svcs:
+                sdoc = rd.load_yaml(await t.kubectl(f"get service {svc} -n {ns} -o yaml"))
+                sel = (
+                    ((sdoc or {}).get("spec") or {}).get("selector") or {}
+                    if isinstance(sdoc, dict)
+                    else {}
+                )
+                deps = rd.items(await t.kubectl(f"get deployments -n {ns} -o yaml"))
+                for dep in deps:
+                    tpl = (
+                        ((dep.get("spec") or {}).get("template") or {}).get("metadata") or {}
+                    ).get("labels") or {}
+                    if sel and all(tpl.get(k) == v for k, v in sel.items()):
+                        name = str((dep.get("metadata") or {}).get("name"))
+                        t.say(
+                            f"the ask names no workload; ingress {ing} sends traffic to svc {svc}, "
+                            f"which selects {name}. following that"
+                        )
+                        return ns, name
+    return None
 
 
 def pods_of(scene: Scene, ns: str, name: str) -> list[dict[str, str]]:

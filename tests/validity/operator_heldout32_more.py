@@ -324,7 +324,7 @@ async def reach(t: Thread, scene: Scene, d: Dig) -> bool:
     """'can't reach' / 5xx: walk ingress -> service -> endpoints -> pods, and the policies."""
     prompt = t.task.prompt
     if re.search(r"can'?t reach|cannot reach|network", prompt, re.I):
-        from .operator_heldout32_asks import fence
+        from .operator_heldout32_net import fence
 
         return await fence(t, scene, d)
     if not re.search(r"\b5\d\d\b|public|ingress", prompt, re.I):
