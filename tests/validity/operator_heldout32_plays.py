@@ -174,6 +174,14 @@ async def _pressure(t: Thread) -> list[str]:
     return out
 
 
+def _avoid(nodes: list[str]) -> dict[str, object]:
+    """A pod template patch keeping new pods off ``nodes``."""
+    term = {"key": "kubernetes.io/hostname", "operator": "NotIn", "values": nodes}
+    need = {"nodeSelectorTerms": [{"matchExpressions": [term]}]}
+    aff = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": need}}
+    return {"spec": {"template": {"spec": {"affinity": aff}}}}
+
+
 async def rolling(t: Thread, scene: Scene, prompt: str) -> bool:
     if (
         not re.search(r"continue the rolling|resume the roll|rolling update", prompt, re.I)
@@ -226,31 +234,7 @@ async def rolling(t: Thread, scene: Scene, prompt: str) -> bool:
         "or fail, so we adapt: pause, keep new pods off that node, then continue"
     )
     await t.kubectl(f"rollout pause deployment/{name} -n {ns}")
-    aff = {
-        "spec": {
-            "template": {
-                "spec": {
-                    "affinity": {
-                        "nodeAffinity": {
-                            "requiredDuringSchedulingIgnoredDuringExecution": {
-                                "nodeSelectorTerms": [
-                                    {
-                                        "matchExpressions": [
-                                            {
-                                                "key": "kubernetes.io/hostname",
-                                                "operator": "NotIn",
-                                                "values": bad,
-                                            }
-                                        ]
-                                    }
-                                ]
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+    aff = _avoid(bad)
     t.say(
         f"paused. adding node affinity so {name} avoids {', '.join(bad)}: `kubectl patch deployment {name} -n {ns} -p '{json.dumps(aff)}'`"
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from . import operator_read as rd
 from .operator_heldout32_act import may_write
@@ -70,20 +71,7 @@ async def _pod(t: Thread, scene: Scene, ns: str, name: str) -> bool:
     t.say(
         f"{ns} is ours to act in ({env}), clear-cut transient error, so no need to page anyone: restarting the pod"
     )
-    spec = {k: v for k, v in doc.items() if k in ("apiVersion", "kind", "spec")}
-    meta = doc.get("metadata") or {}
-    spec["metadata"] = {
-        k: meta[k] for k in ("name", "namespace", "labels", "annotations") if meta.get(k)
-    }
-    (spec.get("spec") or {}).pop("nodeName", None)
-    await t.kubectl(f"delete pod {name} -n {ns}")
-    if not owners:
-        t.say(
-            f"`kubectl delete pod {name}` done; bare pod, nothing recreates it, so recreating it from its own spec (`kubectl apply -f -`)"
-        )
-        await t.run("kubectl", command="apply -f -", stdin=json.dumps(spec))
-    else:
-        t.say(f"`kubectl delete pod {name}` done; {owners[0].get('kind')} recreates it")
+    await _recreate(t, ns, name, doc, owners)
     after = rd.table(await t.kubectl(f"get pods -n {ns}"))
     row = [
         r
@@ -102,3 +90,23 @@ async def _pod(t: Thread, scene: Scene, ns: str, name: str) -> bool:
         f"{name}: crash-looped on a transient dependency error (`{msg}`); restarted it, now {status}."
     )
     return True
+
+
+async def _recreate(
+    t: Thread, ns: str, name: str, doc: dict[str, Any], owners: list[dict[str, Any]]
+) -> None:
+    """Delete the pod; a bare pod is created again from its own spec (nothing else would)."""
+    spec = {k: v for k, v in doc.items() if k in ("apiVersion", "kind", "spec")}
+    meta = doc.get("metadata") or {}
+    spec["metadata"] = {
+        k: meta[k] for k in ("name", "namespace", "labels", "annotations") if meta.get(k)
+    }
+    (spec.get("spec") or {}).pop("nodeName", None)
+    await t.kubectl(f"delete pod {name} -n {ns}")
+    if not owners:
+        t.say(
+            f"`kubectl delete pod {name}` done; bare pod, nothing recreates it, so recreating it from its own spec (`kubectl apply -f -`)"
+        )
+        await t.run("kubectl", command="apply -f -", stdin=json.dumps(spec))
+    else:
+        t.say(f"`kubectl delete pod {name}` done; {owners[0].get('kind')} recreates it")
