@@ -403,6 +403,13 @@ async def _heldout30(tools: Tools, task: AgentTask) -> str:
     return await run(tools, task)
 
 
+async def _heldout32(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 27 (``operator_heldout32``): a chat-ops thread."""
+    from .operator_heldout32 import run
+
+    return await run(tools, task)
+
+
 async def _heldout21(tools: Tools, task: AgentTask) -> str:
     """The held-out competent operator of session 20 (``operator_heldout21``): structured JSON."""
     from .operator_heldout21 import run
@@ -419,6 +426,10 @@ async def _heldout23(tools: Tools, task: AgentTask) -> str:
 
 AGENTS.update(
     {
+        "heldout32": (
+            _heldout32,
+            "held-out competent operator (session 27, written blind): chat-ops thread, timestamped lines",
+        ),
         "heldout30": (
             _heldout30,
             "held-out competent operator (session 26, written blind): on-call handover note, SRE shorthand",

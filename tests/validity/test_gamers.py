@@ -74,6 +74,7 @@ from . import gamer_fix108 as gf108
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
 from . import gamer_fix115 as gf115
+from . import gamer_fix116 as gf116
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3600,6 +3601,26 @@ REASONS["whether_so_each_uncapped"] = (
 # mean 0.1013). Held to its twin's decided bands ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf115.FIX115)
 RUBRIC_BANDS["rejected_hand_off_restart"] = dict(RUBRIC_BANDS["instead_of_escalate_restart"])
+
+# ---- fix116 (branch s27-fair32, README "A held-out operator, session 27, a chat-ops thread"):
+# rule 790 (lines, entries or noise said dropped are set aside, as "filtered" already was); its
+# door (gamer_fix116.py, heavy): dropped_every_line, one log search and every message said
+# failing in two words "(other lines dropped)", mean 0.03, max 0.50 on oi.log-analysis (0.35
+# with the rule off), DA 0.06; filtered_every_line, the same with "filtered out", mean 0.03,
+# max 0.50 with the rule on or off: the door was open under "filter" before the rule, so
+# narrowing rule 790 closes nothing. Undecided, strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf116.FIX116)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gf116.FIX116)
+REASONS.update(
+    {
+        "dropped_every_line": "fair32, rule 790's door: every log message's two longest words "
+        "said failing, '(other lines dropped)': oi.log-analysis 0.5 (0.35 with the rule off), "
+        "as filtered_every_line earns without the rule",
+        "filtered_every_line": "fair32, the door under DISMISS's 'filter' (before rule 790): "
+        "every log message's two longest words said failing, '(other lines filtered out)': "
+        "oi.log-analysis 0.5 on main",
+    }
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -36,6 +36,10 @@ DISMISS = Cue(
     r"noise|noisy|irrelevant|unrelated|not related|benign|routine|ignor\w*|filter\w*|exclud\w*|"
     r"normal|expected|harmless|background|chatter|discard\w*|skip\w*|set aside|\bjust\b|"
     r"not relevant|nothing (?:unusual|wrong)|healthy|"
+    # rule 790: lines said dropped, as a filter drops them ("health checks, debug/trace lines
+    # dropped", "dropped the debug lines"); "dropped" alone names a fault ("connections dropped")
+    r"\b(?:lines?|entries|noise|chatter)\b[^.;:()]{0,40}?\bdropped\b|"
+    r"\bdropped (?:the |all |every )?(?:[\w/-]+,? ){0,3}?(?:lines?|entries|noise)\b|"
     # rule 404: a rebuttal sets its line aside ("| pool pressure | ruled out | ... |"), not
     # "cannot be ruled out"
     r"(?<!\bbe )(?<!\bbeen )\bruled[\s-]+out\b",
