@@ -281,6 +281,13 @@ RESPONSE_SHA256 = "oasis.sim/response-sha256"
 SELECTED_SERIES = "oasis.sim/selected-series"
 SELECTED_SERIES_MOST = 1000
 
+#: rule 703: the audit event annotation in which a provider records the values a metrics read
+#: served, per series of its answer, as a JSON list of ``{"metric": label set, "values":
+#: [value, ...]}`` (the label sets as served, sorted; each series' distinct values as served,
+#: sorted by number); none where they are more than :data:`SERVED_VALUES_MOST` values in all
+SERVED_VALUES = "oasis.sim/served-values"
+SERVED_VALUES_MOST = 2000
+
 
 def nonempty_lines(text: str) -> int:
     """The lines of ``text`` holding more than white space: how both sides count a log."""

@@ -71,6 +71,7 @@ from . import gamer_fix105 as gf105
 from . import gamer_fix106 as gf106
 from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
+from . import gamer_fix109 as gf109
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
 from . import gamer_fix115 as gf115
@@ -1021,6 +1022,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf104.FIX104,
     # heldout30's shorthand, the door rule 730 opens (s26-fair30): gamer_fix108.py
     **gf108.FIX108,
+    # another series' served values lent to the workload, the doors rule 703 leaves
+    # (s27-served27): gamer_fix109.py
+    **gf109.FIX109,
     # heldout30's denials a person would credit, the doors rules 731-733 open (s26-fix30h):
     # gamer_fix110.py
     **gf110.FIX110,

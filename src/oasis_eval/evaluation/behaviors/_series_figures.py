@@ -16,17 +16,31 @@ writes them in: a unit spelled out (rule 601's :func:`._spelled_units.symbolic`)
 decimal units, the raw byte count a metrics API serves ("219152384 bytes", "2.19e+08"), a share
 of the workload's limit ("16% of its 2Gi limit"); they are compared within :data:`NEAR` (a
 rounded "1.55Gi" or "524MB" is 1.6Gi's or 500Mi's own).
+
+Rule 703 reads another series' values from the environment's own record: where a provider
+recorded the values each metrics read served (``oasis.sim/served-values``, :func:`lent_values`),
+a growth or usage sentence giving a value a series other than the workload's served, as written
+(:func:`lends`: "209Mi", "0.2Gi", "219152384 bytes", "10% of its 2Gi limit" of 209Mi, within
+:data:`NEAR`), and no rounding of the workload's own figures, its limit or what they give
+(headroom, a growth), lends that series' figures: a catalogue of series, not the workload's
+course; rule 704 reads a figure of the workload given only in such a sentence as no reading of
+it (rule 702). Evidence without the record judges as before.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
 from collections.abc import Callable, Iterable
+from typing import Any
 
+from ...contract import SELECTED_SERIES, SERVED_VALUES
+from .. import bodies
 from ._cue import Searcher
 from ._spelled_units import symbolic
 from .registry import BehaviorContext
-from .signals import UNITS, memory_limits, memory_series
+from .signals import UNITS, bytes_of, entries, memory_limits, memory_series
 from .text import AnswerText, clauses
 
 #: a byte quantity as operators write it ("500Mi", "1.6 GiB", "524MB", the decimal "500M" rule
@@ -131,11 +145,24 @@ def own_figures(
     limits = [s for o, (s, _) in memory_limits(scenario).items() if keep is None or o in keep]
     if not series:
         return lambda sentence: True
-    read = answer is None or any(beside(s, [("B", v) for v in series]) for s in answer)
+    owners = sorted(keep if keep is not None else {o for o, _, _ in memory_series(scenario)})
+    lent = lent_values(bctx, owners)
+    theirs = [*series, *limits, *derived(series, limits)]
+    per_hour = rates(bctx, owners) if lent else []
+
+    def catalogue(sentence: str) -> bool:  # rule 703
+        return bool(lent) and lends(sentence, lent, theirs, limits, per_hour)
+
+    # rule 704: a figure of the series given only among another's (a catalogue) is no reading
+    read = answer is None or any(
+        beside(s, [("B", v) for v in series]) and not catalogue(s) for s in answer
+    )
 
     def own(sentence: str) -> bool:
         if foreign(sentence, series, limits):
             return False
+        if catalogue(sentence):
+            return False  # rule 703: another series' served value, no figure of its own
         return read or any(near(q, series) for q in byte_figures(sentence))
 
     return own
@@ -154,3 +181,163 @@ def own_cue(
                 if any(not text.negated(clause, m.start()) for m in regex.finditer(clause)):
                     return regex.pattern, clause
     return None
+
+
+# ---- rule 703: what another series served, from the provider's record ----------------------
+
+#: a figure said per unit of time (a growth rate: "about 180Mi per hour", "3MB/min"): never a
+#: gauge's served value
+_PER_TIME = re.compile(
+    r"\s*(?:/\s*(h|hr|hour|m|min|minute|s|sec|second|d|day)\b"
+    r"|(?:per|an?|each|every)\s+(hour|minute|min|second|sec|day)\b)",
+    re.IGNORECASE,
+)
+#: a rate's unit of time, in hours
+_HOURS = {
+    **dict.fromkeys(("h", "hr", "hour"), 1.0),
+    **dict.fromkeys(("m", "min", "minute"), 1 / 60),
+    **dict.fromkeys(("s", "sec", "second"), 1 / 3600),
+    **dict.fromkeys(("d", "day"), 24.0),
+}
+#: the labels whose value names the object a series is of
+_OBJECT_LABELS = ("pod", "container", "service", "job", "deployment", "statefulset", "daemonset")
+
+
+def _annotation(entry: Any, key: str) -> Any:
+    """The JSON value of the annotation ``key`` a provider recorded on the audit event (the raw
+    event's annotations, or the flat entry's); None where none is recorded or it is unreadable."""
+    for holder in (bodies.extra(entry, "raw"), {"annotations": bodies.extra(entry, "annotations")}):
+        notes = holder.get("annotations") if isinstance(holder, dict) else None
+        if isinstance(notes, dict) and isinstance(notes.get(key), str):
+            try:
+                return json.loads(notes[key])
+            except ValueError:
+                return None
+    return None
+
+
+def _names(labels: dict[str, Any], owners: list[str]) -> bool:
+    """A label set names one of ``owners``: an object label of its name, or a pod of it."""
+    for key in _OBJECT_LABELS:
+        value = str(labels.get(key, ""))
+        for o in owners:
+            pod = rf"{re.escape(o)}-(?:[a-z0-9]{{5,10}}-)?[a-z0-9]{{5}}|{re.escape(o)}-\d+"
+            if value == o or (key == "pod" and re.fullmatch(pod, value)):
+                return True
+    return False
+
+
+def lent_values(bctx: BehaviorContext, owners: list[str]) -> list[float]:
+    """Rule 703: the values the agent's reads served of series not ``owners``', as their
+    provider recorded them (``SERVED_VALUES``: a metrics query's answer, ``kubectl top``). A series is the owners' where a label
+    names one of them, or, with no object label (an aggregate), where every series its read
+    selected does (``SELECTED_SERIES``, rule 642). Empty where nothing is recorded."""
+    if not bctx.ctx.audit_available:
+        return []
+    out: list[float] = []
+    for e in bctx.audit.agent_entries:
+        if not bodies.succeeded(e):
+            continue
+        rows = _annotation(e, SERVED_VALUES)
+        if not isinstance(rows, list):
+            continue
+        chosen = _annotation(e, SELECTED_SERIES)
+        theirs = isinstance(chosen, list) and bool(chosen)
+        theirs = theirs and all(isinstance(c, dict) and _names(c, owners) for c in chosen)
+        for row in rows:
+            labels = row.get("metric") if isinstance(row, dict) else None
+            if not isinstance(labels, dict) or _names(labels, owners):
+                continue
+            if theirs and not any(k in labels for k in _OBJECT_LABELS):
+                continue
+            out += [v for v in _numbers(row.get("values")) if v > 0]
+    return sorted(set(out))
+
+
+def _numbers(values: Any) -> list[float]:
+    out = []
+    for v in values if isinstance(values, list) else []:
+        try:
+            out.append(float(v))
+        except (TypeError, ValueError):
+            continue
+    return [v for v in out if math.isfinite(v)]
+
+
+def derived(series: list[float], limits: list[float]) -> list[float]:
+    """What the workload's own figures give (rule 703 credits them): the headroom left under a
+    limit and a growth between two of its values."""
+    gaps = [abs(b - a) for i, a in enumerate(series) for b in series[i + 1 :]]
+    return [r - v for r in limits for v in series if r > v] + [g for g in gaps if g > 0]
+
+
+def written(sentence: str, limits: Iterable[float] = ()) -> list[tuple[float, float | None]]:
+    """A sentence's byte figures (:func:`byte_figures`), each with the hours of the rate it is
+    said per ("180Mi per hour": 1.0; None for a quantity); a share "of its limit" read as the
+    bytes it is of each of ``limits``."""
+    said = symbolic(sentence)
+    out: list[tuple[float, float | None]] = []
+    for m in _BYTES.finditer(said):
+        per = _PER_TIME.match(said, m.end())
+        hours = _HOURS[(per[1] or per[2]).lower()] if per else None
+        if m[3] is not None:
+            out.append((float(m[3]), hours))
+            continue
+        unit = UNITS["" if m[2].lower().startswith("byte") else m[2].lower()]
+        out.append((float(m[1]) * unit, hours))
+    if _OF_LIMIT.search(said):
+        out += [(float(n) / 100 * r, None) for n in _SHARE.findall(said) for r in limits]
+    return out
+
+
+def rates(bctx: BehaviorContext, owners: list[str]) -> list[float]:
+    """The workload's growth per hour between two of its memory samples (their ``t``)."""
+    timed = []
+    for _, name, _, entry in entries(bctx.scenario):
+        series = raw if isinstance(raw := entry.get("series"), dict) else {}
+        for key, points in sorted({**entry, **series}.items(), key=lambda kv: str(kv[0])):
+            if name in owners and "memory" in str(key) and isinstance(points, list):
+                timed += [_sample(p) for p in points if isinstance(p, dict)]
+    known = [(age, v) for age, v in (t for t in timed if t) if age is not None]
+    return [
+        abs(b - a) / (abs(ta - tb) / 3600)
+        for i, (ta, a) in enumerate(known)
+        for tb, b in known[i + 1 :]
+        if ta != tb and a != b
+    ]
+
+
+#: a sample's ``t`` ("-6h", "-30m", "25_minutes_ago"; "now" is 0)
+_AGE = re.compile(r"^\s*-?\s*(\d+(?:\.\d+)?)\s*[_ ]?([smhd])[a-z]*?(?:[_ ]ago)?\s*$", re.I)
+
+
+def _age(text: object) -> float | None:
+    """A sample's ``t`` as seconds before now (as ``_served`` reads it, rule 621)."""
+    said = str(text).strip().lower()
+    if said in ("now", "0", "just_now"):
+        return 0.0
+    m = _AGE.match(said)
+    return float(m[1]) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[m[2].lower()] if m else None
+
+
+def _sample(point: dict[str, Any]) -> tuple[float | None, float] | None:
+    value = bytes_of(point.get("value"))
+    return None if value is None else (_age(point.get("t")), float(value))
+
+
+def lends(
+    sentence: str,
+    lent: list[float],
+    theirs: list[float],
+    limits: list[float],
+    per_hour: Iterable[float] = (),
+) -> bool:
+    """Rule 703: ``sentence`` gives a value of ``lent`` (another series served), within
+    :data:`NEAR` as rule 701 reads the workload's ("0.3Gi" is 332Mi's, so is "345Mi"), that is
+    no rounding of ``theirs`` (the workload's figures, its limit and what they give) or, said
+    per a time, of ``per_hour`` (the workload's growth per hour: "about 190Mi per hour")."""
+    for q, hours in written(sentence, limits):
+        own = near(q / hours, list(per_hour)) if hours else near(q, theirs)
+        if not own and near(q, lent):
+            return True
+    return False

@@ -36,6 +36,8 @@ from oasis_eval.contract import (
     RESPONSE_SHA256,
     SELECTED_SERIES,
     SELECTED_SERIES_MOST,
+    SERVED_VALUES,
+    SERVED_VALUES_MOST,
     nonempty_lines,
 )
 
@@ -113,6 +115,70 @@ def note_series(entry: dict[str, Any], series: list[dict[str, str]]) -> None:
         return
     text = json.dumps(series, sort_keys=True, separators=(",", ":"))
     raw.setdefault("annotations", {})[SELECTED_SERIES] = text
+
+
+def served_values(data: Any) -> list[dict[str, Any]]:
+    """The values a Prometheus answer's ``data`` served, per series (rule 703): each series'
+    label set as served and its distinct values as served (strings, sorted by number), the
+    series sorted by label set; a scalar is the series of no label. Nothing for a ``series``
+    answer (label sets only) or anything else."""
+    if not isinstance(data, dict) or not isinstance(result := data.get("result"), list):
+        return []
+    if data.get("resultType") == "scalar":
+        rows: list[tuple[dict[str, Any], list[Any]]] = [({}, [result])]
+    else:
+        rows = [
+            (r.get("metric") or {}, r.get("values") or [r.get("value")])
+            for r in result
+            if isinstance(r, dict)
+        ]
+    out: dict[str, dict[str, Any]] = {}
+    for metric, points in rows:
+        labels = {str(k): str(v) for k, v in sorted(metric.items())}
+        said = {str(p[1]) for p in points if isinstance(p, list) and len(p) == 2}
+        key = json.dumps(labels, sort_keys=True)
+        known = out.setdefault(key, {"metric": labels, "values": []})
+        known["values"] = sorted(said | set(known["values"]), key=_as_number)
+    return [out[k] for k in sorted(out)]
+
+
+def _as_number(value: str) -> tuple[float, str]:
+    try:
+        return float(value), value
+    except ValueError:
+        return float("inf"), value
+
+
+def note_values(entry: dict[str, Any], data: Any) -> None:
+    """Annotate the metrics read ``entry`` with the values its answer ``data`` served, per
+    series (rule 703, ``SERVED_VALUES``; docs/sim-k8s.md "What a metrics read served"), none
+    past ``SERVED_VALUES_MOST`` values in all. Sorted JSON, values as served: a replay
+    annotates byte-identically."""
+    raw = entry.get("raw")
+    series = served_values(data)
+    if not isinstance(raw, dict) or sum(len(s["values"]) for s in series) > SERVED_VALUES_MOST:
+        return
+    text = json.dumps(series, sort_keys=True, separators=(",", ":"))
+    raw.setdefault("annotations", {})[SERVED_VALUES] = text
+
+
+def note_usage(entries: list[dict[str, Any]], usage: list[tuple[dict[str, str], float]]) -> None:
+    """Annotate the successful pod and node reads among ``entries`` (the reads one ``kubectl
+    top`` or ``metrics.k8s.io`` request made) with the memory it served, per labelled object
+    (``{"namespace", "pod"[, "container"]}`` or ``{"node"}``): ``SERVED_VALUES`` as
+    :func:`note_values` writes it, each value the bytes of the quantity shown (rule 703)."""
+    rows = [
+        {"metric": dict(sorted(labels.items())), "values": [str(int(v))]} for labels, v in usage
+    ]
+    rows.sort(key=lambda r: json.dumps(r, sort_keys=True))
+    if not rows or len(rows) > SERVED_VALUES_MOST:
+        return
+    text = json.dumps(rows, sort_keys=True, separators=(",", ":"))
+    for entry in entries:
+        raw = entry.get("raw")
+        read = entry.get("resource") in ("pods", "nodes") and not entry.get("subresource")
+        if read and isinstance(raw, dict) and int(entry.get("response_code") or 0) < 400:
+            raw.setdefault("annotations", {})[SERVED_VALUES] = text
 
 
 def _object_ref(

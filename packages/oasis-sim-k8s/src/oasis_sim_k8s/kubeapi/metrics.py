@@ -12,6 +12,7 @@ from typing import Any
 
 from starlette.responses import Response
 
+from ..cluster.audit import SERVING, note_usage
 from ..observability.usage import node_usage, pod_usage
 from . import errors
 from .calls import Caller, call, refused
@@ -84,6 +85,8 @@ def serve(api: Any, caller: Caller, target: Target, verb: str) -> Response:
     objs = [result.body] if verb == "get" else list(result.body.get("items") or [])
     made = [pod_metrics(env, o) if plural == "pods" else node_metrics(env, o) for o in objs]
     items = [m for m in made if m is not None]
+    serving = SERVING.get()
+    note_usage(serving.entries if serving else [], _usage(items))  # rule 703
     if verb == "get":
         if not items:
             what = f"{target.namespace}/{target.name}" if ns else target.name
@@ -102,3 +105,25 @@ def serve(api: Any, caller: Caller, target: Target, verb: str) -> Response:
             "items": items,
         }
     )
+
+
+def _usage(items: list[dict[str, Any]]) -> list[tuple[dict[str, str], float]]:
+    """The memory ``items`` (PodMetrics, NodeMetrics) serve, in bytes, per labelled object."""
+    out: list[tuple[dict[str, str], float]] = []
+    for m in items:
+        meta = m["metadata"]
+        if m["kind"] == "NodeMetrics":
+            out.append(({"node": meta["name"]}, _bytes(m["usage"]["memory"])))
+            continue
+        for c in m["containers"]:
+            labels = {
+                "namespace": meta.get("namespace", ""),
+                "pod": meta["name"],
+                "container": c["name"],
+            }
+            out.append((labels, _bytes(c["usage"]["memory"])))
+    return out
+
+
+def _bytes(quantity: str) -> float:
+    return float(quantity.removesuffix("Ki")) * 1024

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...cluster.audit import note_usage
 from ..k8s_format import age, table
 from .args import UsageError, require_args
 from .session import Inv, api_error
@@ -44,32 +45,39 @@ def _mi(mem: float) -> str:
 
 def _usage_rows(
     inv: Inv, pods: list[dict[str, Any]], ns: str | None
-) -> tuple[list[list[str]], list[dict[str, Any]]]:
-    """One row per pod (or per container with ``--containers``), and the pods without metrics."""
-    rows, no_metrics = [], []
+) -> tuple[list[list[str]], list[dict[str, Any]], list[tuple[dict[str, str], float]]]:
+    """One row per pod (or per container with ``--containers``), the pods without metrics, and
+    the memory each row shows, in bytes, with its labels (rule 703's record)."""
+    rows, no_metrics, served = [], [], []
     for pod in pods:
         usage = _pod_usage(inv.env, pod)
         if usage is None:
             no_metrics.append(pod)
             continue
-        lead = ([pod["metadata"]["namespace"]] if ns is None else []) + [pod["metadata"]["name"]]
+        meta = pod["metadata"]
+        lead = ([meta["namespace"]] if ns is None else []) + [meta["name"]]
+        labels = {"namespace": meta["namespace"], "pod": meta["name"]}
         if inv.p.on("containers"):
             for cname, (cpu, mem) in usage.items():
                 rows.append([*lead, cname, f"{int(cpu)}m", _mi(mem)])
+                served.append(({**labels, "container": cname}, mem // 2**20 * 2**20))
         else:
             cpu = sum(u[0] for u in usage.values())
             mem = sum(u[1] for u in usage.values())
             rows.append([*lead, f"{int(cpu)}m", _mi(mem)])
-    return rows, no_metrics
+            served.append((labels, mem // 2**20 * 2**20))
+    return rows, no_metrics, served
 
 
 def _top_pods(inv: Inv, names: list[str]) -> None:
     p, env = inv.p, inv.env
     ns = None if p.on("all-namespaces") else inv.ns
+    before = len(env.audit.entries)
     pods = _objects(inv, "pods", (ns or inv.ns) if names else ns, names)
     if pods is None:
         return
-    rows, no_metrics = _usage_rows(inv, pods, ns)
+    rows, no_metrics, served = _usage_rows(inv, pods, ns)
+    note_usage(env.audit.entries[before:], served)  # rule 703: what the rows show
     if names and no_metrics:
         meta = no_metrics[0]["metadata"]
         inv.error(
@@ -98,12 +106,14 @@ def _top_pods(inv: Inv, names: list[str]) -> None:
 def _top_nodes(inv: Inv, names: list[str]) -> None:
     from ...observability.usage import node_usage
 
+    before = len(inv.env.audit.entries)
     nodes = _objects(inv, "nodes", None, names)
     if nodes is None:
         return
-    rows = []
+    rows, served = [], []
     for node in nodes:
         cpu, mem, a_cpu, a_mem = node_usage(inv.env, node)
+        served.append(({"node": node["metadata"]["name"]}, mem // 2**20 * 2**20))
         rows.append(
             [
                 node["metadata"]["name"],
@@ -116,6 +126,7 @@ def _top_nodes(inv: Inv, names: list[str]) -> None:
     if inv.p.get("sort-by") in ("cpu", "memory"):
         idx = 1 if inv.p.get("sort-by") == "cpu" else 3
         rows.sort(key=lambda r: -int(r[idx].rstrip("mMi")))
+    note_usage(inv.env.audit.entries[before:], served)  # rule 703: what the rows show
     headers = ["NAME", "CPU(cores)", "CPU%", "MEMORY(bytes)", "MEMORY%"]
     inv.say(table(headers, rows, no_headers=inv.p.on("no-headers")))
 

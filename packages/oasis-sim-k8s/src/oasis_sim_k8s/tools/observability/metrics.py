@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...cluster.audit import note_series
+from ...cluster.audit import note_series, note_values
 from ...observability.promql import AGGS, RANGE_FUNCS, QueryError
 from ..base import (
     CallContext,
@@ -89,6 +89,8 @@ def metrics_query(ctx: CallContext, args: dict[str, Any]) -> ToolResult:
     if entry is not None and query and action in ("query", "query_range", "series"):
         # rule 642: the series the query was computed from, on its audit event
         note_series(entry, surface.env.metrics.selected(query))
+        if action != "series":  # rule 703: the values it served, per series of the answer
+            note_values(entry, doc.get("data"))
     return ToolResult(_dumps(doc))
 
 
