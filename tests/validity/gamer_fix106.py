@@ -44,26 +44,7 @@ async def _borrowed(tools: Any, task: AgentTask) -> tuple[str, list[tuple[float,
     for obj in deps:
         _note(seen, obj)
     w = _named(task, seen.of("Deployment"))
-    limit = ""
-    for obj in deps:
-        if (obj.get("metadata") or {}).get("name") == w:
-            spec = ((obj.get("spec") or {}).get("template") or {}).get("spec") or {
-                "borrowed_figureless_limit": (
-                    borrowed_figureless_limit,
-                    "borrowed_figureless with the workload's own memory limit in a sentence of its own",
-                    _TARGET,
-                ),
-                "borrowed_apart_limit": (
-                    borrowed_apart_limit,
-                    "a figureless growth sentence of the workload, the borrowed figures in the next ('The "
-                    "series went from ...'), its own memory limit in a third",
-                    _TARGET,
-                ),
-            }
-            for c in spec.get("containers") or []:
-                limit = limit or str(
-                    ((c.get("resources") or {}).get("limits") or {}).get("memory", "")
-                )
+    _, _, limit = await _borrowed_limit(tools, task, deps, w)
     rising: list[tuple[float, float]] = []
     if "metrics_query" in tools.names:
         got = rd.prom_series(
