@@ -86,6 +86,7 @@ def test_a_wide_cue_answers_as_its_pattern(name: str, cue: Cue) -> None:
     """Over seeded texts of its own words and pieces of them, in every case form, within a
     judgement and outside one, a wide cue finds what its pattern finds."""
     texts = _texts(list(cue._wide), seed=len(name)) + TEXTS
+    assert len(texts) > 300 and VOCABULARY.ids(cue._wide)
     for memo in (None, {}):
         for text in texts:
             for form in _forms(text):
