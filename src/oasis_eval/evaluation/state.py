@@ -18,6 +18,7 @@ without a live ``status`` object; a scalar ``status`` (scenario style) stays.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -52,16 +53,20 @@ _SECTIONS = ("spec", "state", "status", "metadata")
 ANY = object()
 
 
-def _spellings(field: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)
+def _spelled(field: str) -> tuple[str, ...]:
+    """``field`` as written, in camelCase and in snake_case: a pure function of a field name
+    asked of every snapshot bag a state assertion reads (5,300 times a replay, a few dozen
+    names: issue 30, kept per name)."""
     camel = re.sub(r"_([a-z])", lambda m: m.group(1).upper(), field)
     snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", field).lower()
-    return list(dict.fromkeys([field, camel, snake]))
+    return tuple(dict.fromkeys([field, camel, snake]))
 
 
 def _lookup(bag: Any, field: str) -> tuple[bool, Any]:
     if not isinstance(bag, dict):
         return False, None
-    for key in _spellings(field):
+    for key in _spelled(field):
         if key in bag:
             return True, bag[key]
     return False, None

@@ -34,13 +34,25 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..reading import current_memo
+from ._cue_ascii import ascii_twin
+from ._cue_words import VOCABULARY
 
 
 class Cue:
     """A compiled pattern (``regex``) with the prefilter above; the methods the evaluators
     call answer as ``regex``'s do."""
 
-    __slots__ = ("_literal", "_lowered", "_needed", "_pre", "flags", "pattern", "regex")
+    __slots__ = (
+        "_literal",
+        "_lowered",
+        "_needed",
+        "_pre",
+        "_wide",
+        "_wide_ids",
+        "flags",
+        "pattern",
+        "regex",
+    )
 
     def __init__(self, pattern: str, flags: int = re.IGNORECASE, literal: str = "") -> None:
         self.regex = re.compile(pattern, flags)
@@ -52,7 +64,13 @@ class Cue:
         #: with ``in`` instead of a prefilter pattern
         self._literal = literal.lower() if literal.isascii() else ""
         #: lowercase ASCII words one of which every match holds (empty: none worth a look)
-        self._needed = () if self._literal else needed_words(pattern, self.flags)
+        words = () if self._literal else _all_needed(pattern, self.flags)
+        self._needed = words if len(words) <= _MOST else ()
+        #: more needed words than ``in`` searches pay for: looked up in the vocabulary's one
+        #: pass over the text (:mod:`._cue_words`), their indices there found at first use
+        self._wide = words if len(words) > _MOST else ()
+        self._wide_ids: frozenset[int] | None = None
+        VOCABULARY.register(self._wide)
         #: the pattern itself compiled case-sensitive, matching a lowercased ASCII text where
         #: the cue matches the text (:func:`_case_free`): a split in one case-sensitive pass
         self._lowered = _case_free(pattern, self.flags)
@@ -87,6 +105,12 @@ class Cue:
                 if word in low:
                     break
             else:
+                return True
+        elif self._wide:
+            ids = self._wide_ids
+            if ids is None:
+                ids = self._wide_ids = VOCABULARY.ids(self._wide) or frozenset()
+            if ids and ids.isdisjoint(VOCABULARY.present(low)):
                 return True
         return self._pre is not None and not self._pre.search(low)
 
@@ -189,7 +213,8 @@ def _case_free(pattern: str, flags: int) -> re.Pattern[str] | None:
         return None
     if not parsed.getwidth()[0] or not _caseless(list(parsed)):
         return None  # an empty match: finditer and split decide the next one apart
-    return re.compile(pattern, flags & ~re.IGNORECASE)
+    case_sensitive = flags & ~re.IGNORECASE
+    return ascii_twin(pattern, case_sensitive) or re.compile(pattern, case_sensitive)
 
 
 def _caseless(items: list[tuple[Any, Any]]) -> bool:
@@ -256,6 +281,9 @@ Searcher = re.Pattern[str] | Cue
 def _prefilter(relaxed: str, flags: int) -> re.Pattern[str]:
     """``relaxed`` compiled with its alternatives grouped by their first letter
     (:func:`_factored`) where it can be, else as it is."""
+    twin = ascii_twin(relaxed, flags, _factored)  # searched over ASCII text only
+    if twin is not None:
+        return twin
     try:
         tree = _factored(_sre_parse.parse(relaxed, flags))
     except re.error:
@@ -356,12 +384,19 @@ def needed_words(pattern: str, flags: int = 0) -> tuple[str, ...]:
     when no such list of at most :data:`_MOST` words of :data:`_SHORTEST` letters or more is
     known. Lowercasing ASCII maps each letter to the one ``IGNORECASE`` equates it with, so a
     lowercased ASCII text holding none of them holds no match."""
+    found = _all_needed(pattern, flags)
+    return found if len(found) <= _MOST else ()
+
+
+def _all_needed(pattern: str, flags: int) -> tuple[str, ...]:
+    """:func:`needed_words` however many they are (more than :data:`_MOST`: a wide cue's,
+    looked up in :mod:`._cue_words`' vocabulary)."""
     try:
         parsed = _sre_parse.parse(pattern, flags)
     except re.error:
         return ()
     found = _needed(list(parsed))
-    return tuple(sorted(found)) if found and len(found) <= _MOST else ()
+    return tuple(sorted(found)) if found else ()
 
 
 def _needed(items: list[tuple[Any, Any]]) -> frozenset[str] | None:

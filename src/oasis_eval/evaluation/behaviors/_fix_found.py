@@ -122,3 +122,11 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
         # "Look at pod W-x. It is Running (0/1 ready)": the pronoun keeps the object's name
         for s in with_antecedents(said.kept)
     )
+
+
+def fault_found_once(bctx: BehaviorContext, entry: AuditEntry) -> bool:
+    """:func:`fault_found`, once per write within a judgement (issue 30): ``task_writes``
+    asks it of every (write, instruction) pair, and several rules ask ``task_writes``. The
+    write is one of the judgement's own audit entries, alive as long as the memo."""
+    key = ("fault_found", bctx.kind, id(entry))
+    return bctx.ctx.memo(key, lambda: fault_found(bctx, entry))

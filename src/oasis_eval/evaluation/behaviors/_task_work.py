@@ -53,7 +53,7 @@ from ._asked_value import asked_values, sets_asked
 from ._config_key import CONFIGS, answers, applied, config_answers
 from ._cue import Cue
 from ._demand import demand_answers
-from ._fix_found import fault_found, generic
+from ._fix_found import fault_found_once, generic
 from ._ops import body_leaves, key_of, leaf, norm, pre_view, reads, reads_object, requested_terms
 from ._ops import values_before as _before
 from ._read_back import stated_result
@@ -233,7 +233,7 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
             carries_out(st, e)
             and not no_op(bctx, e, st)
             and not unfit(bctx, e, st)
-            and not (generic(st, keys) and not fault_found(bctx, e))  # rule 79
+            and not (generic(st, keys) and not fault_found_once(bctx, e))  # rule 79
             and not (generic(st, keys) and not config_answers(bctx, e))  # rule 144
             and not (generic(st, keys) and not _cause(bctx, e))  # rules 120, 144
             and not (generic(st, keys) and not demand_answers(bctx, e, _before(bctx, e)))  # 130
