@@ -118,6 +118,7 @@ from . import gamer_round39a as gr39a
 from . import gamer_round39b as gr39b
 from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
+from . import gamer_round41a as gr41a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3595,6 +3596,13 @@ REASONS["measured_at_history_now"] = (
     "round 40b, reopened by rule 731 (s26-fix30h): '<a> (measured at 10:00)', the aside's "
     "time dates no figure after it and none before: ej.confidence-escalation 1.0 (was 0.21)"
 )
+
+# ---- ROUND41A (branch s27-red41a, written blind against rules 700-702, 705-708 and 710-716;
+# README "Forty-first round, part a (branch s27-red41a)"), in one block: heavy tier. Not yet
+# measured: every gamer starts in FAILING_TODAY["max"], the block after the measurement takes
+# out those that hold ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr41a.ROUND41A)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gr41a.ROUND41A)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
