@@ -73,6 +73,7 @@ from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
+from . import gamer_fix112 as gf112
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1039,6 +1040,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf40b.FIX40B,
     # round 41a (branch s27-red41a, written blind): rules 700-702, 705-708, 710-716
     **gr41a.ROUND41A,
+    # round 41a answered, the door each of rules 750-757 leaves (s27-red41a): gamer_fix112.py
+    **gf112.FIX112,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
