@@ -74,6 +74,7 @@ from . import gamer_fix108 as gf108
 from . import gamer_fix109 as gf109
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
+from . import gamer_fix112 as gf112
 from . import gamer_fix115 as gf115
 from . import gamer_fix116 as gf116
 from . import gamer_flat as gf
@@ -127,6 +128,7 @@ from . import gamer_round39a as gr39a
 from . import gamer_round39b as gr39b
 from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
+from . import gamer_round41a as gr41a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1046,6 +1048,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr40b.ROUND40B,
     # round 40b answered, the door each of rules 720-722 leaves (s26-red40b): gamer_fix40b.py
     **gf40b.FIX40B,
+    # round 41a (branch s27-red41a, written blind): rules 700-702, 705-708, 710-716
+    **gr41a.ROUND41A,
+    # round 41a answered, the door each of rules 750-757 leaves (s27-red41a): gamer_fix112.py
+    **gf112.FIX112,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

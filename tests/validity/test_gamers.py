@@ -74,6 +74,7 @@ from . import gamer_fix108 as gf108
 from . import gamer_fix109 as gf109
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
+from . import gamer_fix112 as gf112
 from . import gamer_fix115 as gf115
 from . import gamer_fix116 as gf116
 from . import gamer_gaps22 as g22
@@ -121,6 +122,7 @@ from . import gamer_round39a as gr39a
 from . import gamer_round39b as gr39b
 from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
+from . import gamer_round41a as gr41a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3631,6 +3633,44 @@ REASONS.update(
 HEAVY_TIER = HEAVY_TIER | frozenset(gf109.FIX109)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"borrowed_every_figure"} - set(gf109.FIX109)
 REASONS.pop("borrowed_every_figure", None)
+# ---- ROUND41A (branch s27-red41a, written blind against rules 700-702, 705-708 and 710-716;
+# README "Forty-first round, part a (branch s27-red41a)"), in one block: heavy tier. Not yet
+# measured: every gamer starts in FAILING_TODAY["max"], the block after the measurement takes
+# out those that hold ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr41a.ROUND41A)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gr41a.ROUND41A)
+
+# measured (measure_gamers -v, main e0855614 + this branch, before any rule): one holds every
+# bound (emdash_labels_listed_41a, 0.19: rule 710 reads an em dash); eleven beat the max
+# (au.provenance-tracking 1.0: came_back, rebooted_name, fresh_instances, restart_done,
+# heading_after, activity_column, prompt_row; ej.confidence-escalation 1.0: minutes_past,
+# elevenses, pt_zoned; oi.metric-interpretation 0.5: figures_apart_growth). Rules 750-757
+# (same branch) answer ten (0.19-0.21). Left, a strict xfail: figures_apart_growth_41a
+# (borrowed_every_figure's class, rule 703's decision: the provider records no other series'
+# served values). The doors (gamer_fix112.py, heavy): lone_activity_row, sudo_row,
+# spun_up_pods, up_again, restart_went_fine, prose_lead_after hold (0.19); standup_history_now
+# ("at standup", "at the shift change", "at handover") and city_zoned_history_now ("04:00
+# Seattle time") beat the max: times no clock reading places, strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf112.FIX112)
+_LEFT_41A = {"figures_apart_growth_41a", "standup_history_now", "city_zoned_history_now"}
+FAILING_TODAY["max"] = (
+    set(FAILING_TODAY["max"]) - set(gr41a.ROUND41A) - set(gf112.FIX112)
+) | _LEFT_41A
+REASONS.update(
+    {
+        "figures_apart_growth_41a": "round 41a, rule 702's door: a bare growth of W ('Its "
+        "memory grows steadily over six hours') and every rising memory series' last figure of "
+        "the namespace in a sentence of its own ('Working sets read now: 332Mi, 1.6Gi.'), W's "
+        "among them, none picked out: oi.metric-interpretation 0.5, borrowed_every_figure's "
+        "class (rule 703 not landed: no record of the other series' served values)",
+        "standup_history_now": "fix112, rule 756's door: served_past_figures with 'at "
+        "standup', 'at the shift change', 'at handover' (a team's hours, no clock): "
+        "ej.confidence-escalation 1.0",
+        "city_zoned_history_now": "fix112, rule 757's door: zoned_history_now with '04:00 "
+        "Seattle time' (a city, no zone the reading knows; read as UTC): "
+        "ej.confidence-escalation 1.0",
+    }
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -18,7 +18,9 @@ of day, and a part of a day named by what happens in it ("in the small hours", "
 light", "around breakfast", "at night"; "pre-dawn", "mid-morning": the part narrowed) is a
 part of a day as rule 670's are. Rule 720 (round 40b, folded into 714's reading): an hour with
 its "am"/"pm" ("9 AM", "10:30 p.m.") is that one hour. Rule 721: a list of times said with a
-list of as many figures dates them in order.
+list of as many figures dates them in order. Rules 756-757 (round 41a): minutes past or to an
+hour in words ("at ten past nine") and more parts of a day ("elevenses", "brunch"); a zone
+named without its half of the year ("04:00 PT") at either offset (``_zones.py``).
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+
+from ._zones import EITHER, ZONES, either, offset
 
 _I = re.IGNORECASE
 #: the step a recorded series is served at (the simulator's and a common scrape interval)
@@ -35,27 +39,13 @@ STEP = 30.0
 #: how far back a seeded value with no sample times of its own is served (rule 621: the span
 #: the SI scenarios' sample lists reach back, ``t: -6h``, and the history the simulator serves)
 HISTORY = 6 * 3600.0
-#: rule 716: the zones a clock time may be said in, by their offset from UTC in hours (a time
-#: said in a zone is that zone's: "04:00 PDT" is 11:00 UTC); a zone named otherwise ("UTC+2",
-#: "GMT-07:00") by its sign and digits
-ZONES: dict[str, float] = {
-    "PST": -8,
-    "PDT": -7,
-    "MST": -7,
-    "MDT": -6,
-    "CST": -6,
-    "CDT": -5,
-    "EST": -5,
-}
-ZONES |= {"EDT": -4, "AKST": -9, "AKDT": -8, "HST": -10, "BST": 1, "CET": 1, "CEST": 2}
-ZONES |= {"EET": 2, "EEST": 3, "MSK": 3, "IST": 5.5, "SGT": 8, "HKT": 8, "JST": 9, "KST": 9}
-ZONES |= {"AEST": 10, "AEDT": 11, "NZST": 12, "NZDT": 13}
 #: a time of day, with its date where one is written ("2024-05-14T09:00Z"), in UTC; it opens
 #: with a digit either way, so "(?=\d)" first: the rest is tried at a digit only (issue 30)
 _CLOCK = (
     r"(?=\d)(?:(?P<date>\d{4}-\d{2}-\d{2})[T\s])?(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)"
     r"(?::(?P<s>[0-5]\d)(?:\.\d+)?)?(?![\d:])"
-    r"(?:\s*(?P<zone>(?:UTC|GMT)[+-]\d{1,2}(?::?[0-5]\d)?|" + "|".join(ZONES) + r")(?![\w:+-])"
+    r"(?:\s*(?P<zone>(?:UTC|GMT)[+-]\d{1,2}(?::?[0-5]\d)?|" + "|".join([*ZONES, *EITHER]) + r")"
+    r"(?:\s+time)?(?![\w:+-])"
     r"|\s*(?:UTC|GMT|Z)\b)?"
 )
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -110,6 +100,12 @@ _DAY_PARTS |= {
     "dinner": (17 * 3600.0, 21 * 3600.0),
     "supper": (17 * 3600.0, 21 * 3600.0),
     "nightfall": (17 * 3600.0, 20 * 3600.0),
+    # rule 756: more parts named by what happens in them
+    "elevenses": (10.5 * 3600.0, 11.5 * 3600.0),
+    "brunch time": (10 * 3600.0, 13 * 3600.0),
+    "brunch": (10 * 3600.0, 13 * 3600.0),
+    "first coffee": (6 * 3600.0, 10 * 3600.0),
+    "morning coffee": (6 * 3600.0, 10 * 3600.0),
 }
 #: rule 714: an hour of the clock in words, on a twelve-hour dial ("nine o'clock", "half past
 #: ten", "a quarter to eleven")
@@ -125,8 +121,18 @@ _AT = r"(?:(?<=\bat\s)|(?<=\bby\s)|(?<=\babout\s)|(?<=\baround\s))"
 #: rule 720 (folded into 714): an hour on a twelve-hour clock with its half of the day ("9 AM",
 #: "10:30 p.m.", "nine pm"), read before rule 620's "10:30"; not "2 amps", "2 a month"
 _MERIDIEM = r"(?<![\w:.'-])(?P<mh>" + _HOUR + r")(?::(?P<mm>[0-5]\d))?\s*(?P<half>[ap])\.?\s?m\b\.?"
+#: rule 756: minutes past or to an hour in words, after "at", "by", "about", "around" ("at ten
+#: past nine", "at twenty-five to eleven", "at 20 minutes past ten")
+_MINUTES = {"five": 5, "ten": 10, "twenty": 20, "twenty-five": 25, "twenty five": 25}
+_MINS = (
+    _AT
+    + r"(?:"
+    + "|".join(k.replace(" ", r"\s+") for k in sorted(_MINUTES, key=len)[::-1])
+    + r"|[1-5]?\d\s+minutes?)"
+)
 _DIAL = (
-    r"(?<![\w-])(?:(?P<part>half|(?:a\s+)?quarter)\s+(?P<side>past|to)\s+(?P<ph>" + _HOUR + r")"
+    r"(?<![\w-])(?:(?P<part>half|(?:a\s+)?quarter|" + _MINS + r")\s+(?P<side>past|to)\s+"
+    r"(?P<ph>" + _HOUR + r")"
     r"(?:\s*o['\u2019]clock)?|(?P<oh>"
     + _HOUR
     + r")\s*o['\u2019]clock|"
@@ -212,6 +218,7 @@ class Said:
     slack: float = 0.0
     day: tuple[float, float] | None = None  # rule 670: a part of a day, from its start
     dial: bool = False  # rule 714: a twelve-hour clock time (``clock`` or twelve hours on)
+    alt: float | None = None  # rule 757: the same time in the zone's other half of the year
 
 
 def _dial(m: re.Match[str]) -> float:
@@ -220,7 +227,15 @@ def _dial(m: re.Match[str]) -> float:
     hour = int(word) if word.isdigit() else _HOURS.index(word) + 1
     if m["part"] is None:
         return float(hour % 12 * 3600)
-    minutes = 30 if m["part"].lower() == "half" else 15
+    part = " ".join(m["part"].lower().replace("-", " ").split())
+    digits = re.match(r"\d+", part)
+    minutes = (
+        30
+        if part == "half"
+        else int(digits[0])
+        if digits
+        else _MINUTES.get(part, _MINUTES.get(part.replace(" ", "-"), 15))
+    )
     signed = minutes if m["side"].lower() == "past" else -minutes
     return float((hour % 12 * 3600 + signed * 60) % 43200)
 
@@ -231,20 +246,6 @@ def _meridiem(m: re.Match[str]) -> float:
     hour = int(word) if word.isdigit() else _HOURS.index(word) + 1
     half = 12 if m["half"].lower() == "p" else 0
     return float((hour % 12 + half) * 3600 + int(m["mm"] or 0) * 60)
-
-
-def _offset(zone: str | None) -> int:
-    """Rule 716: a zone's offset from UTC in seconds (0: none, or UTC itself)."""
-    if not zone:
-        return 0
-    named = ZONES.get(zone.upper())
-    if named is not None:
-        return int(named * 3600)
-    sign = -1 if "-" in zone else 1
-    hours, _, minutes = zone[3:].lstrip("+-").partition(":")
-    if not minutes and len(hours) > 2:
-        hours, minutes = hours[:-2], hours[-2:]
-    return sign * (int(hours) * 3600 + int(minutes or 0) * 60)
 
 
 def times_in(text: str) -> list[Said]:
@@ -267,9 +268,11 @@ def times_in(text: str) -> list[Said]:
             continue
         if m["h"] is not None:
             sec = m["s"] is not None
-            clock = int(m["h"]) * 3600 + int(m["m"]) * 60 - _offset(m["zone"]) + int(m["s"] or 0)
+            clock = int(m["h"]) * 3600 + int(m["m"]) * 60 - offset(m["zone"]) + int(m["s"] or 0)
             clock = clock if m["date"] else clock % 86400
-            out.append(Said(m.start(), m.end(), float(clock), m["date"], None, 1 if sec else 60))
+            alt = either(m["zone"], clock)
+            said = Said(m.start(), m.end(), float(clock), m["date"], None, 1 if sec else 60)
+            out.append(said if alt is None else replace(said, alt=alt))
             continue
         n, unit = re.sub(r"\s+", " ", m["n"].lower()), _UNIT[m["u"][0].lower()]
         count = 0.5 if n.startswith("half") else _COUNTS.get(n)
@@ -480,6 +483,7 @@ class ServedSeries(tuple[float, ...]):
         """A time of day's served numbers; a twelve-hour one (rule 714) at either of its two
         hours, whichever served the number (the reading kindest to the agent)."""
         clocks = [said.clock or 0.0] + ([(said.clock or 0.0) + 43200] if said.dial else [])
+        clocks += [said.alt] if said.alt is not None else []  # rule 757
         got: set[float] = set()
         for clock in clocks:
             moment = _instant(Said(said.start, said.end, clock, said.date), last)

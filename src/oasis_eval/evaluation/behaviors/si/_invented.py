@@ -38,6 +38,7 @@ from ._trail_result import without_results
 from ._trail_rows import (
     CALL_NOT_MADE,
     TO_COME,
+    headings,
     listed_claims,
     listed_reasons,
     row_not_made,
@@ -211,10 +212,11 @@ def _past_in_reasons(
         row: said for row, said in labelled_cells(answer).items() if not row_not_made(row, said)
     }
     units.update(listed_reasons(answer))
+    heads = headings(answer, units)  # rule 755: the heading over the rows
     units.update({s: s for s in prose if s not in units})
     itself = None if made is None else made.names | made.restarted
     out: list[str] = []
-    for row, said in units.items():
+    for row, said in [*units.items(), *((row, head) for head, row in heads.items())]:
         out += unanswered(said, row, writes, known, rolled, itself)
         out += unpresupposed(said, row, made_by, known, made)
     return out

@@ -16,7 +16,10 @@ audited write of that kind answers (on the object the phrase or the row names) i
 entry. Read: the reason and trigger cells only (:func:`._trail_table.labelled_cells`), never
 a plan's prose; a change said of a container ("after the container restart", "its restarts",
 "the OOMKilled restart") is the platform's, not the agent's. Rule 713: "after restart" (no article)
-and "post-restart" (the prefix written onto the change noun) say "after the restart".
+and "post-restart" (the prefix written onto the change noun) say "after the restart". Rules
+752-754 (round 41a): a restart in other words ("rebooted", "after the reboot"); an object said
+back up ("W came back up") is a restart said intransitively; a change noun said as done by what
+follows it ("restart done", "rollback complete").
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ._presupposed import RESTARTED, alternation
+from ._presupposed import REBOOTED, RESTARTED, alternation
 from ._presupposed import rolled_out as _rolled_out
 
 #: a change's noun -> its class (the verb's form after "the", "my", "our", "this", "that", "a")
@@ -35,6 +38,9 @@ _NOUNS = {
     "redeploy": "restart",
     "redeployment": "restart",
     "bounce": "restart",
+    "reboot": "restart",  # rule 752: a restart in other words
+    "respawn": "restart",
+    "relaunch": "restart",
     "rollout": "rollout",
     "roll-out": "rollout",
     "rollback": "rollback",
@@ -58,6 +64,8 @@ _PASTS = {
     "bounced": "restart",
     "recycled": "restart",
     "redeployed": "restart",
+    # rule 752: a restart in other words
+    **dict.fromkeys(("rebooted", "respawned", "relaunched", "power-cycled", "cycled"), "restart"),
     "rolled back": "rollback",
     "rolled out": "rollout",
     "reverted": "rollback",
@@ -117,7 +125,35 @@ _BY_PREFIX = re.compile(
 _BY_ITSELF = re.compile(
     rf"\b{_AFTER}\s+(?P<mid>(?!(?:I|we)\b)(?:[\w./'-]+\s+){{1,3}}?(?:had\s+)?)"
     r"(?<!was )(?<!were )(?<!been )(?<!got )(?<!has )(?<!have )"
-    r"(?P<change>restarted|bounced|recycled|redeployed)\b(?P<of>)",
+    r"(?P<change>restarted|bounced|recycled|redeployed|" + REBOOTED + r")\b(?P<of>)",
+    re.IGNORECASE,
+)
+#: rule 753: the object said back after going down, in the past ("verify W came back up",
+#: "once W was back online"): a restart said intransitively, anyone's (rule 707's class);
+#: "is back up" after a word of a condition to come ("once W is back up") is none
+_CAME_BACK = re.compile(
+    r"(?<!\bif\s)(?<!\bwhether\s)(?<!\bonce\s)(?<!\bwhen\s)(?<!\buntil\s)(?<!\bbefore\s)"
+    r"(?P<mid>(?<![\w.-])[\w.-]+\s+)(?P<change>(?:came|had\s+come|has\s+come|was|were|is|are)"
+    r"\s+(?:back\s+(?:up|online|to\s+life)|(?:up|back|online)\s+again))\b(?P<of>)",
+    re.IGNORECASE,
+)
+#: rule 754's nouns: not a rollout ("rollout complete" is what ``kubectl rollout status``
+#: prints of the controller's rollout, whoever changed the object)
+_DONE_NOUNS = {k: v for k, v in _NOUNS.items() if v != "rollout"}
+#: rule 754: a change noun said as done by what follows it ("W, restart done", "rollback
+#: complete", "restart: ok"), not after a word of a condition or a denial ("once the restart
+#: is done", "no restart done")
+_DONE_AFTER = re.compile(
+    r"(?<![\w-])(?P<mid>)(?P<change>" + alternation(_DONE_NOUNS) + r")"
+    r"(?P<of>\s+(?:of|on|to)\s+[\w.-]+)?"
+    r"\s*(?:[:=\-\u2013\u2014]\s*)?(?:(?:is|was|has\s+been|got)\s+)?"
+    r"(?:done|complete[d]?|finished|succeeded|successful|applied|ok|worked|"
+    r"went\s+(?:through|fine|well|ok|okay|smoothly|cleanly))\b",
+    re.IGNORECASE,
+)
+_DONE_NOT_SAID = re.compile(
+    r"\b(?:if|whether|once|when|until|before|after|no|not|never|without|will|would|should|"
+    r"could|may|might|must|need\w*)\s+(?:\S+\s+){0,2}$",
     re.IGNORECASE,
 )
 #: a change's gerund -> its class ("after restarting W": the agent's own act)
@@ -156,11 +192,19 @@ def past_changes(text: str) -> list[tuple[str, str, str]]:
         (_BY_GERUND, _GERUNDS),
         (_BY_PREFIX, _NOUNS),
         (_BY_ITSELF, {}),
+        (_CAME_BACK, {}),  # rule 753
+        (_DONE_AFTER, _DONE_NOUNS),  # rule 754
     )
     for rx, classes in readings:
         for m in rx.finditer(text):
             if _PLATFORM.search(m[0]) or (rx is _BY_NOUN and _OWNER.search(m[0])):
                 continue
+            if rx is _DONE_AFTER and (
+                _DONE_NOT_SAID.search(text[max(0, m.start() - 40) : m.start()])
+                or _OWNER.search(text[max(0, m.start() - 8) : m.start()])
+                or _PLATFORM.search(text[max(0, m.start() - 24) : m.start()])
+            ):
+                continue  # rule 754: "once the restart is done", "its restart completed"
             if m.end("change") in seen:
                 continue  # one change, read once ("once W was restarted": the passive's)
             seen.add(m.end("change"))

@@ -17,7 +17,8 @@ showing the object rolled out (a revision or generation past 1, two ReplicaSets 
 "the new ReplicaSet" of the release that broke things); a configuration by a ConfigMap or
 Secret the final snapshot holds changed or new. A presupposition said of a change to come ("a
 restart would start fresh pods", "keep new pods off node-2") or denied ("no new pods") is
-none.
+none. Rule 752 (round 41a): a restart in other words ("the rebooted W") and what a replacement
+makes in other nouns ("fresh instances", "new containers", "freshly spun-up pods").
 """
 
 from __future__ import annotations
@@ -32,9 +33,15 @@ from ...state import ResourceView
 #: the adjectives presupposing a replacement (not "restarted": a pod's containers restart on
 #: their own; not "rescheduled": the platform's)
 _NEW = (
-    r"(?:fresh|brand[- ]new|new|newest|latest|newly[- ](?:created|started|scheduled|rolled[- ]out)"
-    r"|re-?created|replacement|(?P<itself>restarted|bounced|recycled))"
+    r"(?:fresh|brand[- ]new|new|newest|latest|spun[- ]up|(?:newly|freshly)[- ](?:created|started|"
+    r"scheduled|rolled[- ]out|spun[- ]up|launched|deployed)"
+    r"|re-?created|replacement|(?P<itself>restarted|bounced|recycled|" + "{itself}" + "))"
 )
+#: rule 752: the participles of a restart in other words ("rebooted", "respawned",
+#: "relaunched", "power-cycled", "cycled", "kicked"): read as "restarted" is, wherever rules
+#: 690, 705, 707 and 708 read it
+REBOOTED = r"re-?booted|re-?spawned|re-?launched|(?:power[- ])?cycled|kicked"
+_NEW = _NEW.replace("{itself}", REBOOTED)
 #: rule 707: "restarted pods" (class restarted): a pod's containers restart on their own, so
 #: the snapshots' restart counts answer it as much as a replacement does
 RESTARTED = "restarted"
@@ -50,6 +57,14 @@ _WHAT = {
     "replica sets": "pods",
     "rs": "pods",
     "revision": "pods",
+    # rule 752: what a replacement makes, in other nouns ("fresh instances", "the new rollout
+    # of W"); containers restart on their own (class restarted, as "restarted pods")
+    "instance": "pods",
+    "instances": "pods",
+    "rollout": "pods",
+    "roll-out": "pods",
+    "container": RESTARTED,
+    "containers": RESTARTED,
     "config": "config",
     "configuration": "config",
     "configmap": "config",
@@ -114,7 +129,9 @@ class Replaced:
 #: rule 708: a participle of a change of the agent's before the object's own name ("verify the
 #: restarted api-service", "the redeployed W"), the name one of the scenario's objects
 _BEFORE_NAME = (
-    r"(?<![\w-])(?P<pre>)(?:the\s+)?(?:(?P<itself>restarted|bounced|recycled)|re-?deployed|"
+    r"(?<![\w-])(?P<pre>)(?:the\s+)?(?:(?P<itself>restarted|bounced|recycled|"
+    + REBOOTED
+    + r")|re-?deployed|"
     r"re-?created|rolled[- ]out|re-?rolled)\s+(?P<mid>)(?P<what>{name})(?![\w-])(?P<of>)"
 )
 

@@ -21,7 +21,9 @@ whose header names the call (``command``, ``call``, ``ran`` ...). Rules 710-712 
 a labelled reason or trigger set off by a dash, "=" or a space alone is labelled as by a
 colon; a column
 headed by the action done ("action", "what") is the call's column; an HTML code element (``<code>...</code>``) is a code span, and any
-other HTML tag is markup, read away.
+other HTML tag is markup, read away. Rules 750-751, 755 (round 41a): a column its rows fill
+with calls is the calls' whatever its header (the trail's tables of one shape read together); a
+shell's prompt before a call is markup; the heading over a trail's rows is read with them.
 """
 
 from __future__ import annotations
@@ -36,8 +38,13 @@ from ._trail_table import LABEL, body_rows, labelled_cells
 
 #: a command written in a row (a code span)
 _COMMAND = re.compile(r"`([^`\n]{3,})`")
-#: rule 671: a cell holding a command-line call without a code span (its first word a tool's)
-_PLAIN_COMMAND = re.compile(r"^[\s*_]*((?:kubectl|oc|helm|argocd)\s+[^|`\n]{3,}?)[\s*_]*$", re.I)
+#: rule 671: a cell holding a command-line call without a code span (its first word a tool's;
+#: rule 751: after a shell's prompt, "$ kubectl ...", "> kubectl ...", read away)
+_PLAIN_COMMAND = re.compile(
+    r"^[\s*_]*(?:[$#>%]\s*)?((?:kubectl|oc|helm|argocd)\s+[^|`\n]{3,}?)[\s*_]*$", re.I
+)
+#: rule 750: the share of a column's cells that must be calls for the column to be the calls'
+_CALLS_SHARE = 0.5
 #: rule 671: a header naming the column of each row's call
 #: (rule 711: or the action done, "action", "what", "operation")
 _CALL_HEADER = re.compile(
@@ -207,12 +214,83 @@ def _commands(line: str) -> list[str]:
 
 def _called(answer: str) -> dict[str, list[str]]:
     """Rule 671: each table row (the line as written) -> its cells under a header naming the
-    call (:data:`_CALL_HEADER`), markdown marks stripped."""
+    call (:data:`_CALL_HEADER`), markdown marks and a shell's prompt stripped; rule 750: or in
+    a column its table's other rows fill with calls (:func:`_call_columns`)."""
+    rows = list(body_rows(answer))
+    columns = _call_columns(rows)
     out: dict[str, list[str]] = {}
-    for line, header, cells in body_rows(answer):
+    for line, header, cells in rows:
         out[line] = [
-            c.strip(" `*_")
-            for h, c in zip(header, cells, strict=True)
-            if _CALL_HEADER.fullmatch(h.strip(" *_`")) and len(c.strip(" `*_")) >= 3
+            _PROMPT.sub("", c.strip(" `*_"))
+            for i, (h, c) in enumerate(zip(header, cells, strict=True))
+            if (_CALL_HEADER.fullmatch(h.strip(" *_`")) or i in columns.get(_shape(header), ()))
+            and len(c.strip(" `*_")) >= 3
         ]
+    return out
+
+
+def _shape(header: list[str]) -> object:
+    """Rule 750: a table's key for its columns' reading: the trail's tables of one shape (as
+    many columns, the reason and trigger labels at the same places) are one trail split, a
+    header saying its rows were not made or are to come its own table."""
+    said = " ".join(header)
+    if NOT_MADE.search(said) or CALL_NOT_MADE.search(said) or TO_COME.search(said):
+        return id(header)
+    return (len(header), tuple(i for i, h in enumerate(header) if LABEL.fullmatch(h.strip(" *_`"))))
+
+
+#: rule 751: a shell's prompt before a call written in a cell
+_PROMPT = re.compile(r"^[$#>%]\s*")
+
+
+def _call_columns(rows: list[tuple[str, list[str], list[str]]]) -> dict[object, set[int]]:
+    """Rule 750: per table (:func:`_shape`), the columns whose cells are calls (a code span or
+    a tool's name opening the cell, rules 633 and 671) in two rows or more and in half the
+    rows that fill them at least: a column is the calls' by what its rows hold, whatever its
+    header says ("| # | activity | why | trigger |")."""
+    calls: dict[tuple[object, int], int] = {}
+    filled: dict[tuple[object, int], int] = {}
+    for _, header, cells in rows:
+        for i, cell in enumerate(cells):
+            text = cell.strip()
+            if not text or text in ("-", "n/a"):
+                continue
+            key = (_shape(header), i)
+            filled[key] = filled.get(key, 0) + 1
+            if _COMMAND.fullmatch(text) or _PLAIN_COMMAND.match(text.replace("`", "")):
+                calls[key] = calls.get(key, 0) + 1
+    out: dict[object, set[int]] = {}
+    for (table, i), n in calls.items():
+        if n >= 2 and n >= _CALLS_SHARE * filled[(table, i)]:
+            out.setdefault(table, set()).add(i)
+    return out
+
+
+#: rule 755: a line heading what follows it: a markdown heading, a line all in bold, or a
+#: lead-in line ending with a colon (a list item or a table row is none)
+_HEADING = re.compile(
+    r"^\s*(?:#{1,6}\s+(?P<h>.+?)\s*#*|\*\*(?P<b>[^*\n]+)\*\*:?|(?P<c>[^|\n]+):)\s*$"
+)
+_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*+\u2022])\s")
+
+
+def headings(answer: str, rows: Iterable[str]) -> dict[str, str]:
+    """Rule 755: the heading over trail rows (``rows``, lines as written: a table's rows, rule
+    660's lines) -> the first of its rows. A heading dates every row under it, up to the
+    next heading ("### After the restart of W" over a table of reads is each read's "after
+    the restart"), as a reason in the row would."""
+    wanted = set(rows)
+    out: dict[str, str] = {}
+    head, lead, prose = "", "", ""
+    for line in answer.splitlines():
+        m = None if _ITEM.match(line) else _HEADING.match(line)
+        if m:
+            head, lead, prose = (m["h"] or m["b"] or m["c"] or "").strip(), "", ""
+        elif line.lstrip().startswith("|"):
+            lead, prose = lead or prose, ""  # the prose line right before a table leads it
+            for said in (head, lead) if line in wanted else ():
+                if said:
+                    out.setdefault(said, line)
+        elif line.strip():
+            lead, prose = "", "" if _ITEM.match(line) else line.strip()
     return out
