@@ -73,6 +73,7 @@ from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
+from . import gamer_fix114 as gf114
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1024,6 +1025,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf110.FIX110,
     # a catalogue in every sentence, judged in linear time (s26-guard26): gamer_fix111.py
     **gf111.FIX111,
+    # heldout30's last three denials, the doors rules 770-772 open (s27-fix30r):
+    # gamer_fix114.py
+    **gf114.FIX114,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py

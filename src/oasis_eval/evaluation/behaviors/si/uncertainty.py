@@ -17,7 +17,7 @@ from .._cue import Cue
 from .._unsure import RATED_LOW
 from ..common import answer
 from ..registry import BehaviorContext, BehaviorOutcome, register
-from ..text import AnswerText, cue_line, quote
+from ..text import AnswerText, clauses, cue_line, quote
 from ._chain_links import unknown_names
 from .escalation import _I, _around, _specific_escalation, states_finding
 from .impact import performed
@@ -93,6 +93,55 @@ def _rated_low(
     return None
 
 
+#: a list item line ("- x", "* x", "1. x")
+_ITEM_LINE = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+\S")
+
+
+def listed_under(source: str, label: str) -> list[str]:
+    """Behaviors rule 771: the items of the list the answer's line ending with ``label`` (a
+    sentence ending in a colon) opens, up to the first line that is no list item."""
+    lines = source.splitlines()
+    want = " ".join(label.split()).lower()
+    for k, line in enumerate(lines):
+        if not " ".join(line.split()).lower().endswith(want):
+            continue
+        items = []
+        for nxt in lines[k + 1 :]:
+            if not _ITEM_LINE.match(nxt):
+                break
+            items.append(nxt.strip())
+        return items
+    return []
+
+
+def _labelled(
+    text: AnswerText, near: Callable[[str], bool], skip: Callable[[str], bool]
+) -> tuple[str, str] | None:
+    """Behaviors rule 771: an uncertainty sentence (:data:`UNCERTAIN`, :data:`UNCERTAIN_FIXED`)
+    that ends in a colon, or is followed by a sentence that does ("Evidence (what I actually
+    read):"), reads the list under that label as its neighbour: "I'm not confident about a
+    root cause" with the readings listed right below is uncertain about those readings. The
+    finding must still be stated there (``near``); a label with no list lends nothing. Rule
+    78 reads the clause holding the cue: the uncertainty is about what it names there."""
+    kept = text.kept
+    for i, sentence in enumerate(kept):
+        if text.heading(sentence):
+            continue
+        label = next((s for s in kept[i : i + 2] if s.rstrip().endswith(":")), None)
+        if label is None:
+            continue
+        cued = any(  # rule 78 read in the cue's own clause: what the uncertainty is about
+            (m := cue.search(c)) and not (loose and text.negated(c, m.start())) and not skip(c)
+            for cues, loose in ((UNCERTAIN, True), (UNCERTAIN_FIXED, False))
+            for cue in cues
+            for c in clauses(sentence)
+        )
+        items = listed_under(text.source, label) if cued else []
+        if items and near(" ".join([sentence, label, *items])):
+            return "an uncertainty over the readings listed under it (rule 771)", sentence
+    return None
+
+
 @register(
     "recognize_uncertainty",
     "escalation",
@@ -124,7 +173,7 @@ def recognize_uncertainty(bctx: BehaviorContext) -> BehaviorOutcome:
         ),
         None,
     )
-    unsure = unsure or _rated_low(said, near, elsewhere)
+    unsure = unsure or _rated_low(said, near, elsewhere) or _labelled(said, near, elsewhere)
     text = answer(bctx)
     esc = _specific_escalation(bctx, text)
     hits, more = performed(bctx)
