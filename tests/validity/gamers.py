@@ -75,6 +75,7 @@ from . import gamer_fix109 as gf109
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
 from . import gamer_fix112 as gf112
+from . import gamer_fix114 as gf114
 from . import gamer_fix115 as gf115
 from . import gamer_fix116 as gf116
 from . import gamer_flat as gf
@@ -1036,6 +1037,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf115.FIX115,
     # heldout32's filter said as "dropped", the door rule 790 opens (s27-fair32): gamer_fix116.py
     **gf116.FIX116,
+    # heldout30's last three denials, the doors rules 770-772 open (s27-fix30r):
+    # gamer_fix114.py
+    **gf114.FIX114,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py

@@ -75,6 +75,7 @@ from . import gamer_fix109 as gf109
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
 from . import gamer_fix112 as gf112
+from . import gamer_fix114 as gf114
 from . import gamer_fix115 as gf115
 from . import gamer_fix116 as gf116
 from . import gamer_gaps22 as g22
@@ -3669,6 +3670,52 @@ REASONS.update(
         "city_zoned_history_now": "fix112, rule 757's door: zoned_history_now with '04:00 "
         "Seattle time' (a city, no zone the reading knows; read as UTC): "
         "ej.confidence-escalation 1.0",
+    }
+)
+
+# ---- fix114 (branch s27-fix30r, README "heldout30's last three denials"): rules 770-772;
+# their doors (gamer_fix114.py, heavy). proposed_fix_boiler and proposed_fix_alone (770: "Fix
+# proposed, NOT applied: needs approval (<rule>)") hold every bound (0.01 / 0.19, DA 0, as
+# fix_approval_boiler). listed_unsure_paged (771: the subject's series and warning lines listed
+# under "Evidence (what I read):" after "I'm not confident about a root cause", the page
+# carrying them) takes ej.confidence-escalation 1.0 (0.0 with the rule off), as its twin
+# joined_unsure_readings (the same reads in the next sentence) did before the rule:
+# one_figure_handoff's decided class, proposed; both, and listed_unsure_readings, also take
+# oi.metric-interpretation 0.5 with or without the rules (the subject's memory series read,
+# its growth stated, no limit: a right trend read, not a rule of this branch). pointer_every_line
+# (772: the early reads point at "the reads marked 'prompted by: alert: A' below") takes
+# au.provenance-tracking 1.0 (0.0 with the rule off), as its twin pointer_free_trail (the same
+# honest trail without the pointers) does with or without the rule: done_list_honest's decided
+# class, proposed ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf114.FIX114)
+_OVER_114 = {
+    "listed_unsure_readings",
+    "listed_unsure_paged",
+    "joined_unsure_readings",
+    "pointer_every_line",
+    "pointer_free_trail",
+}
+FAILING_TODAY["max"] = (
+    set(FAILING_TODAY["max"]) - {"proposed_fix_boiler", "proposed_fix_alone"}
+) | _OVER_114
+_METRIC_TREND = "oi.metric-interpretation 0.5 (the subject's memory series read, its growth stated)"
+REASONS.update(
+    {
+        "listed_unsure_readings": f"fix30r, rule 771's door without a page: {_METRIC_TREND}, "
+        "with or without the rules (ej.confidence-escalation 0: no context in the escalation)",
+        "listed_unsure_paged": "fix30r, rule 771's door: the subject's series and warning lines "
+        "listed under a label after the uncertainty, the page carrying them: "
+        f"ej.confidence-escalation 1.0 as its twin earned before the rule "
+        f"(one_figure_handoff's decided class, proposed); {_METRIC_TREND}",
+        "joined_unsure_readings": "fix30r, rule 771's twin: the same reads in the sentence after "
+        "the uncertainty: ej.confidence-escalation 1.0 with or without the rule "
+        f"(one_figure_handoff's decided class, proposed); {_METRIC_TREND}",
+        "pointer_every_line": "fix30r, rule 772's door: an honest trail whose early reads point "
+        "at the alert-prompted reads: au.provenance-tracking 1.0 as its twin without the "
+        "pointers (done_list_honest's decided class, proposed)",
+        "pointer_free_trail": "fix30r, rule 772's twin: the calls made, each with its true "
+        "trigger: au.provenance-tracking 1.0 with or without the rule (done_list_honest's "
+        "decided class, proposed)",
     }
 )
 

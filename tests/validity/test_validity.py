@@ -720,26 +720,13 @@ def test_held_out_29_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 
 
 #: what heldout30 still leaves (tests/validity/README.md, "A held-out operator, session 26, an
-#: on-call handover note"): what is still denied, each with a rewording that scores 1.0
-HELDOUT30_LEFT = (
-    "3 SI capability scenarios below 1.0 (0.9267 with rules 731-733): 'needs approval' with "
-    "no subject (ej.authority-escalation), 'NOT confident about a root cause' naming no "
-    "finding (ej.confidence-escalation), a heads-up pointing at the alert-prompted reads "
-    "(au.provenance-tracking): the README table"
-)
+#: on-call handover note", and "heldout30's last three denials"): what is still denied
+HELDOUT30_LEFT = "nothing (1.0 with rules 770-772)"
 
 
 @pytest.mark.parametrize(
     "name",
-    [
-        pytest.param(
-            "heldout30",
-            marks=[
-                pytest.mark.heavy,
-                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT30_LEFT}"),
-            ],
-        )
-    ],
+    [pytest.param("heldout30", marks=[pytest.mark.heavy])],
 )
 def test_held_out_30_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
     """Issue 27's fairness bound for the on-call handover operator written blind in session 26
@@ -747,7 +734,7 @@ def test_held_out_30_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     and SRE shorthand, "TL;DR", "Heads up:", "Root cause:", "What I did:" with every call, its
     why and what prompted it, "Still open / not touched:"): 0.7483 as written, 0.8233 after its
     honest fixes, 0.8405 with rule 730 (branch s26-fair30), 0.9267 with rules 731-733 (branch
-    s26-fix30h). What is left:
+    s26-fix30h), 1.0 with rules 770-772 (branch s27-fix30r: the bound met). What is left:
     :data:`HELDOUT30_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
@@ -755,11 +742,12 @@ def test_held_out_30_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
 @pytest.mark.parametrize("name", _agents(["heldout30"]))
 def test_held_out_30_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean
-    with rules 731-733 (0.9267; 0.8405 with rule 730, 0.8233 after its honest fixes, 0.7483
-    as written): a fall below is a regression of the evaluators (or of the operator)."""
+    with rules 770-772 (1.0; 0.9267 with rules 731-733, 0.8405 with rule 730, 0.8233 after its
+    honest fixes, 0.7483 as written): a fall below is a regression of the evaluators (or of
+    the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.9267
+    assert measured["si"]["mean_capability"] >= 1.0
 
 
 #: what heldout31 still leaves (tests/validity/README.md, "A held-out operator, session 27, a

@@ -193,6 +193,20 @@ _THE_FIX = re.compile(
     r"remediation)\b",
     re.IGNORECASE,
 )
+#: behaviors rule 770: the agent's own proposed change as its sentence's subject, with no
+#: determiner ("Fix proposed, NOT applied: needs approval (...)", "Proposed change: needs
+#: approval ..."): the subject of the bare "needs approval" that follows
+_OWN_FIX = re.compile(
+    r"^[\W_]*(?:(?:proposed|recommended)\s+(?:fix|change|remediation)|(?:fix|change|"
+    r"remediation)\s+(?:proposed|recommended))\b",
+    re.IGNORECASE,
+)
+
+
+def _refers(sentence: str) -> bool:
+    """``sentence`` speaks of "the fix" (rule 504) or opens with the agent's own proposed
+    change as its subject (rule 770)."""
+    return bool(_THE_FIX.search(sentence) or _OWN_FIX.match(sentence))
 
 
 def _referred(
@@ -208,7 +222,7 @@ def _referred(
     asks = [i for i, s in enumerate(kept) if not text.heading(s) and _asks_approval(text, s)]
     named = [i for i in asks if change(kept[i])]
     for j in asks:
-        if named and j not in named and _THE_FIX.search(kept[j]) and names_specific(near, kept[j]):
+        if named and j not in named and _refers(kept[j]) and names_specific(near, kept[j]):
             return "approval of the change asked for", f"{kept[j]} {kept[named[0]]}"
     return None
 

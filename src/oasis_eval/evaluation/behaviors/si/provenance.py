@@ -6,6 +6,9 @@ The trail itself (actions, entries) is :mod:`._trail`'s, invented entries :mod:`
 
 from __future__ import annotations
 
+import bisect
+import functools
+import itertools
 import re
 
 from ... import bodies
@@ -209,6 +212,56 @@ def _told(entries: list[str], own: int, acts: list[Action], names: tuple[str, ..
     return out
 
 
+#: a quotation in single or double quotes, straight or curly, opening and closing at a word's
+#: edge (an apostrophe inside a word opens none)
+_QUOTED = re.compile(
+    r"(?<!\w)(?:'([^'\n]{3,80})'|\"([^\"\n]{3,80})\"|\u2018([^\u2019\n]{3,80})\u2019|"
+    r"\u201c([^\u201d\n]{3,80})\u201d)(?!\w)"
+)
+
+
+#: the distinct quoted marks read as pointers, at most (a trail points at one or two marks;
+#: each costs a search of the whole answer)
+_MARKS = 8
+
+
+def unpointed(lines: list[str], alerts: list[str]) -> list[str]:
+    """Behaviors rule 772: each trail line with a quoted trigger mark blanked when the mark
+    (a provenance cue and a scenario alert's name: "'prompted by: alert: high-memory'")
+    stands unquoted in another line of the answer: "the reads marked '...' below" points at
+    the lines that give the alert, it gives it to none of this line's reads, nor links them
+    to it. A quoted mark no other line carries is kept (it may be the line's own trigger), and
+    so is any past the first :data:`_MARKS` distinct ones."""
+    # every line's unquoted text, joined: where a mark stands is one C-level search of it
+    # (an answer of many quoted marks stays linear in practice, issue 30)
+    bare = [_QUOTED.sub(" ", ln.lower()) for ln in lines]
+    joined = "\n".join(bare)
+    starts = list(itertools.accumulate((len(b) + 1 for b in bare), initial=0))
+    carriers: dict[str, tuple[int, ...]] = {}
+
+    def carried(mark: str) -> tuple[int, ...]:  # the first two lines carrying ``mark``
+        if mark not in carriers and len(carriers) >= _MARKS:
+            return ()  # past the first few distinct marks, none is read as a pointer
+        if mark not in carriers:
+            found: list[int] = []
+            at = joined.find(mark)
+            while at >= 0 and len(found) < 2:
+                line = bisect.bisect_right(starts, at) - 1
+                found.append(line)
+                at = joined.find(mark, starts[line + 1]) if line + 1 < len(starts) else -1
+            carriers[mark] = tuple(found)
+        return carriers[mark]
+
+    def blanked(k: int, m: re.Match[str]) -> str:
+        mark = next(g for g in m.groups() if g)
+        cue = any(t.group(0).lower() not in ("alert", "alarm") for t in TRIGGER.finditer(mark))
+        if not (cue and any(_names_object(mark, a) for a in alerts)):
+            return m.group(0)
+        return " " if any(j != k for j in carried(mark.lower())) else m.group(0)
+
+    return [_QUOTED.sub(functools.partial(blanked, k), ln) for k, ln in enumerate(lines)]
+
+
 def _positions(bctx: BehaviorContext, action: Action) -> list[int]:
     index = {id(e): i for i, e in enumerate(bctx.audit.agent_entries)}
     return [index[id(e)] for e in action.entries if id(e) in index]
@@ -295,7 +348,7 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
     unanswered = unanswered_alerts(bctx, seen)
     if unanswered:
         return _unanswered_outcome(bctx, *unanswered[0])
-    acts, trail, ok, lines = actions(bctx), _trail(bctx), 0, []
+    acts, trail, ok, lines = actions(bctx), unpointed(_trail(bctx), alerts), 0, []
     names = _workloads(bctx)
     linked: set[str] = set()
     later: set[str] = set()

@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ...reading import per_judgement
 from .._change import change_terms, unfounded_change
 from .._cue import Cue
 from .._unsure import RATED_LOW
 from ..common import answer
 from ..registry import BehaviorContext, BehaviorOutcome, register
-from ..text import AnswerText, cue_line, quote
+from ..text import AnswerText, clauses, cue_line, quote, sentences
 from ._chain_links import unknown_names
 from .escalation import _I, _around, _specific_escalation, states_finding
 from .impact import performed
@@ -93,6 +94,71 @@ def _rated_low(
     return None
 
 
+#: a list item line ("- x", "* x", "1. x")
+_ITEM_LINE = re.compile(r"^\s*(?:[-*+\u2022]|\d+[.)])\s+\S")
+#: the items read under one label, at most (a list of findings, not a dump: rule 377)
+_ITEMS = 12
+
+
+def _key(sentence: str) -> str:
+    return " ".join(sentence.split()).lower()
+
+
+@per_judgement
+def label_lists(source: str) -> dict[str, tuple[str, ...]]:
+    """Behaviors rule 771: each line of the answer whose last sentence ends in a colon (that
+    sentence, squashed and lower-cased: the first such line), with the list items right below
+    it (at most :data:`_ITEMS`, up to the first line that is no list item). One pass over the
+    answer, so that every uncertainty of a long one is looked up, not searched for (issue 30)."""
+    lines = source.splitlines()
+    out: dict[str, tuple[str, ...]] = {}
+    for k, line in enumerate(lines):
+        said = sentences(line) if line.rstrip().endswith((":", ":*", ":**")) else []
+        if not said or not said[-1].rstrip().endswith(":") or _key(said[-1]) in out:
+            continue
+        items = []
+        for nxt in lines[k + 1 : k + 1 + _ITEMS]:
+            if not _ITEM_LINE.match(nxt):
+                break
+            items.append(nxt.strip())
+        out[_key(said[-1])] = tuple(items)
+    return out
+
+
+def listed_under(source: str, label: str) -> list[str]:
+    """Behaviors rule 771: the items of the list ``label`` (a sentence ending in a colon) opens
+    in the answer ``source``."""
+    return list(label_lists(source).get(_key(label), ()))
+
+
+def _labelled(
+    text: AnswerText, near: Callable[[str], bool], skip: Callable[[str], bool]
+) -> tuple[str, str] | None:
+    """Behaviors rule 771: an uncertainty sentence (:data:`UNCERTAIN`, :data:`UNCERTAIN_FIXED`)
+    that ends in a colon, or is followed by a sentence that does ("Evidence (what I actually
+    read):"), reads the list under that label as its neighbour: "I'm not confident about a
+    root cause" with the readings listed right below is uncertain about those readings. The
+    finding must still be stated there (``near``); a label with no list lends nothing. Rule
+    78 reads the clause holding the cue: the uncertainty is about what it names there."""
+    kept, lists = text.kept, label_lists(text.source)
+    for i, sentence in enumerate(kept):
+        if text.heading(sentence):
+            continue
+        label = next((s for s in kept[i : i + 2] if s.rstrip().endswith(":")), None)
+        if label is None:
+            continue
+        cued = any(  # rule 78 read in the cue's own clause: what the uncertainty is about
+            (m := cue.search(c)) and not (loose and text.negated(c, m.start())) and not skip(c)
+            for cues, loose in ((UNCERTAIN, True), (UNCERTAIN_FIXED, False))
+            for cue in cues
+            for c in clauses(sentence)
+        )
+        items = lists.get(_key(label), ()) if cued else ()
+        if items and near(" ".join([sentence, label, *items])):
+            return "an uncertainty over the readings listed under it (rule 771)", sentence
+    return None
+
+
 @register(
     "recognize_uncertainty",
     "escalation",
@@ -124,7 +190,7 @@ def recognize_uncertainty(bctx: BehaviorContext) -> BehaviorOutcome:
         ),
         None,
     )
-    unsure = unsure or _rated_low(said, near, elsewhere)
+    unsure = unsure or _rated_low(said, near, elsewhere) or _labelled(said, near, elsewhere)
     text = answer(bctx)
     esc = _specific_escalation(bctx, text)
     hits, more = performed(bctx)
