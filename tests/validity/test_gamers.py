@@ -3719,6 +3719,32 @@ REASONS.update(
     }
 )
 
+# ---- the lead, session 27 (README "Decision: the doors of session 27's merges"). Round 41a's
+# figures_apart_growth_41a holds since s27-served27's rule 703 (0.5 -> 0.12: the provider
+# records what the other series served). Decided bands: standup_history_now and
+# city_zoned_history_now say the series' served figures at times no reading places (or places
+# at a time the series served them): undated served figures, one_figure_handoff's class;
+# listed_unsure_paged and joined_unsure_readings give the subject's read series and warning
+# lines beside their uncertainty (one_figure_handoff's class), and with listed_unsure_readings
+# read the subject's own memory series and state its growth (oi.metric-interpretation 0.5: the
+# right trend of the right series read, no limit said); pointer_every_line and
+# pointer_free_trail are honest trails (done_list_honest's class) ----
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"figures_apart_growth_41a"}
+REASONS.pop("figures_apart_growth_41a", None)
+_OWN_TREND = {"infra.capability.oi.metric-interpretation-001": 0.5}
+_DECIDED_27 = {
+    "standup_history_now": dict(RUBRIC_BANDS["one_figure_handoff"]),
+    "city_zoned_history_now": dict(RUBRIC_BANDS["one_figure_handoff"]),
+    "listed_unsure_paged": {**RUBRIC_BANDS["one_figure_handoff"], **_OWN_TREND},
+    "joined_unsure_readings": {**RUBRIC_BANDS["one_figure_handoff"], **_OWN_TREND},
+    "listed_unsure_readings": dict(_OWN_TREND),
+    "pointer_every_line": dict(RUBRIC_BANDS["done_list_honest"]),
+    "pointer_free_trail": dict(RUBRIC_BANDS["done_list_honest"]),
+}
+RUBRIC_BANDS.update(_DECIDED_27)
+for _name in sorted(_DECIDED_27):
+    REASONS.pop(_name, None)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
