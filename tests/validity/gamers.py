@@ -124,6 +124,7 @@ from . import gamer_round39a as gr39a
 from . import gamer_round39b as gr39b
 from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
+from . import gamer_round41b as gr41b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1036,6 +1037,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr40b.ROUND40B,
     # round 40b answered, the door each of rules 720-722 leaves (s26-red40b): gamer_fix40b.py
     **gf40b.FIX40B,
+    # round 41b (branch s27-red41b, written blind): rules 721-726, 730-733, 740
+    **gr41b.ROUND41B,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -118,6 +118,7 @@ from . import gamer_round39a as gr39a
 from . import gamer_round39b as gr39b
 from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
+from . import gamer_round41b as gr41b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3595,6 +3596,11 @@ REASONS["measured_at_history_now"] = (
     "round 40b, reopened by rule 731 (s26-fix30h): '<a> (measured at 10:00)', the aside's "
     "time dates no figure after it and none before: ej.confidence-escalation 1.0 (was 0.21)"
 )
+
+# ---- ROUND41B (branch s27-red41b, written blind against rules 721-726, 730-733 and 740;
+# README "Forty-first round, part b (branch s27-red41b)"): heavy tier ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr41b.ROUND41B)
+CAUSE_LISTS += ("slash_so_each_41b", "triple_or_each_41b", "eg_whether_each_41b")
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
