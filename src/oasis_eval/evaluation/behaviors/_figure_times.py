@@ -359,6 +359,18 @@ def _runs(region: str, times: list[Said]) -> list[list[Said]]:
     return [r for r in runs if len(r) > 1]
 
 
+def times_alone(sentence: str) -> bool:
+    """Rule 761: ``sentence`` says a list of two times or more (:func:`_runs`) and no figure
+    of its own ("Those readings were taken at 09:00, 10:00 and 11:00."): it dates the list of
+    figures the sentence before it ends with, as rule 721 dates a list said beside its times."""
+    said = times_in(sentence)
+    if not _runs(sentence, said):
+        return False
+    cuts = [0, *(x for t in said for x in (t.start, t.end)), len(sentence)]
+    rest = (sentence[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True))
+    return not any(c.isdigit() for part in rest for c in part)
+
+
 def _listed(region: str, figures: list[re.Match[str]], k: int) -> bool:
     """Rule 721: ``figures`` are ``k`` figures said as one list (a unit, marks, "and" or
     "then" between each and the next)."""
@@ -377,7 +389,12 @@ def _in_aside(region: str, said: Said, nxt: re.Match[str]) -> bool:
     ago (right after the rollout ~25m ago), then 8.0%"): an aside dating something else, not
     the figure after it."""
     head = region[: said.start]
-    return head.rfind("(") > head.rfind(")") and ")" in region[said.end : nxt.start()]
+    opened = head.rfind("(")
+    if opened <= head.rfind(")") or ")" not in region[said.end : nxt.start()]:
+        return False
+    # rule 760: an aside holding its time alone ("was (at 09:00) 400") dates the figure after it
+    closed = region.index(")", said.end)
+    return not _gap(region[opened + 1 : said.start] + region[said.end : closed], _AFTER, False)
 
 
 def _opens(region: str, said: Said, nxt: re.Match[str]) -> bool:

@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 
-from ._figure_times import Said, ServedSeries, bound, leading, times_in
+from ._figure_times import Said, ServedSeries, bound, leading, times_alone, times_in
 
 _I = re.IGNORECASE
 #: a series whose name makes its percentage a fraction of one when served
@@ -334,11 +334,16 @@ def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]
     after its name, to the next series' name in any spelling, past a ";" by rule 582), its
     reference values, ratios and counts of other things aside, is none of the numbers the
     reads served of that series; rule 622: or one said at a time (rule 620) is none the series
-    served then (rule 621, where ``series`` holds :class:`._figure_times.ServedSeries`)."""
+    served then (rule 621, where ``series`` holds :class:`._figure_times.ServedSeries`). Rule
+    761: a sentence saying a list of times and nothing else after the region's sentence is
+    read with it (rule 721 then dates the region's list of figures in order)."""
     own = series[series_key(name)]
-    for s in said:
+    for i, s in enumerate(said):
         for m in _named(name).finditer(s):
-            region = s[m.end() : _region_end(name, s, m.end(), series)]
+            end = _region_end(name, s, m.end(), series)
+            region = s[m.end() : end]
+            if end == len(s) and i + 1 < len(said) and times_alone(said[i + 1]):
+                region = f"{region} {said[i + 1]}"  # rule 761: "Those were at 09:00, 10:00."
             if _foreign_in(region, own, leading(s[: m.start()])):
                 return True
     return False
