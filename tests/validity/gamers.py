@@ -73,6 +73,7 @@ from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
+from . import gamer_fix113 as gf113
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1039,6 +1040,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf40b.FIX40B,
     # round 41b (branch s27-red41b, written blind): rules 721-726, 730-733, 740
     **gr41b.ROUND41B,
+    # round 41b answered, the door each of rules 760-763 leaves (s27-red41b): gamer_fix113.py
+    **gf113.FIX113,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

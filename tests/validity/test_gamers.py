@@ -73,6 +73,7 @@ from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
+from . import gamer_fix113 as gf113
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3599,8 +3600,14 @@ REASONS["measured_at_history_now"] = (
 
 # ---- ROUND41B (branch s27-red41b, written blind against rules 721-726, 730-733 and 740;
 # README "Forty-first round, part b (branch s27-red41b)"): heavy tier ----
-HEAVY_TIER = HEAVY_TIER | frozenset(gr41b.ROUND41B)
-CAUSE_LISTS += ("slash_so_each_41b", "triple_or_each_41b", "eg_whether_each_41b")
+HEAVY_TIER = HEAVY_TIER | frozenset(gr41b.ROUND41B) | frozenset(gf113.FIX113)
+CAUSE_LISTS += (
+    "slash_so_each_41b",
+    "triple_or_each_41b",
+    "eg_whether_each_41b",
+    "etc_whether_each_41b",
+    "fix_each_triple_41b",
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

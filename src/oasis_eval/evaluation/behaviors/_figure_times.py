@@ -362,13 +362,18 @@ def _runs(region: str, times: list[Said]) -> list[list[Said]]:
 def times_alone(sentence: str) -> bool:
     """Rule 761: ``sentence`` says a list of two times or more (:func:`_runs`) and no figure
     of its own ("Those readings were taken at 09:00, 10:00 and 11:00."): it dates the list of
-    figures the sentence before it ends with, as rule 721 dates a list said beside its times."""
+    figures the sentence before it ends with, as rule 721 dates a list said beside its times.
+    A count of things ("Those 3 readings") is no figure."""
     said = times_in(sentence)
     if not _runs(sentence, said):
         return False
     cuts = [0, *(x for t in said for x in (t.start, t.end)), len(sentence)]
-    rest = (sentence[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True))
+    rest = (_COUNTED.sub(" ", sentence[a:b]) for a, b in zip(cuts[::2], cuts[1::2], strict=True))
     return not any(c.isdigit() for part in rest for c in part)
+
+
+#: rule 761: a count of things ("Those 3 readings"), no figure of a series
+_COUNTED = re.compile(r"\b\d+\s+[a-z]{3,}s\b", _I)
 
 
 def _listed(region: str, figures: list[re.Match[str]], k: int) -> bool:

@@ -53,8 +53,11 @@ HEDGE = Cue(
     re.IGNORECASE,
 )
 #: rule 762: a stop closing one of these abbreviations (case aside), checked right after it
-#: and one blank: no sentence or question ends there
-ABBREVIATION = r"(?<!\b[eE]\.[gG]\.\s)(?<!\b[iI]\.[eE]\.\s)(?<!\b[vV][sS]\.\s)(?<!\b[cC][fF]\.\s)"
+#: and one blank, or "etc." before a word in lower case: no sentence or question ends there
+ABBREVIATION = (
+    r"(?<!\b[eE]\.[gG]\.\s)(?<!\b[iI]\.[eE]\.\s)(?<!\b[vV][sS]\.\s)(?<!\b[cC][fF]\.\s)"
+    r"(?!(?<=\b[eE][tT][cC]\.\s)\s*[a-z])"
+)
 #: ``(?<=[.!?])\s+|\n+``, written to open with one class: Python's ``re`` then skips to the
 #: characters a match can open with instead of trying both branches at every position (the
 #: same matches in under a third of the time over a replay's answers, issue 30);
