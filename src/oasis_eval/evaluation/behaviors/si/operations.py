@@ -335,31 +335,35 @@ def _proposal(text: AnswerText, names: set[str], every: frozenset[str] = frozens
                 continue
             inside = [m.span() for n in sorted(every) for m in term_regex(n).finditer(clause)]
             inside += [m.span() for m in _IDENTIFIER.finditer(clause)]
-            where = _own_option(clause, named, inside)
-            if any(
-                not AnswerText.negated(clause, c.start())
-                and not any(a <= c.start() < b for a, b in inside)
-                and where[0] <= c.start() < where[1]
+            cues = [
+                c.start()
                 for c in FIX_CUE.finditer(clause)
-            ):
+                if not AnswerText.negated(clause, c.start())
+                and not any(a <= c.start() < b for a, b in inside)
+            ]
+            where = _own_option(clause, named, inside, cues)
+            if where is not None and any(where[0] <= c < where[1] for c in cues):
                 return sentence
     return None
 
 
 def _own_option(
-    clause: str, named: list[re.Match[str]], inside: list[tuple[int, int]]
-) -> tuple[int, int]:
+    clause: str, named: list[re.Match[str]], inside: list[tuple[int, int]], cues: list[int]
+) -> tuple[int, int] | None:
     """Rule 763: where a remediation of the root-cause object may stand in ``clause``: the whole
-    clause, or, where its options joined by "or" name other objects (``inside``) too ("W may
-    have policy P blocking it or Service S with no endpoints or ..., which a change would
-    fix"), the option naming the root-cause object only."""
+    clause; where its options joined by "or" name other objects (``inside``) too, the option
+    naming the root-cause object, and only if each of those options holds a remediation of its
+    own (a menu of fixes); None where one does not ("W may have policy P blocking it or policy
+    R blocking it, which a change would fix": a catalogue of causes)."""
     cuts = [0, *(x for m in _OPTIONS.finditer(clause) for x in (m.start(), m.end())), len(clause)]
     options = list(zip(cuts[::2], cuts[1::2], strict=True))
-    if len(options) < 2:
-        return 0, len(clause)
     own = [o for o in options if any(o[0] <= m.start() < o[1] for m in named)]
     others = [o for o in options if o not in own and any(o[0] <= a < o[1] for a, _b in inside)]
-    return own[0] if own and others else (0, len(clause))
+    if not own or not others:
+        return 0, len(clause)
+    if any(not any(a <= c < b for c in cues) for a, b in others):
+        return None
+    return own[0]
 
 
 def fix_targets(scenario: Scenario) -> tuple[list[tuple[str | None, str, str | None]], str]:
