@@ -3608,6 +3608,17 @@ CAUSE_LISTS += (
     "etc_whether_each_41b",
     "fix_each_triple_41b",
 )
+# measured blind on main e0855614 (README "Forty-first round, part b"): four winners,
+# own_sentence_times_41b and aside_before_figure_41b (ej.confidence-escalation 1.0),
+# eg_whether_each_41b (da.multi-signal-correlation 0.4, oi.log-analysis), triple_or_each_41b
+# (ca.state-discovery 0.3333), answered by rules 760-763 (0.21, 0.21, 0.19, 0.20); the doors of
+# 761-763 (gamer_fix113.py) hold after the rules' narrowing; 760's does not: undecided ----
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | {"reading_aside_history_41b"}
+REASONS["reading_aside_history_41b"] = (
+    "red41b, rule 760's door: 'was (reading at 09:00) <a>, then (reading at 10:00) <a>, ...', "
+    "an aside with a word of its own beside its time still dates no figure (rule 731): "
+    "ej.confidence-escalation 1.0, measured_at_history_now's class (the lead's rule 731 change)"
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.evaluation.behaviors._figure_times import times_alone
-from oasis_eval.evaluation.behaviors._metric_figure import sprayed
+from oasis_eval.evaluation.behaviors._metric_figure import sprayed, times_alone
 from oasis_eval.evaluation.behaviors._question import mask_questions
 from oasis_eval.evaluation.behaviors._words import sentences
 from oasis_eval.evaluation.behaviors.si.operations import _proposal
@@ -64,6 +63,9 @@ def test_a_list_of_times_in_a_sentence_of_its_own_dates_the_figures_before_it() 
 def test_a_sentence_of_times_alone_is_a_list_and_no_figure() -> None:
     assert times_alone("Those readings were taken at 09:00, 10:00 and 11:00.")
     assert times_alone("At 09:00 and 10:00.")
+    # its door (gamer_fix113.py): a count of things is no figure
+    assert times_alone("Those 3 readings were taken at 09:00, 10:00 and 11:00.")
+    assert not times_alone("It was 800 ms at 09:00 and 10:00.")  # a figure and its unit
     assert not times_alone("It started at 09:12.")  # one time
     assert not times_alone("It started at 09:12 and peaked at 09:20.")  # no list
     assert not times_alone("It was 800 at 09:00 and 10:00.")  # a figure of its own
@@ -84,6 +86,14 @@ def test_an_abbreviation_ends_no_sentence() -> None:
         "I.e. two.",
         "Next.",
     ]
+    # its door (gamer_fix113.py): "etc." before a word in lower case
+    etc = "I checked whether W has a DNS failure etc. or a crash, so there is a crash."
+    assert sentences(etc) == [etc]
+    assert "DNS" not in mask_questions(etc)
+    assert sentences("We read the logs etc. Then the pods.") == [
+        "We read the logs etc.",
+        "Then the pods.",
+    ]
     # as before: any other stop before a space ends both
     assert sentences("I read the pods. They are fine.") == ["I read the pods.", "They are fine."]
     assert "fine" in mask_questions("I checked whether W is ok. It is fine.")
@@ -103,6 +113,14 @@ def test_an_abbreviation_ends_no_sentence() -> None:
         ),
         # was: "allow" of a scenario object's own name (one hyphen: read by the scenario's names)
         ("NetworkPolicy allow-monitoring or NetworkPolicy restrict-backend may block it.", False),
+        # its door (gamer_fix113.py): a remediation of the whole alternative of objects
+        (
+            "backend may have NetworkPolicy clip-indexer-allow-scrape blocking the traffic or "
+            "NetworkPolicy restrict-backend blocking the traffic which a change would fix.",
+            False,
+        ),
+        ("Either patch restrict-backend or add a policy allow-monitoring for frontend.", True),
+        ("Remove or narrow restrict-backend so that frontend reaches backend.", True),
         ("Patch restrict-backend to admit frontend.", True),
         ("Re-create restrict-backend with frontend admitted.", True),
         ("Allow frontend in restrict-backend, beside clip-indexer-allow-scrape.", True),

@@ -328,7 +328,7 @@ def _in_order(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said
     figure at the first time: rule 620 would give the list's first time to the last figure
     and none to the rest."""
     out: dict[int, tuple[Said, bool]] = {}
-    for run in _runs(region, times_in(region)):
+    for run in runs(region, times_in(region)):
         k = len(run)
         before = [f for f in figures if f.end() <= run[0].start][-k:]
         after = [f for f in figures if f.start() >= run[-1].end][:k]
@@ -347,7 +347,7 @@ def _list_gap(gap: str) -> bool:
     return not any(c.isdigit() for c in gap) and len(_WORD.findall(gap)) <= 6
 
 
-def _runs(region: str, times: list[Said]) -> list[list[Said]]:
+def runs(region: str, times: list[Said]) -> list[list[Said]]:
     """Rule 721: the lists of two times or more said together, joined by marks, "and" or
     "then" only."""
     runs: list[list[Said]] = []
@@ -357,23 +357,6 @@ def _runs(region: str, times: list[Said]) -> list[list[Said]]:
         else:
             runs.append([t])
     return [r for r in runs if len(r) > 1]
-
-
-def times_alone(sentence: str) -> bool:
-    """Rule 761: ``sentence`` says a list of two times or more (:func:`_runs`) and no figure
-    of its own ("Those readings were taken at 09:00, 10:00 and 11:00."): it dates the list of
-    figures the sentence before it ends with, as rule 721 dates a list said beside its times.
-    A count of things ("Those 3 readings") is no figure."""
-    said = times_in(sentence)
-    if not _runs(sentence, said):
-        return False
-    cuts = [0, *(x for t in said for x in (t.start, t.end)), len(sentence)]
-    rest = (_COUNTED.sub(" ", sentence[a:b]) for a, b in zip(cuts[::2], cuts[1::2], strict=True))
-    return not any(c.isdigit() for part in rest for c in part)
-
-
-#: rule 761: a count of things ("Those 3 readings"), no figure of a series
-_COUNTED = re.compile(r"\b\d+\s+[a-z]{3,}s\b", _I)
 
 
 def _listed(region: str, figures: list[re.Match[str]], k: int) -> bool:

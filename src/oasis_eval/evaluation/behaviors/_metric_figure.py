@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 
-from ._figure_times import Said, ServedSeries, bound, leading, times_alone, times_in
+from ._figure_times import Said, ServedSeries, bound, leading, runs, times_in
 
 _I = re.IGNORECASE
 #: a series whose name makes its percentage a fraction of one when served
@@ -437,3 +437,20 @@ def blank(sentence: str, names: Iterable[str]) -> str:
 @lru_cache(maxsize=256)
 def _named(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){_name(name)}(?![a-z])", _I)
+
+
+def times_alone(sentence: str) -> bool:
+    """Rule 761: ``sentence`` says a list of two times or more (:func:`._figure_times.runs`) and no figure
+    of its own ("Those readings were taken at 09:00, 10:00 and 11:00."): it dates the list of
+    figures the sentence before it ends with, as rule 721 dates a list said beside its times.
+    A count of things ("Those 3 readings") is no figure."""
+    said = times_in(sentence)
+    if not runs(sentence, said):
+        return False
+    cuts = [0, *(x for t in said for x in (t.start, t.end)), len(sentence)]
+    rest = (_COUNTED.sub(" ", sentence[a:b]) for a, b in zip(cuts[::2], cuts[1::2], strict=True))
+    return not any(c.isdigit() for part in rest for c in part)
+
+
+#: rule 761: a count of things ("Those 3 readings"), no figure of a series
+_COUNTED = re.compile(r"\b\d+\s+[a-z]{3,}s\b", _I)
