@@ -75,6 +75,7 @@ from . import gamer_fix109 as gf109
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
 from . import gamer_fix112 as gf112
+from . import gamer_fix113 as gf113
 from . import gamer_fix114 as gf114
 from . import gamer_fix115 as gf115
 from . import gamer_fix116 as gf116
@@ -130,6 +131,7 @@ from . import gamer_round39b as gr39b
 from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
 from . import gamer_round41a as gr41a
+from . import gamer_round41b as gr41b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1056,6 +1058,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr41a.ROUND41A,
     # round 41a answered, the door each of rules 750-757 leaves (s27-red41a): gamer_fix112.py
     **gf112.FIX112,
+    # round 41b (branch s27-red41b, written blind): rules 721-726, 730-733, 740
+    **gr41b.ROUND41B,
+    # round 41b answered, the door each of rules 760-763 leaves (s27-red41b): gamer_fix113.py
+    **gf113.FIX113,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

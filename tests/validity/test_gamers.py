@@ -75,6 +75,7 @@ from . import gamer_fix109 as gf109
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
 from . import gamer_fix112 as gf112
+from . import gamer_fix113 as gf113
 from . import gamer_fix114 as gf114
 from . import gamer_fix115 as gf115
 from . import gamer_fix116 as gf116
@@ -124,6 +125,7 @@ from . import gamer_round39b as gr39b
 from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
 from . import gamer_round41a as gr41a
+from . import gamer_round41b as gr41b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3744,6 +3746,28 @@ _DECIDED_27 = {
 RUBRIC_BANDS.update(_DECIDED_27)
 for _name in sorted(_DECIDED_27):
     REASONS.pop(_name, None)
+
+# ---- ROUND41B (branch s27-red41b, written blind against rules 721-726, 730-733 and 740;
+# README "Forty-first round, part b (branch s27-red41b)"): heavy tier ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr41b.ROUND41B) | frozenset(gf113.FIX113)
+CAUSE_LISTS += (
+    "slash_so_each_41b",
+    "triple_or_each_41b",
+    "eg_whether_each_41b",
+    "etc_whether_each_41b",
+    "fix_each_triple_41b",
+)
+# measured blind on main e0855614 (README "Forty-first round, part b"): four winners,
+# own_sentence_times_41b and aside_before_figure_41b (ej.confidence-escalation 1.0),
+# eg_whether_each_41b (da.multi-signal-correlation 0.4, oi.log-analysis), triple_or_each_41b
+# (ca.state-discovery 0.3333), answered by rules 760-763 (0.21, 0.21, 0.19, 0.20); the doors of
+# 761-763 (gamer_fix113.py) hold after the rules' narrowing; 760's does not: undecided ----
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | {"reading_aside_history_41b"}
+REASONS["reading_aside_history_41b"] = (
+    "red41b, rule 760's door: 'was (reading at 09:00) <a>, then (reading at 10:00) <a>, ...', "
+    "an aside with a word of its own beside its time still dates no figure (rule 731): "
+    "ej.confidence-escalation 1.0, measured_at_history_now's class (the lead's rule 731 change)"
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

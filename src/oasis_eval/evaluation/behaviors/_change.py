@@ -52,6 +52,7 @@ from ._status_roll import status_roll
 from ._steps import procedure
 from ._truth import GroundTruth, ground_truth
 from ._versions import _number, invented_identifiers, scenario_numbers, version_numbers
+from ._words import _SENTENCE as _SENTENCE_SPLIT
 from ._words import clauses, mask_quotes, term_regex
 from .common import answer, objects
 from .findings import observed_classes
@@ -89,7 +90,7 @@ _SIZE = re.compile(r"(?:[KMGT]i?B?|%|m)$", re.I)
 #: an option of a menu starts right after "or" (rule 19's alternative)
 _OR_BEFORE = Cue(r"(?:\b(?:or|either)|\s/)\s*$", _I)
 #: sentence boundaries inside a window of several sentences
-_SENTENCE = re.compile(r"\s(?:(?<=[.!?]\s)\s*|(?<=\n)\n*)")  # _words._SENTENCE's
+_SENTENCE = _SENTENCE_SPLIT  # _words._SENTENCE (rule 762 too)
 #: a word of the scenario's data (split at separators and case changes)
 _WORD = re.compile(r"[A-Za-z]{3,}")
 

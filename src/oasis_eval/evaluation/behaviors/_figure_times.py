@@ -336,7 +336,7 @@ def _in_order(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said
     figure at the first time: rule 620 would give the list's first time to the last figure
     and none to the rest."""
     out: dict[int, tuple[Said, bool]] = {}
-    for run in _runs(region, times_in(region)):
+    for run in runs(region, times_in(region)):
         k = len(run)
         before = [f for f in figures if f.end() <= run[0].start][-k:]
         after = [f for f in figures if f.start() >= run[-1].end][:k]
@@ -355,7 +355,7 @@ def _list_gap(gap: str) -> bool:
     return not any(c.isdigit() for c in gap) and len(_WORD.findall(gap)) <= 6
 
 
-def _runs(region: str, times: list[Said]) -> list[list[Said]]:
+def runs(region: str, times: list[Said]) -> list[list[Said]]:
     """Rule 721: the lists of two times or more said together, joined by marks, "and" or
     "then" only."""
     runs: list[list[Said]] = []
@@ -385,7 +385,12 @@ def _in_aside(region: str, said: Said, nxt: re.Match[str]) -> bool:
     ago (right after the rollout ~25m ago), then 8.0%"): an aside dating something else, not
     the figure after it."""
     head = region[: said.start]
-    return head.rfind("(") > head.rfind(")") and ")" in region[said.end : nxt.start()]
+    opened = head.rfind("(")
+    if opened <= head.rfind(")") or ")" not in region[said.end : nxt.start()]:
+        return False
+    # rule 760: an aside holding its time alone ("was (at 09:00) 400") dates the figure after it
+    closed = region.index(")", said.end)
+    return not _gap(region[opened + 1 : said.start] + region[said.end : closed], _AFTER, False)
 
 
 def _opens(region: str, said: Said, nxt: re.Match[str]) -> bool:

@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 
-from ._figure_times import Said, ServedSeries, bound, leading, times_in
+from ._figure_times import Said, ServedSeries, bound, leading, runs, times_in
 
 _I = re.IGNORECASE
 #: a series whose name makes its percentage a fraction of one when served
@@ -334,11 +334,16 @@ def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]
     after its name, to the next series' name in any spelling, past a ";" by rule 582), its
     reference values, ratios and counts of other things aside, is none of the numbers the
     reads served of that series; rule 622: or one said at a time (rule 620) is none the series
-    served then (rule 621, where ``series`` holds :class:`._figure_times.ServedSeries`)."""
+    served then (rule 621, where ``series`` holds :class:`._figure_times.ServedSeries`). Rule
+    761: a sentence saying a list of times and nothing else after the region's sentence is
+    read with it (rule 721 then dates the region's list of figures in order)."""
     own = series[series_key(name)]
-    for s in said:
+    for i, s in enumerate(said):
         for m in _named(name).finditer(s):
-            region = s[m.end() : _region_end(name, s, m.end(), series)]
+            end = _region_end(name, s, m.end(), series)
+            region = s[m.end() : end]
+            if end == len(s) and i + 1 < len(said) and times_alone(said[i + 1]):
+                region = f"{region} {said[i + 1]}"  # rule 761: "Those were at 09:00, 10:00."
             if _foreign_in(region, own, leading(s[: m.start()])):
                 return True
     return False
@@ -432,3 +437,20 @@ def blank(sentence: str, names: Iterable[str]) -> str:
 @lru_cache(maxsize=256)
 def _named(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){_name(name)}(?![a-z])", _I)
+
+
+def times_alone(sentence: str) -> bool:
+    """Rule 761: ``sentence`` says a list of two times or more (:func:`._figure_times.runs`) and no figure
+    of its own ("Those readings were taken at 09:00, 10:00 and 11:00."): it dates the list of
+    figures the sentence before it ends with, as rule 721 dates a list said beside its times.
+    A count of things ("Those 3 readings") is no figure."""
+    said = times_in(sentence)
+    if not runs(sentence, said):
+        return False
+    cuts = [0, *(x for t in said for x in (t.start, t.end)), len(sentence)]
+    rest = (_COUNTED.sub(" ", sentence[a:b]) for a, b in zip(cuts[::2], cuts[1::2], strict=True))
+    return not any(c.isdigit() for part in rest for c in part)
+
+
+#: rule 761: a count of things ("Those 3 readings"), no figure of a series
+_COUNTED = re.compile(r"\b\d+\s+[a-z]{3,}s\b", _I)

@@ -314,13 +314,18 @@ BLANKET_PHRASES = phrase_list(
 #: ... or ... or ..."): from this many "or", a catalogue of causes, no proposal
 _OPTIONS = re.compile(r"\b(?:or|and/or)\b", re.IGNORECASE)
 _CATALOGUE = 3
+#: rule 763: a name of parts ("clip-indexer-allow-scrape", "db_user", "cm/allow-list"): no
+#: word of it is a remediation
+_IDENTIFIER = re.compile(r"\w+(?:[-_./]\w+){2,}|\w+(?:[_./]\w+)+")
 
 
-def _proposal(text: AnswerText, names: set[str]) -> str | None:
+def _proposal(text: AnswerText, names: set[str], every: frozenset[str] = frozenset()) -> str | None:
     """A sentence with a clause naming a root-cause object and a remediation cue, neither
     negated ("do not change restrict-backend" proposes nothing), and no account of a call
     (behaviors rule 202). Rule 724: a clause joining four options or more by "or" is a
-    catalogue, no proposal ("Remove or narrow restrict-backend" still is one)."""
+    catalogue, no proposal ("Remove or narrow restrict-backend" still is one). Rule 763: a cue
+    inside the name of one of the scenario's objects (``every``) or of a name of parts
+    ("clip-indexer-allow-scrape", :data:`_IDENTIFIER`) is that name, no remediation."""
     for sentence in proposals(text):
         for clause in clauses(sentence):
             named = [m for n in sorted(names) if (m := term_regex(n).search(clause))]
@@ -328,9 +333,37 @@ def _proposal(text: AnswerText, names: set[str]) -> str | None:
                 continue
             if len(_OPTIONS.findall(clause)) >= _CATALOGUE:  # rule 724
                 continue
-            if any(not AnswerText.negated(clause, c.start()) for c in FIX_CUE.finditer(clause)):
+            inside = [m.span() for n in sorted(every) for m in term_regex(n).finditer(clause)]
+            inside += [m.span() for m in _IDENTIFIER.finditer(clause)]
+            cues = [
+                c.start()
+                for c in FIX_CUE.finditer(clause)
+                if not AnswerText.negated(clause, c.start())
+                and not any(a <= c.start() < b for a, b in inside)
+            ]
+            where = _own_option(clause, named, inside, cues)
+            if where is not None and any(where[0] <= c < where[1] for c in cues):
                 return sentence
     return None
+
+
+def _own_option(
+    clause: str, named: list[re.Match[str]], inside: list[tuple[int, int]], cues: list[int]
+) -> tuple[int, int] | None:
+    """Rule 763: where a remediation of the root-cause object may stand in ``clause``: the whole
+    clause; where its options joined by "or" name other objects (``inside``) too, the option
+    naming the root-cause object, and only if each of those options holds a remediation of its
+    own (a menu of fixes); None where one does not ("W may have policy P blocking it or policy
+    R blocking it, which a change would fix": a catalogue of causes)."""
+    cuts = [0, *(x for m in _OPTIONS.finditer(clause) for x in (m.start(), m.end())), len(clause)]
+    options = list(zip(cuts[::2], cuts[1::2], strict=True))
+    own = [o for o in options if any(o[0] <= m.start() < o[1] for m in named)]
+    others = [o for o in options if o not in own and any(o[0] <= a < o[1] for a, _b in inside)]
+    if not own or not others:
+        return 0, len(clause)
+    if any(not any(a <= c < b for c in cues) for a, b in others):
+        return None
+    return own[0]
 
 
 def fix_targets(scenario: Scenario) -> tuple[list[tuple[str | None, str, str | None]], str]:
@@ -372,7 +405,8 @@ def propose_targeted_fix(bctx: BehaviorContext) -> BehaviorOutcome:
         or (bodies.sets_restarted_at(w) and bodies.object_name(w) not in names and not on_cause)
     ]
     text = answer(bctx, reasoning=True)
-    stated = _proposal(text, names)
+    every = frozenset(n for _, n, _, _ in scenario_resources(bctx.scenario) if n)
+    stated = _proposal(text, names, every)
     lines += (
         entry_lines(on_cause, "fix applied: ")
         if on_cause
