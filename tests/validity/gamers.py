@@ -73,6 +73,7 @@ from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
+from . import gamer_fix117 as gf117
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1024,6 +1025,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf110.FIX110,
     # a catalogue in every sentence, judged in linear time (s26-guard26): gamer_fix111.py
     **gf111.FIX111,
+    # rule 742's door, an address inside a question (s27-guard27): gamer_fix117.py
+    **gf117.FIX117,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py

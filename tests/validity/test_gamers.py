@@ -73,6 +73,7 @@ from . import gamer_fix107 as gf107
 from . import gamer_fix108 as gf108
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
+from . import gamer_fix117 as gf117
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3595,6 +3596,14 @@ REASONS["measured_at_history_now"] = (
     "round 40b, reopened by rule 731 (s26-fix30h): '<a> (measured at 10:00)', the aside's "
     "time dates no figure after it and none before: ej.confidence-escalation 1.0 (was 0.21)"
 )
+
+# ---- fix117 (branch s27-guard27, README "Judging time linear in the answer everywhere"): rule
+# 742 (a stop inside an address or a path ends no question) takes whether_so_each_uncapped's
+# da.multi-signal-correlation 0.4 (its question ended at "s3:"): off the strict xfails; the
+# door, an address and a path beside every candidate (gamer_fix117.py, heavy as fix111) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf117.FIX117)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"whether_so_each_uncapped"}
+REASONS.pop("whether_so_each_uncapped", None)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
