@@ -35,6 +35,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 
 from ._figure_times import Said, ServedSeries, bound, leading, runs, times_in
+from ._said_now import NOW_AFTER as _NOW_AFTER
+from ._said_now import OTHER_SERIES as _OTHER_SERIES
+from ._said_now import TIMED_NOW as _TIMED_NOW
+from ._said_now import WHOLE as _WHOLE
+from ._said_now import after_baseline, said_now
 
 _I = re.IGNORECASE
 #: a series whose name makes its percentage a fraction of one when served
@@ -59,7 +64,6 @@ _FIGURE = re.compile(
 #: window, "->" and "→" between them too
 _SPAN_SEP = r"[\s:=,()~\-–>→]+"
 #: a figure said to be the current one ("0.08 now", "is 0.08")
-_NOW_AFTER = re.compile(r"%?\s*(?:now|currently)\b", _I)
 _NOW_BEFORE = re.compile(r"\b(?:now|currently|is)\s+$", _I)
 #: a lone figure after one of these is a past or reference reading, no current one
 _PAST = frozenset(
@@ -67,17 +71,6 @@ _PAST = frozenset(
     | {"previously", "from", "threshold", "limit", "target", "bar", "under", "below", "above"}
 )
 _WORD = re.compile(r"[a-z]+", _I)
-#: the name of a series' baseline sibling said in words ("normal latency p99", up to two words
-#: between): no current reading of the series itself
-_BASELINE = re.compile(
-    r"\b(?:normal|baseline|usual|typical|expected)[\s_\-]+(?:\w+[\s_\-]+){0,2}$", _I
-)
-#: :data:`_FIGURE` never cut short ("12 minutes" is no "1")
-_WHOLE = re.compile(
-    r"(?<![\w.])(?<!\d:)\d*\.?\d+"
-    r"(?!\d|\.\d|:\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
-    _I,
-)
 
 
 def _name(name: str) -> str:
@@ -168,9 +161,6 @@ def _past_before(words: str) -> bool:
     return bool({w.lower() for w in _WORD.findall(words)} & _PAST)
 
 
-#: what ends the rest of a sentence a series' "now" reading is looked for in: another series
-#: (an identifier with "_")
-_OTHER_SERIES = re.compile(r"(?<![\w])[A-Za-z]\w*_\w+")
 #: a served number ("800", "0.02"; "1e3" is not read)
 _SERVED = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\d.])")
 #: the units a reading may be rewritten in (ms and s, a percentage and its fraction; a figure
@@ -183,41 +173,19 @@ def served_numbers(results: Iterable[str]) -> tuple[float, ...]:
     return tuple(sorted({float(n) for r in results for n in _SERVED.findall(r)}))
 
 
-#: rule 512: a figure with a time unit right before "now" ("it is 1 s now", "1600ms now"): a
-#: current reading in that unit, not an age
-_TIMED_NOW = re.compile(
-    r"(?<![\w.])(?<!\d:)\d*\.?\d+(?=\s*(?:ms|s|secs?|seconds?|milliseconds?)\s+"
-    r"(?:now|currently)\b)",
-    _I,
-)
-
-
-def _said_now(sentence: str, end: int) -> list[re.Match[str]]:
-    """Rule 441: the figures said "now" (or "currently") in the rest of a sentence after a
-    series' name, up to another series' name ("...; it is 1600 now."); rule 512: with a time
-    unit between ("it is 1 s now")."""
-    nxt = _OTHER_SERIES.search(sentence, end)
-    rest = sentence[end : nxt.start() if nxt else len(sentence)]
-    said = [
-        f
-        for f in _WHOLE.finditer(rest)
-        if _NOW_AFTER.match(rest, f.end())
-        or re.search(r"\b(?:now|currently)\s+$", rest[: f.start()], _I)
-    ]
-    return sorted([*said, *_TIMED_NOW.finditer(rest)], key=lambda f: f.start())
-
-
 def now_figures(sentence: str, names: Iterable[str]) -> list[float]:
     """Rule 442: the figures ``sentence`` says are the current reading ("now", "currently",
     rule 441's reading to the next series' name) of a series named by one of ``names`` (not
-    its baseline sibling), as written (a percentage's number, no unit rewritten)."""
-    return [
-        float(f[0])
+    its baseline sibling), as written (a percentage's number, no unit rewritten); each figure
+    once (rule 741: a sentence naming its series n times is read once)."""
+    baseline = after_baseline(sentence)
+    ends = [
+        m.end()
         for name in sorted(set(names))
         for m in _named(name).finditer(sentence)
-        if not _BASELINE.search(sentence, 0, m.start())
-        for f in _said_now(sentence, m.end())
+        if not baseline(m.start())
     ]
+    return [float(f.text) for f in said_now(sentence, ends)]
 
 
 def _unserved(
@@ -225,15 +193,25 @@ def _unserved(
 ) -> bool:
     """``figure`` (a current reading) is no served number in any unit (``scales``), at its
     precision."""
-    value = _reading(figure)
-    written = figure[0].partition(".")[2]
-    places = len(written) + (2 if value != float(figure[0]) else 0)  # "2%" is 0.02
+    timed = _TIMED_NOW.match(figure.string, figure.start())  # rule 512: "1 s" is no percentage
+    return _unserved_reading(figure[0], _reading(figure), timed is not None, served, scales)
+
+
+def _unserved_reading(
+    written: str,
+    value: float,
+    timed: bool,
+    served: tuple[float, ...],
+    scales: tuple[float, ...] = _SCALES,
+) -> bool:
+    """:func:`_unserved` of a figure ``written`` so, read as ``value`` (a percentage as its
+    fraction), ``timed`` where a time unit follows it before "now"."""
+    places = len(written.partition(".")[2]) + (2 if value != float(written) else 0)  # "2%": 0.02
     # rule 512: a figure's last place rounds only when it has two significant digits or more;
     # "0.0" (none) is no reading of 0.02, "1" s none of 800ms ("0.8", "2%" within 5% only)
-    rounds = len(figure[0].replace(".", "").lstrip("0")) >= 2
+    rounds = len(written.replace(".", "").lstrip("0")) >= 2
     tol = max(0.05 * abs(value), 0.5 * 10**-places if rounds else 0.0)
-    timed = _TIMED_NOW.match(figure.string, figure.start())  # rule 512: "1 s" is no percentage
-    for k in scales[:3] if timed else scales:
+    for k in scales[:3] if timed else scales:  # rule 512: "1 s" is no percentage
         lo = bisect.bisect_left(served, (value - tol) / k)
         if lo < len(served) and served[lo] <= (value + tol) / k:
             return False
@@ -248,12 +226,21 @@ def _misread(name: str, said: list[str], served: tuple[float, ...] | None) -> bo
     if served is None:
         return False
     return any(
-        _unserved(f, served)
+        _unserved_reading(f.text, f.value, f.timed, served)
         for s in said
-        for m in _span(name).finditer(s)
-        if not _BASELINE.search(s, 0, m.start())
-        for f in _said_now(s, m.start(1))
+        for f in said_now(s, _unbased(s, _span(name)))
     )
+
+
+def _unbased(sentence: str, span: re.Pattern[str]) -> list[int]:
+    """Where the words after each match of ``span`` (:func:`_span`) start, the matches after
+    a baseline sibling's words aside."""
+    return [m.start(1) for m in _unbased_matches(sentence, span)]
+
+
+def _unbased_matches(sentence: str, span: re.Pattern[str]) -> list[re.Match[str]]:
+    baseline = after_baseline(sentence)
+    return [m for m in span.finditer(sentence) if not baseline(m.start())]
 
 
 def series_key(name: str) -> str:
@@ -404,13 +391,7 @@ def sprayed(
             out.add(name)
             continue
         span = _span(name)
-        now = {
-            r
-            for s in said
-            for m in span.finditer(s)
-            if not _BASELINE.search(s, 0, m.start())
-            for r in _currents(m[1])
-        }
+        now = {r for s in said for m in _unbased_matches(s, span) for r in _currents(m[1])}
         # rule 412: two current readings of one series contradict; rule 441: one never read
         if (len(seen) > 1 and len(now) > 1) or _misread(name, said, served):
             out.add(name)

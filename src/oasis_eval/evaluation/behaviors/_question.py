@@ -30,10 +30,11 @@ _OPENS = Cue(
     _I,
 )
 #: where the question ends: a stop, a joined clause, or a new subject after a comma; rule
-#: 726: a stop inside a word ("db.query", "10:00", "v1.2") ends nothing; rule 762: nor the stop
-#: of "e.g.", "i.e.", "vs.", "cf.", nor "etc." before a word in lower case
+#: 726: a stop inside a word ("db.query", "10:00", "v1.2") ends nothing; rule 742: nor one
+#: inside an address or a path ("s3://ops-archive/", "host:/data", "./run.sh"); rule 762: nor
+#: the stop of "e.g.", "i.e.", "vs.", "cf.", nor "etc." before a word in lower case
 _ENDS = Cue(
-    r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)[.;:!?](?![\w.])(?!(?<=\betc\.)\s+[a-z])|,?\s+(?:but|so|then|and then)\b"
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)[.;:!?](?![\w./])(?!(?<=\betc\.)\s+[a-z])|,?\s+(?:but|so|then|and then)\b"
     r"|,\s+(?:and\s+)?(?:I|we|it|they|this|that|which|he|she|you)\b",
     _I,
 )

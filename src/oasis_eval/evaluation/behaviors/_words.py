@@ -7,6 +7,7 @@ keyword salad); :mod:`._output` recognises tool output; :mod:`.text` reads the a
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 
@@ -252,13 +253,14 @@ def negated_in_clause(clause: str, start: int) -> bool:
     open /etc/app.yaml" and "could not resolve host db" assert their object.
     """
     before = mask_quotes(clause)[:start]
-    errors = [m for m in ERROR_CLAUSE.finditer(before)]
+    errors = [m.span() for m in ERROR_CLAUSE.finditer(before)]
+    opens = [a for a, _ in errors]
+    last = None  # rule 741: the words after a later cue are never more, so the last one decides
     for cue in NEGATION.finditer(before):
-        if any(e.start() <= cue.start() < e.end() for e in errors):
-            continue
-        if len(before[cue.end() :].split()) <= NEGATION_WINDOW:
-            return True
-    return False
+        i = bisect.bisect_right(opens, cue.start()) - 1  # the error clauses never overlap
+        if i < 0 or cue.start() >= errors[i][1]:
+            last = cue
+    return last is not None and len(before[last.end() :].split()) <= NEGATION_WINDOW
 
 
 # ---- terms and phrases: word boundaries ------------------------------------------------------

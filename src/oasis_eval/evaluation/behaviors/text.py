@@ -113,6 +113,38 @@ _SOURCE_NOUNS = frozenset({"logs", "metrics", "traces", "events", "dashboards"})
 _OF = frozenset({"of", "for", "from"})
 
 
+def _blanked_as_written(flat: str, spans: Iterable[str]) -> str:
+    """Each of ``spans`` blanked in ``flat`` (quotes around blanks), the first occurrence
+    found again from the start after each blank."""
+    low = flat.lower()
+    for span in spans:
+        i = low.find(span.lower())
+        while i >= 0:
+            flat = flat[:i] + '"' + " " * (len(span) - 2) + '"' + flat[i + len(span) :]
+            low = flat.lower()
+            i = low.find(span.lower())
+    return flat
+
+
+def _blanked(flat: str, spans: Iterable[str]) -> str:
+    """:func:`_blanked_as_written` of an ASCII ``flat`` in time linear in it (rule 741: a
+    span pasted n times cost n copies of the sentence): blanked in place, each search from
+    the first place a match could straddle the last blank (the text before it is unchanged
+    and held none)."""
+    text, low = bytearray(flat, "ascii"), bytearray(flat.lower(), "ascii")
+    for span in spans:
+        key = span.lower()
+        if not key.isascii():
+            continue  # never in an ASCII text
+        needle, blank = key.encode("ascii"), f'"{" " * (len(span) - 2)}"'.encode("ascii")
+        i = low.find(needle)
+        while i >= 0:
+            text[i : i + len(span)] = blank
+            low[i : i + len(span)] = blank
+            i = low.find(needle, max(0, i - len(needle) + 1))
+    return text.decode("ascii")
+
+
 class AnswerText:
     """The agent's stated conclusion: normalised sentences with what it did not conclude
     set aside.
@@ -250,20 +282,15 @@ class AnswerText:
     def heading(self, sentence: str) -> bool:
         """``sentence`` is a markdown heading (issue 27 item 3: a section title such as
         "Risk, escalation and approval" escalates, approves and warns of nothing)."""
-        return _squash(sentence) in getattr(self, "headings", ())
+        headings = getattr(self, "headings", ())  # rule 741: most answers have none
+        return bool(headings) and _squash(sentence) in headings
 
     def own(self, sentence: str) -> str:
         """``sentence`` with every tool-output span in it blanked (issue 27 item 2: "the log
         says connection pool exhausted" restates the log; it does not state the finding)."""
         flat = " ".join(sentence.split())
-        low = flat.lower()
-        for span in getattr(self, "spans", ()):
-            i = low.find(span.lower())
-            while i >= 0:
-                flat = flat[:i] + '"' + " " * (len(span) - 2) + '"' + flat[i + len(span) :]
-                low = flat.lower()
-                i = low.find(span.lower())
-        return flat
+        spans = getattr(self, "spans", ())
+        return _blanked(flat, spans) if flat.isascii() else _blanked_as_written(flat, spans)
 
     def mentions(self, term: str) -> str | None:
         """The first kept sentence mentioning ``term`` (negation ignored), or None."""

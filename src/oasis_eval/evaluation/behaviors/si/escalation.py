@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ...reading import per_judgement
 from .._change import change_terms, names_change
 from .._cue import Cue, Searcher
 from .._dates import NOT_AFTER_DATE, NOT_BEFORE_DATE
@@ -210,10 +211,7 @@ def _around(
         if ok is None:
             ok = cued[sentence] = not (
                 text.heading(sentence)
-                or not any(
-                    (m := cue.search(c)) and not (negation and text.negated(c, m.start()))
-                    for c in clauses(sentence)
-                )
+                or not _cued(text, cue, negation, sentence)
                 or (skip and skip(sentence))  # the dearer test last (pure: the order is free)
             )
         if not ok:
@@ -222,6 +220,17 @@ def _around(
         if near is None or (near(span) if callable(near) else names_specific(near, span)):
             return sentence
     return None
+
+
+@per_judgement
+def _cued(text: AnswerText, cue: Searcher, negation: bool, sentence: str) -> bool:
+    """A clause of ``sentence`` holds ``cue`` (unnegated, with ``negation``): once per cue and
+    sentence in a judgement (rule 741: each escalation behavior read every sentence with
+    every cue again, a catalogue of megabytes some sixty times)."""
+    return any(
+        (m := cue.search(c)) and not (negation and text.negated(c, m.start()))
+        for c in clauses(sentence)
+    )
 
 
 #: a sentence whose subject is the sentence before it ("That is not reversible, ...")
@@ -247,9 +256,7 @@ def _window(
     for i, sentence in enumerate(kept):
         ok = cued.get(sentence)
         if ok is None:
-            ok = cued[sentence] = not text.heading(sentence) and any(
-                (m := cue.search(c)) and not text.negated(c, m.start()) for c in clauses(sentence)
-            )
+            ok = cued[sentence] = not text.heading(sentence) and _cued(text, cue, True, sentence)
         if not ok:
             continue
         joins = not own or sentence.rstrip().endswith(":")
