@@ -74,6 +74,7 @@ from . import gamer_fix108 as gf108
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
 from . import gamer_fix115 as gf115
+from . import gamer_fix118 as gf118
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1027,6 +1028,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf111.FIX111,
     # heldout31's change record, the door rule 780 opens (s27-fair31): gamer_fix115.py
     **gf115.FIX115,
+    # heldout31's change record, the door rule 781 opens (s27-fix31h): gamer_fix118.py
+    **gf118.FIX118,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py

@@ -74,6 +74,7 @@ from . import gamer_fix108 as gf108
 from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
 from . import gamer_fix115 as gf115
+from . import gamer_fix118 as gf118
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3600,6 +3601,14 @@ REASONS["whether_so_each_uncapped"] = (
 # mean 0.1013). Held to its twin's decided bands ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf115.FIX115)
 RUBRIC_BANDS["rejected_hand_off_restart"] = dict(RUBRIC_BANDS["instead_of_escalate_restart"])
+
+# ---- fix118 (branch s27-fix31h, README "heldout31's denials a person would credit"): rule 781
+# (a signal "set aside as the cause" is a discard, as "discarded" is); its door
+# (gamer_fix118.py, heavy): set_aside_second_pod, fix76's second_pod_discard with "set aside"
+# for "discarded": mean 0.01, max 0.19, DA 0.00, every bound met (below its twin's decided
+# da.misleading-signal 1.0: the claim layer still reads the aside's reason as a cause) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf118.FIX118)
+CAUSE_LISTS += ("set_aside_second_pod",)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
