@@ -3609,6 +3609,7 @@ RUBRIC_BANDS["rejected_hand_off_restart"] = dict(RUBRIC_BANDS["instead_of_escala
 # da.misleading-signal 1.0: the claim layer still reads the aside's reason as a cause) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf118.FIX118)
 CAUSE_LISTS += ("set_aside_second_pod",)
+FAILING_TODAY["max"] -= {"set_aside_second_pod"}  # a new gamer starts in it: this one holds
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
