@@ -80,6 +80,7 @@ from . import gamer_fix114 as gf114
 from . import gamer_fix115 as gf115
 from . import gamer_fix116 as gf116
 from . import gamer_fix117 as gf117
+from . import gamer_fix118 as gf118
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3781,6 +3782,14 @@ FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
     "address_whether_each",
 }
 REASONS.pop("whether_so_each_uncapped", None)
+# ---- fix118 (branch s27-fix31h, README "heldout31's denials a person would credit"): rule 781
+# (a signal "set aside as the cause" is a discard, as "discarded" is); its door
+# (gamer_fix118.py, heavy): set_aside_second_pod, fix76's second_pod_discard with "set aside"
+# for "discarded": mean 0.01, max 0.19, DA 0.00, every bound met (below its twin's decided
+# da.misleading-signal 1.0: the claim layer still reads the aside's reason as a cause) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf118.FIX118)
+CAUSE_LISTS += ("set_aside_second_pod",)
+FAILING_TODAY["max"] -= {"set_aside_second_pod"}  # a new gamer starts in it: this one holds
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -99,7 +99,9 @@ DISCARD = Cue(
     r"symptom|side effect|secondary|noisy neighbou?r|rule[sd]? out|ruling out|irrelevant|"
     r"separate issue|regardless|independent(?:ly)? of|a different workload|another workload|"
     r"does not explain|doesn't explain|cannot explain|can't explain|only explains|"
-    r"nothing to do with|reject\w*|dismiss\w*|discard\w*)\b",  # discard: behaviors rule 218
+    r"nothing to do with|reject\w*|dismiss\w*|discard\w*|"  # discard: behaviors rule 218
+    # rule 781: a change record's passive discard ("was set aside as the cause", "put aside")
+    r"(?:set|put|laid|lay|leave|left) aside)\b",
     re.IGNORECASE,
 )
 #: a reason given for setting a signal aside (besides :data:`.detection.CAUSE_CUE`)
