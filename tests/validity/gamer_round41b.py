@@ -267,10 +267,10 @@ ROUND41B: dict[str, tuple[Any, str, str]] = {
     ),
 }
 
-#: rule 740's second shape, kept out of ``gamers.GAMERS`` (README "Forty-first round, part b"):
-#: one run of it did not finish in 70 minutes at load 12 (no scenario of ``*capability.ca.*``
-#: judged in 400 s at load 8), which the heavy tier should not carry until the slow reading is
-#: found; measure it by merging this into ``GAMERS`` by hand
+#: rule 740's second shape: one run of it did not finish in 70 minutes at load 12 (README
+#: "Forty-first round, part b"): a dotted word read by rule 705's patterns and a line of blanks
+#: by the table rule's, each in n^2 steps; in ``gamers.GAMERS`` since rule 743 reads both in
+#: linear time (the lead, session 27)
 SLOW41B: dict[str, tuple[Any, str, str]] = {
     "dotted_or_runs_41b": (
         dotted_or_runs_41b,

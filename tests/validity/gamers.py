@@ -1066,6 +1066,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf112.FIX112,
     # round 41b (branch s27-red41b, written blind): rules 721-726, 730-733, 740
     **gr41b.ROUND41B,
+    # round 41b's slow shape, judged in linear time since rule 743 (the lead, session 27)
+    **gr41b.SLOW41B,
     # round 41b answered, the door each of rules 760-763 leaves (s27-red41b): gamer_fix113.py
     **gf113.FIX113,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py

@@ -3751,7 +3751,9 @@ for _name in sorted(_DECIDED_27):
 
 # ---- ROUND41B (branch s27-red41b, written blind against rules 721-726, 730-733 and 740;
 # README "Forty-first round, part b (branch s27-red41b)"): heavy tier ----
-HEAVY_TIER = HEAVY_TIER | frozenset(gr41b.ROUND41B) | frozenset(gf113.FIX113)
+HEAVY_TIER = (
+    HEAVY_TIER | frozenset(gr41b.ROUND41B) | frozenset(gf113.FIX113) | frozenset(gr41b.SLOW41B)
+)
 CAUSE_LISTS += (
     "slash_so_each_41b",
     "triple_or_each_41b",

@@ -1,13 +1,21 @@
 """The lead's rules of session 27 (issue 27): rule 734, a reading's own participle before its
-time ("400 (measured at 10:00)") dates that figure. Each case marked "was" read the other way
+time ("400 (measured at 10:00)") dates that figure; rule 743, a line of blanks and a dotted
+word read in linear time. Each case marked "was" read the other way
 before the rule."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
 from oasis_eval.evaluation.behaviors._figure_times import bound
+from oasis_eval.evaluation.behaviors._markdown import _RULE
 from oasis_eval.evaluation.behaviors._metric_figure import _WHOLE
+from oasis_eval.evaluation.behaviors._words import _TABLE_RULE
+from oasis_eval.evaluation.behaviors.si._presupposed import presupposed
+from oasis_eval.evaluation.behaviors.si._trail_table import _SEPARATOR
 
 
 def _clock(region: str) -> dict[str, float | None]:
@@ -34,3 +42,35 @@ def test_a_readings_participle_gives_its_time_to_the_figure(
     """Rule 734 (``_figure_times.py::_AFTER``, read by ``bound``)."""
     got = {k: v for k, v in _clock(region).items() if v is not None}
     assert got == {k: v * 3600 for k, v in dated.items()}
+
+
+# ---- rule 743: a line of blanks and a dotted word are read in linear time -------------------
+
+_OLD_RULE = r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$"
+
+
+def test_the_table_rule_matches_as_before_on_random_lines() -> None:
+    """Rule 743 (``_words._TABLE_RULE``, ``_trail_table._SEPARATOR``, ``_markdown._RULE``):
+    the same matches as the patterns with two blank runs side by side."""
+    old = re.compile(_OLD_RULE)
+    old_md = re.compile(_OLD_RULE.replace("{3,}", "{2,}"))
+    rng = random.Random(743)
+    for _ in range(20000):
+        line = "".join(rng.choice([" ", "|", "-", ":", "\t", "a", "--"]) for _ in range(12))
+        for before, after in ((old, _TABLE_RULE), (old, _SEPARATOR), (old_md, _RULE)):
+            got, was = after.match(line), before.match(line)
+            assert (got and got.group()) == (was and was.group()), repr(line)
+
+
+def test_a_line_of_blanks_and_a_dotted_word_are_read_in_linear_time() -> None:
+    """Round 41b's ``dotted_or_runs_41b``: before rule 743 each of these took minutes (a
+    million steps squared); the suite's per-test timeout fails a return to that."""
+    blanks = " " * 300_000 + "x"
+    assert _TABLE_RULE.match(blanks) is None and _SEPARATOR.match(blanks) is None
+    assert _RULE.match(blanks) is None
+    dotted = "it is " + ".".join(["db"] * 100_000) + " or not"
+    assert presupposed(dotted) == []
+    # read as before: a name's possessive opening the phrase
+    assert [p[:2] for p in presupposed("checkout's new pods are up")] == [
+        ("checkout's new pods", "pods")
+    ]

@@ -35,7 +35,7 @@ import re
 from itertools import pairwise
 
 #: a table's rule line under its header ("|---|:--:|")
-_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_RULE = re.compile(r"^\s*(?:\|\s*)?:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*(?:\|\s*)?$")  # rule 743
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _HEADING = re.compile(r"^(\s*#{1,6}\s+)(.*?)\s*#*\s*$")
 _CHECKBOX = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)\[([ xX])\]\s+")

@@ -80,14 +80,15 @@ def alternation(words: Iterable[str]) -> str:
 
 _WHATS = alternation(_WHAT)
 _PHRASE = re.compile(
-    rf"(?P<pre>[\w.-]+(?:'s|\u2019s)\s+)?\b{_NEW}\s+(?P<mid>(?:[\w.-]+\s+){{0,2}}?)"
+    rf"(?P<pre>(?<![\w.-])[\w.-]+(?:'s|\u2019s)\s+)?\b{_NEW}\s+(?P<mid>(?:[\w.-]+\s+){{0,2}}?)"
     rf"(?P<what>{_WHATS})\b(?P<of>\s+(?:of|for|from|in)\s+(?:the\s+)?[\w.-]+)?",
     re.IGNORECASE,
 )
 #: rule 707: the replacement as a predicate or a relative clause ("W's pods are fresh", "the
 #: pods were recreated", "the pods that replaced W's old ones")
 _STATED = re.compile(
-    r"(?P<pre>[\w.-]+(?:'s|\u2019s)\s+)?\b(?P<what>pods?|replicas?|replica\s+sets?|replicasets?)"
+    r"(?P<pre>(?<![\w.-])[\w.-]+(?:'s|\u2019s)\s+)?"
+    r"\b(?P<what>pods?|replicas?|replica\s+sets?|replicasets?)"
     r"\s+(?:(?:are|is|were|was|have\s+been|has\s+been|got)\s+(?:all\s+|now\s+)?"
     r"(?:fresh|brand[- ]new|new|newly[- ]created|re-?created|replacements?|replaced|respawned)"
     r"|(?:that|which)\s+(?:have\s+|had\s+)?replaced)\b(?P<mid>)(?P<of>\s+[\w.'\u2019-]+)?",

@@ -26,7 +26,7 @@ from ..signals import bytes_of, memory_series, walk
 #: a ready or replica ratio ("1/3 ready", "3/3", "ready: 2/3") with the words that make it
 #: one (blanked with it: "at 2/3 ready" untrue leaves no "ready" behind)
 _RATIO = re.compile(
-    r"(?:\b(?:ready|available|up)\s*:?\s*)?(?<![\w/.-])(\d+)\s*/\s*(\d+)(?![\w/.])"
+    r"(?:\b(?:ready|available|up)\s*(?::\s*)?)?(?<![\w/.-])(\d+)\s*/\s*(\d+)(?![\w/.])"
     r"(?:\s+(?:pods?|replicas?))?(?:\s+(?:ready|available|up|running))?",
     re.IGNORECASE,
 )

@@ -19,7 +19,7 @@ LABEL = re.compile(
     re.IGNORECASE,
 )
 #: a separator row (``|---|:--:|``)
-_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_SEPARATOR = re.compile(r"^\s*(?:\|\s*)?:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*(?:\|\s*)?$")  # rule 743
 #: a cell that says nothing ("-", "n/a", "none")
 _EMPTY = re.compile(r"^(?:[\W_]*|n/?a|none|tbd|todo)$", re.IGNORECASE)
 
