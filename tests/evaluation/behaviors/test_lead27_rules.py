@@ -31,6 +31,7 @@ def _clock(region: str) -> dict[str, float | None]:
         (" was 0.02 (measured at 09:00), 0.03 (measured at 10:00)", {"0.02": 9.0, "0.03": 10.0}),
         (" was 800ms sampled at 09:00, then 400ms", {"800": 9.0}),  # was {}
         (" 0.4 (scraped @ 11:30)", {"0.4": 11.5}),  # was {}
+        (" was (reading at 09:00) 0.4", {"0.4": 9.0}),  # was {}: round 41b's door of rule 760
         # read as before: a time after "at", an aside relating another event dates nothing
         (" was 800ms at 09:00", {"800": 9.0}),
         (" sat at 0.1% until 09:00 (right after the rollout at 08:50), then 8.0%", {}),

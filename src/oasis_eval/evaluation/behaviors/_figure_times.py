@@ -193,7 +193,7 @@ _AFTER |= {"in", "the", "during"}  # rule 715: "400 in the small hours", "during
 #: the time is the figure's, an aside opening right after it included (rule 731 keeps an
 #: aside whose words relate another event, "(right after the rollout ~25m ago)", off it)
 _AFTER |= {"measured", "sampled", "taken", "recorded", "observed", "seen", "scraped", "polled"}
-_AFTER |= {"read", "logged", "captured", "reported"}
+_AFTER |= {"read", "logged", "captured", "reported", "reading", "sample", "measurement"}
 #: what may stand between a time and the figure said at it ("at 09:00 it was 400", "6h ago
 #: 0.2%", "09:00: 400")
 _BEFORE = frozenset({"it", "was", "were", "is", "stood", "read", "at", "of", "value", "reading"})
