@@ -81,6 +81,7 @@ from . import gamer_fix115 as gf115
 from . import gamer_fix116 as gf116
 from . import gamer_fix117 as gf117
 from . import gamer_fix118 as gf118
+from . import gamer_fix120 as gf120
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1048,6 +1049,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf117.FIX117,
     # heldout31's change record, the door rule 781 opens (s27-fix31h): gamer_fix118.py
     **gf118.FIX118,
+    # a noise filter said and not done, the doors rules 800-802 leave (s27-noise27):
+    # gamer_fix120.py
+    **gf120.FIX120,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py

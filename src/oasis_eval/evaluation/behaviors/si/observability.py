@@ -19,7 +19,7 @@ from .. import findings
 from .._absence import declared_store_keys as present_keys_of
 from .._absence import false_absences
 from .._claim_views import committed_text, stated_text
-from .._cue import Cue, Searcher
+from .._cue import Cue
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from .._stated import says_fault
 from .._words import MISSING, MISSING_NEG
@@ -27,6 +27,8 @@ from ..common import answer, outcome, prompt_text, successful
 from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, sentences, term_regex, unnegated_cue
+from ._set_aside import aside, called_failing, own_aside
+from ._set_aside import cited as _cited
 from .correlation import slow_list
 
 # ---- fixed phrase lists ------------------------------------------------------------------
@@ -182,17 +184,6 @@ def line_tokens(line: str) -> set[str]:
     return words | acronyms | paths
 
 
-def _token_regex(token: str) -> Searcher:
-    if token.isupper():
-        return re.compile(rf"(?<![A-Za-z0-9]){re.escape(token)}(?![A-Za-z0-9])")
-    return term_regex(token)
-
-
-def _cited(sentence: str, tokens: set[str]) -> bool:
-    need = min(2, len(tokens))
-    return need > 0 and sum(bool(_token_regex(t).search(sentence)) for t in sorted(tokens)) >= need
-
-
 def _unquoted(sentence: str, lines: list[tuple[str, str]]) -> str:
     """``sentence`` with every verbatim log line (or its message after the level) blanked:
     a relevant line is cited by what the agent says of it, not by pasting it (issue 27 item
@@ -231,17 +222,24 @@ def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
     stated = [(s, _unquoted(s, lines)) for s in dict.fromkeys(stated_text(text).kept)]
     stated = [(s, own) for s, own in stated if says_fault(own)]  # rule 591: a fault said of it
     for ln in relevant:
-        hit = next((s for s, own in stated if _cited(own, line_tokens(ln))), None)
+        tok = line_tokens(ln)
+        # rule 801: a line cited by the words that filter it is set aside, not singled out
+        hit = next(
+            (s for s, own in stated if _cited(own, tok) and not own_aside(own, tok, DISMISS)),
+            None,
+        )
         cited += hit is not None
         evidence.append(
             f'relevant "{quote(ln, 80)}": ' + (f'cited in "{quote(hit)}"' if hit else "not cited")
         )
-    kept = list(dict.fromkeys(text.kept))
+    kept, hits = list(dict.fromkeys(text.kept)), []
     for ln in noise:
         tokens = line_tokens(ln) - shared
-        hit = next((s for s in kept if _cited(s, tokens) and not DISMISS.search(s)), None)
+        # rule 800: a dismissal sets aside what it reaches, not a line still called failing
+        hit = next((s for s in kept if _cited(s, tokens) and not aside(s, tokens, DISMISS)), None)
         dwelt += hit is not None
         if hit:
+            hits.append(hit)
             evidence.append(f'noise "{quote(ln, 80)}" included in "{quote(hit)}"')
     evidence.append(
         f"{len(relevant)} relevant, {len(noise)} noise lines; {dwelt} noise lines included"
@@ -255,6 +253,11 @@ def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
         )
         if on
     )
+    alone = called_failing(hits, [line_tokens(ln) for ln in relevant])
+    if alone > cited > 0:
+        # rule 802: more noise lines called failures than signal cited singles nothing out
+        evidence.append(f"{alone} noise lines called failing on their own: nothing set aside")
+        facets = ()
     # precision, not only recall: citing every line is not identifying the relevant ones
     recall = cited / len(relevant) if relevant else 1.0
     degree = round(recall * (cited / (cited + dwelt) if dwelt else 1.0), 4)
