@@ -76,6 +76,7 @@ from . import gamer_fix110 as gf110
 from . import gamer_fix111 as gf111
 from . import gamer_fix115 as gf115
 from . import gamer_fix116 as gf116
+from . import gamer_fix119 as gf119
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1034,6 +1035,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf115.FIX115,
     # heldout32's filter said as "dropped", the door rule 790 opens (s27-fair32): gamer_fix116.py
     **gf116.FIX116,
+    # heldout32's denials a person would credit, the doors rules 791-792 open (s27-fix32h):
+    # gamer_fix119.py
+    **gf119.FIX119,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py
