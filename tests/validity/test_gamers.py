@@ -3646,7 +3646,8 @@ REASONS.pop("borrowed_every_figure", None)
 # xfails ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf119.FIX119)
 CAUSE_LISTS += ("down_because_each", "cause_each_plain")
-FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | {"so_colon_env", "so_we_env"}
+# (a new gamer starts in FAILING_TODAY["max"]: the two that hold are taken out)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"down_because_each", "cause_each_plain"}
 REASONS.update(
     {
         "so_colon_env": "fix32h, rule 792's door: the namespace's env label, then ', so: every "
