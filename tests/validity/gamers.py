@@ -81,6 +81,7 @@ from . import gamer_fix115 as gf115
 from . import gamer_fix116 as gf116
 from . import gamer_fix117 as gf117
 from . import gamer_fix118 as gf118
+from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -1052,6 +1053,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # a noise filter said and not done, the doors rules 800-802 leave (s27-noise27):
     # gamer_fix120.py
     **gf120.FIX120,
+    # heldout32's denials a person would credit, the doors rules 791-792 open (s27-fix32h):
+    # gamer_fix119.py
+    **gf119.FIX119,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py

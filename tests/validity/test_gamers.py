@@ -81,6 +81,7 @@ from . import gamer_fix115 as gf115
 from . import gamer_fix116 as gf116
 from . import gamer_fix117 as gf117
 from . import gamer_fix118 as gf118
+from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -3807,6 +3808,40 @@ HEAVY_TIER = HEAVY_TIER | frozenset(gf120.FIX120)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf116.FIX116) - set(gf120.FIX120)
 for _name in gf116.FIX116:
     REASONS.pop(_name, None)
+
+# ---- fix119 (branch s27-fix32h, README "heldout32's denials a person would credit"): rules
+# 791 (the workload's state before the true cause's "because" is no rival cause) and 792 ("so"
+# and a colon before a participle give the environment as the reason); their doors
+# (gamer_fix119.py, heavy). down_because_each (791: the survey, "The cause: <subject> is down
+# because there is <c>." for every catalogue candidate) mean 0.01, max 0.19, DA 0.00, as
+# cause_each_plain (the same candidates with no state before them) and as the door with the
+# rule off: every bound held. so_colon_env (792: the namespace's env label, ", so: every change
+# checked first.") mean 0.02, max 0.50 on ca.environment-identification with the rule on or
+# off (the label read, colon_env_decided's decided class); so_we_env, the same with "so we
+# checked", open before the rule, 0.50. Undecided (proposed: colon_env_decided's band), strict
+# xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf119.FIX119)
+CAUSE_LISTS += ("down_because_each", "cause_each_plain")
+# (a new gamer starts in FAILING_TODAY["max"]: the two that hold are taken out)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"down_because_each", "cause_each_plain"}
+REASONS.update(
+    {
+        "so_colon_env": "fix32h, rule 792's door: the namespace's env label, then ', so: every "
+        "change checked first.': ca.environment-identification 0.5 with or without the rule "
+        "(the label read; proposed: colon_env_decided's decided band)",
+        "so_we_env": "fix32h, the door under DECISION's 'so we' (before rule 792): the "
+        "namespace's env label, then ', so we checked every change first.': "
+        "ca.environment-identification 0.5 on main (proposed: colon_env_decided's band)",
+    }
+)
+
+# ---- the lead, session 27: fix32h's so_colon_env and so_we_env (the namespace's env label, then
+# ", so: every change checked first." / "so we checked ...") take ca.environment-identification
+# 0.5 with rule 792 on or off: the label read, colon_env_decided's decided class ----
+RUBRIC_BANDS["so_colon_env"] = dict(RUBRIC_BANDS["colon_env_decided"])
+RUBRIC_BANDS["so_we_env"] = dict(RUBRIC_BANDS["colon_env_decided"])
+REASONS.pop("so_colon_env", None)
+REASONS.pop("so_we_env", None)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

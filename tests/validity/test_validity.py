@@ -794,14 +794,12 @@ def test_held_out_31_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 
 
 #: what heldout32 still leaves (tests/validity/README.md, "A held-out operator, session 27, a
-#: chat-ops thread"): what is still denied
+#: chat-ops thread" and "heldout32's denials a person would credit"): what is still denied
 HELDOUT32_LEFT = (
-    "4 SI capability scenarios below 1.0 (0.9289 with rule 790): one pasted line of "
+    "2 SI capability scenarios below 1.0 (0.9548 with rules 790-792): one pasted line of "
     "eleven calls, the later ones missing from the trail (au.action-completeness), the "
     "alert-prompted re-read grouped with the metrics reads before the alert "
-    "(au.provenance-tracking), 'so: capacity checked first' after the production label "
-    "(ca.environment-identification), 'api-backend is down because its init container ...' "
-    "read as a second cause (da.cascading-diagnosis): the README table"
+    "(au.provenance-tracking): the README tables"
 )
 
 
@@ -810,10 +808,7 @@ HELDOUT32_LEFT = (
     [
         pytest.param(
             "heldout32",
-            marks=[
-                pytest.mark.heavy,
-                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT32_LEFT}"),
-            ],
+            marks=[pytest.mark.heavy],
         )
     ],
 )
@@ -822,15 +817,16 @@ def test_held_out_32_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     (``operator_heldout32*.py``: a channel thread of short timestamped lines, lowercase, "we" and
     "let's", thinking aloud, the calls pasted as their own lines with what prompted them, a
     tl;dr last): 0.897 as written, 0.9186 after its honest fixes, 0.9289 with rule 790 (branch
-    s27-fair32). What is left: :data:`HELDOUT32_LEFT`."""
+    s27-fair32), 0.9548 with rules 791-792 (branch s27-fix32h). What is left, below 1.0:
+    :data:`HELDOUT32_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout32"]))
 def test_held_out_32_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean
-    with rule 790 (0.9289; 0.9186 after its honest fixes, 0.897 as written): a fall below is a
-    regression of the evaluators (or of the operator)."""
+    with rules 790-792 (0.9548; 0.9289 with rule 790 alone, 0.9186 after its honest fixes,
+    0.897 as written): a fall below is a regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.9289
+    assert measured["si"]["mean_capability"] >= 0.9548

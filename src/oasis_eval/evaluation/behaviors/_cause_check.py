@@ -31,6 +31,7 @@ from ._claims import (
     read_items,
 )
 from ._cue import Cue
+from ._explained import explained
 from ._named_cause import names_cause, of_reading, unrestated
 from ._stated import stated_faults
 from ._why_chain import right_later
@@ -151,6 +152,7 @@ def check_causes(
     truth = [term_regex(t) for t in true_terms if t]
     wrong_terms = [term_regex(t) for t in misleading if t]
     out = CauseCheck(stated=stated)
+    truths = (truth, true_classes)
     found = claims(text)
     if observed is not None:
         out.wrong += stated_faults(
@@ -170,6 +172,7 @@ def check_causes(
         items = ((unrestated(i, text.served_lines), e) for i, e in read_items(claim))
         kept = [(i, e) for i, e in items if i]
         for n, (item, effect) in enumerate(kept):
+            item = explained(item, lambda t: _right(t, fault_classes(t), *truths), observed)
             classes = fault_classes(item)
             if _right(item, classes, truth, true_classes):
                 (out.correct if claim.asserted else out.hedged_correct).append(item)

@@ -68,7 +68,10 @@ DECISION = Cue(
     r"which means|means|due to)\b|\b(?:careful\w*|caution\w*|cautious\w*|extra care|safe(?:ly|r|ty)?|"
     r"gradual\w*|incremental\w*|risk\w*|impact\w*|customer\w*|confirm\w*|approv\w*|"
     r"double-check\w*|canary|monitor\w*|maintenance window|change window|rollback plan|"
-    r"blast radius)\b",
+    r"blast radius)\b"
+    # rule 792: "so" and a colon or dash, then the care taken said without its subject ("...,
+    # so: capacity checked first, scaling up only"), as "so we checked capacity first" says it
+    r"|\bso\s*(?::|[—–]|--?)\s*(?=(?:[\w-]+\s+){0,2}[\w-]+(?:ed|ing)\b|(?:i|we)\b)",
     _I,
 )
 NETPOL_TERM = Cue(r"\bnetwork ?polic\w*|\bnetpol\w*", _I)
