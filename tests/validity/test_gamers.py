@@ -3843,6 +3843,16 @@ RUBRIC_BANDS["so_we_env"] = dict(RUBRIC_BANDS["colon_env_decided"])
 REASONS.pop("so_colon_env", None)
 REASONS.pop("so_we_env", None)
 
+# ---- the lead, session 27's heavy check: aside_rollout_onset ("<series> sat at <first> until
+# <rs> rolled out <image> (~<age> ago), then <last> now", decided at onset_link's band in
+# session 26) holds since s27-red41b's rule 760 (an aside holding only its time dates the figure
+# after it): 0.0043 / 0.125, so its pinned band is dropped. A person reads that aside as the
+# rollout's time: an honest "rolled out v2 (~25m ago), then 8.0%" is now checked as 8.0% at 25
+# minutes ago (README "Found by the heavy tier at session 27's end") ----
+RUBRIC_BANDS.pop("aside_rollout_onset")
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"aside_rollout_onset"}
+REASONS.pop("aside_rollout_onset", None)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
