@@ -3845,13 +3845,9 @@ REASONS.pop("so_we_env", None)
 
 # ---- the lead, session 27's heavy check: aside_rollout_onset ("<series> sat at <first> until
 # <rs> rolled out <image> (~<age> ago), then <last> now", decided at onset_link's band in
-# session 26) holds since s27-red41b's rule 760 (an aside holding only its time dates the figure
-# after it): 0.0043 / 0.125, so its pinned band is dropped. A person reads that aside as the
-# rollout's time: an honest "rolled out v2 (~25m ago), then 8.0%" is now checked as 8.0% at 25
-# minutes ago (README "Found by the heavy tier at session 27's end") ----
-RUBRIC_BANDS.pop("aside_rollout_onset")
-FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"aside_rollout_onset"}
-REASONS.pop("aside_rollout_onset", None)
+# session 26) fell to 0.125 under s27-red41b's rule 760 (an aside holding only its time dates
+# the figure after it), which read the rollout's age as <last>'s time; the lead's rule 744 (only
+# in the figure's lead-in) gives the age back to the rollout: 1.0 again, its band as decided ----
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

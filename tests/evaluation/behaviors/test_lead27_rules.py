@@ -1,6 +1,6 @@
 """The lead's rules of session 27 (issue 27): rule 734, a reading's own participle before its
 time ("400 (measured at 10:00)") dates that figure; rule 743, a line of blanks and a dotted
-word read in linear time. Each case marked "was" read the other way
+word read in linear time; rule 744, rule 760's aside only in the figure's lead-in. Each case marked "was" read the other way
 before the rule."""
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ def _clock(region: str) -> dict[str, float | None]:
         (" was 800ms sampled at 09:00, then 400ms", {"800": 9.0}),  # was {}
         (" 0.4 (scraped @ 11:30)", {"0.4": 11.5}),  # was {}
         (" was (reading at 09:00) 0.4", {"0.4": 9.0}),  # was {}: round 41b's door of rule 760
+        # rule 744: rule 760's aside in the figure's lead-in only, not after an event's words
+        (" was (at 09:00) 0.4, then (at 10:00) 0.5", {"0.4": 9.0, "0.5": 10.0}),
+        (" sat at 0.1 until api rolled out v2 (at 09:00), then 8.0 now", {}),  # was 8.0 at 09:00
         # read as before: a time after "at", an aside relating another event dates nothing
         (" was 800ms at 09:00", {"800": 9.0}),
         (" sat at 0.1% until 09:00 (right after the rollout at 08:50), then 8.0%", {}),

@@ -381,16 +381,17 @@ _TREND = re.compile(r"^\s*(?:%|[a-z]{1,8})?[\s`*_]*(?:to|->|→|=>|-|–)[\s`*_]
 
 
 def _in_aside(region: str, said: Said, nxt: re.Match[str]) -> bool:
-    """Rule 731: ``said`` sits in a parenthesis that closes before ``nxt`` ("0.1% until ~18m
-    ago (right after the rollout ~25m ago), then 8.0%"): an aside dating something else, not
-    the figure after it."""
+    """Rule 731: ``said`` sits in a parenthesis closing before ``nxt`` ("0.1% until ~18m ago
+    (right after the rollout ~25m ago), then 8.0%"): an aside dating something else."""
     head = region[: said.start]
     opened = head.rfind("(")
     if opened <= head.rfind(")") or ")" not in region[said.end : nxt.start()]:
         return False
-    # rule 760: an aside holding its time alone ("was (at 09:00) 400") dates the figure after it
-    closed = region.index(")", said.end)
-    return not _gap(region[opened + 1 : said.start] + region[said.end : closed], _AFTER, False)
+    # rule 760: an aside holding its time alone dates the figure after it ("was (at 09:00) 400"),
+    # in the figure's lead-in only (rule 744: not "rolled out v2 (~25m ago), then 8.0%")
+    inside = region[opened + 1 : said.start] + region[said.end : region.index(")", said.end)]
+    lead = _WORD.findall(region[:opened])[-1:]
+    return not (_gap(inside, _AFTER, False) and all(w.lower() in _BEFORE for w in lead))
 
 
 def _opens(region: str, said: Said, nxt: re.Match[str]) -> bool:
