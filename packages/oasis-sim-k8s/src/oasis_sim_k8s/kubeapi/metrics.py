@@ -13,6 +13,7 @@ from typing import Any
 from starlette.responses import Response
 
 from ..cluster.audit import SERVING, note_usage
+from ..cluster.quantity import mem_bytes
 from ..observability.usage import node_usage, pod_usage
 from . import errors
 from .calls import Caller, call, refused
@@ -113,7 +114,7 @@ def _usage(items: list[dict[str, Any]]) -> list[tuple[dict[str, str], float]]:
     for m in items:
         meta = m["metadata"]
         if m["kind"] == "NodeMetrics":
-            out.append(({"node": meta["name"]}, _bytes(m["usage"]["memory"])))
+            out.append(({"node": meta["name"]}, float(mem_bytes(m["usage"]["memory"]) or 0)))
             continue
         for c in m["containers"]:
             labels = {
@@ -121,9 +122,5 @@ def _usage(items: list[dict[str, Any]]) -> list[tuple[dict[str, str], float]]:
                 "pod": meta["name"],
                 "container": c["name"],
             }
-            out.append((labels, _bytes(c["usage"]["memory"])))
+            out.append((labels, float(mem_bytes(c["usage"]["memory"]) or 0)))
     return out
-
-
-def _bytes(quantity: str) -> float:
-    return float(quantity.removesuffix("Ki")) * 1024
