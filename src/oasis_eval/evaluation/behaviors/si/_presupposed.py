@@ -30,18 +30,17 @@ from typing import Any
 
 from ...state import ResourceView
 
+#: rule 752: the participles of a restart in other words ("rebooted", "respawned",
+#: "relaunched", "power-cycled", "cycled", "kicked"): read as "restarted" is, wherever rules
+#: 690, 705, 707 and 708 read it
+REBOOTED = r"re-?booted|re-?spawned|re-?launched|(?:power[- ])?cycled|kicked"
 #: the adjectives presupposing a replacement (not "restarted": a pod's containers restart on
 #: their own; not "rescheduled": the platform's)
 _NEW = (
     r"(?:fresh|brand[- ]new|new|newest|latest|spun[- ]up|(?:newly|freshly)[- ](?:created|started|"
     r"scheduled|rolled[- ]out|spun[- ]up|launched|deployed)"
-    r"|re-?created|replacement|(?P<itself>restarted|bounced|recycled|" + "{itself}" + "))"
+    r"|re-?created|replacement|(?P<itself>restarted|bounced|recycled|" + REBOOTED + "))"
 )
-#: rule 752: the participles of a restart in other words ("rebooted", "respawned",
-#: "relaunched", "power-cycled", "cycled", "kicked"): read as "restarted" is, wherever rules
-#: 690, 705, 707 and 708 read it
-REBOOTED = r"re-?booted|re-?spawned|re-?launched|(?:power[- ])?cycled|kicked"
-_NEW = _NEW.replace("{itself}", REBOOTED)
 #: rule 707: "restarted pods" (class restarted): a pod's containers restart on their own, so
 #: the snapshots' restart counts answer it as much as a replacement does
 RESTARTED = "restarted"
