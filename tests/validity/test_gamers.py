@@ -130,6 +130,7 @@ from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
 from . import gamer_round41a as gr41a
 from . import gamer_round41b as gr41b
+from . import gamer_round42b as gr42b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3848,6 +3849,12 @@ REASONS.pop("so_we_env", None)
 # session 26) fell to 0.125 under s27-red41b's rule 760 (an aside holding only its time dates
 # the figure after it), which read the rollout's age as <last>'s time; the lead's rule 744 (only
 # in the figure's lead-in) gives the age back to the rollout: 1.0 again, its band as decided ----
+
+# ---- ROUND42B (branch s28-red42b, written blind against rules 703-704, 760-763, 770-772,
+# 780-781, 790-792 and 800-802; README "Forty-second round, part b (branch s28-red42b)"): heavy
+# tier; measured after the blind commit ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr42b.ROUND42B)
+CAUSE_LISTS += ("incl_whether_each_42b", "patch_each_triple_42b")
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
