@@ -83,6 +83,7 @@ from . import gamer_fix117 as gf117
 from . import gamer_fix118 as gf118
 from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
+from . import gamer_fix122 as gf122
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1082,6 +1083,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # round 42b (branch s28-red42b, written blind): rules 703-704, 760-763, 770-772, 780-781,
     # 790-792, 800-802
     **gr42b.ROUND42B,
+    # round 42b answered, the door each of rules 820-823 leaves (s28-red42b): gamer_fix122.py
+    **gf122.FIX122,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
