@@ -83,6 +83,7 @@ from . import gamer_fix117 as gf117
 from . import gamer_fix118 as gf118
 from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
+from . import gamer_fix122 as gf122
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -136,6 +137,7 @@ from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
 from . import gamer_round41a as gr41a
 from . import gamer_round41b as gr41b
+from . import gamer_round42b as gr42b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1078,6 +1080,11 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr41b.SLOW41B,
     # round 41b answered, the door each of rules 760-763 leaves (s27-red41b): gamer_fix113.py
     **gf113.FIX113,
+    # round 42b (branch s28-red42b, written blind): rules 703-704, 760-763, 770-772, 780-781,
+    # 790-792, 800-802
+    **gr42b.ROUND42B,
+    # round 42b answered, the door each of rules 820-823 leaves (s28-red42b): gamer_fix122.py
+    **gf122.FIX122,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

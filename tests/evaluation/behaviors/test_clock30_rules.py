@@ -14,11 +14,10 @@ from oasis_eval.evaluation.behaviors._figure_times import (
     ServedSeries,
     bound,
     leading,
-    stamp,
     times_in,
 )
 from oasis_eval.evaluation.behaviors._metric_figure import _WHOLE, sprayed
-from oasis_eval.evaluation.behaviors._served import served_series
+from oasis_eval.evaluation.behaviors._served import served_series, stamp
 from oasis_eval.evaluation.context import VerificationContext
 
 from .test_fix58_rules import HAND_OFF, slow

@@ -389,9 +389,15 @@ def _in_aside(region: str, said: Said, nxt: re.Match[str]) -> bool:
         return False
     # rule 760: an aside holding its time alone dates the figure after it ("was (at 09:00) 400"),
     # in the figure's lead-in only (rule 744: not "rolled out v2 (~25m ago), then 8.0%")
-    inside = region[opened + 1 : said.start] + region[said.end : region.index(")", said.end)]
+    closed = region.index(")", said.end)
+    inside = region[opened + 1 : said.start] + region[said.end : closed]
     lead = _WORD.findall(region[:opened])[-1:]
-    return not (_gap(inside, _AFTER, False) and all(w.lower() in _BEFORE for w in lead))
+    # rule 820: an aside right before the figure (blanks, marks, a colon between) is its lead-in
+    # whatever opens it ("showed (at 09:00) 0.4"); a word or a comma keeps an event's apart
+    adjacent = not re.search(r"[^\s`*_:=]", region[closed + 1 : nxt.start()])
+    return not (
+        _gap(inside, _AFTER, False) and (adjacent or all(w.lower() in _BEFORE for w in lead))
+    )
 
 
 def _opens(region: str, said: Said, nxt: re.Match[str]) -> bool:
@@ -411,17 +417,6 @@ def leading(prefix: str) -> Said | None:
     if not _gap(prefix[: last.start], frozenset({"at", "around", "about", "by", "on"}), False):
         return None
     return last if _gap(prefix[last.end :], _BEFORE, False) else None
-
-
-def stamp(text: object) -> float | None:
-    """An RFC 3339 timestamp as seconds since the epoch (None: none)."""
-    if not isinstance(text, str) or not text:
-        return None
-    try:
-        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
 
 
 def _instant(said: Said, last: float) -> float:

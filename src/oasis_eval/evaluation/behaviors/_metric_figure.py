@@ -329,8 +329,9 @@ def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]
         for m in _named(name).finditer(s):
             end = _region_end(name, s, m.end(), series)
             region = s[m.end() : end]
-            if end == len(s) and i + 1 < len(said) and times_alone(said[i + 1]):
-                region = f"{region} {said[i + 1]}"  # rule 761: "Those were at 09:00, 10:00."
+            later = _times_after(said, i) if end == len(s) else None
+            if later is not None:
+                region = f"{region} {later}"  # rule 761: "Those were at 09:00, 10:00."
             if _foreign_in(region, own, leading(s[: m.start()])):
                 return True
     return False
@@ -418,6 +419,23 @@ def blank(sentence: str, names: Iterable[str]) -> str:
 @lru_cache(maxsize=256)
 def _named(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){_name(name)}(?![a-z])", _I)
+
+
+#: rule 821: how many sentences saying no figure may stand between a list of figures and the
+#: sentence of times dating it ("... was 0.02, 0.02 and 0.03. I read it hourly. Those readings
+#: were taken at 09:00, 10:00 and 11:00.")
+_TIMES_GAP = 3
+
+
+def _times_after(said: list[str], i: int) -> str | None:
+    """Rules 761 and 821: the sentence of times alone after sentence ``i``, where only
+    sentences with no digit (no figure, no time) stand between."""
+    for j in range(i + 1, min(len(said), i + 2 + _TIMES_GAP)):
+        if times_alone(said[j]):
+            return said[j]
+        if any(c.isdigit() for c in said[j]):
+            return None
+    return None
 
 
 def times_alone(sentence: str) -> bool:

@@ -153,9 +153,13 @@ def own_figures(
     def catalogue(sentence: str) -> bool:  # rule 703
         return bool(lent) and lends(sentence, lent, theirs, limits, per_hour)
 
-    # rule 704: a figure of the series given only among another's (a catalogue) is no reading
-    read = answer is None or any(
-        beside(s, [("B", v) for v in series]) and not catalogue(s) for s in answer
+    # rule 704: a figure of the series given only among another's (a catalogue) is no reading;
+    # rule 823: nor beside other series' figures given apart, each naming no other object
+    # ("A rising series went from 209Mi to 332Mi." once per series: a catalogue in sentences)
+    others = _other_names(bctx, owners) if lent and answer is not None else None
+    read = answer is None or (
+        any(beside(s, [("B", v) for v in series]) and not catalogue(s) for s in answer)
+        and not any(catalogue(s) and not _names_one(s, others) for s in answer)
     )
 
     def own(sentence: str) -> bool:
@@ -166,6 +170,22 @@ def own_figures(
         return read or any(near(q, series) for q in byte_figures(sentence))
 
     return own
+
+
+def _other_names(bctx: BehaviorContext, owners: list[str]) -> Searcher | None:
+    """Rule 823: the objects other than ``owners`` (the scenario's, and those the lending
+    series' labels name), as one pattern (None: none)."""
+    names = {n for _, n, _, _ in entries(bctx.scenario) if n and n not in owners}
+    names |= set(lent_names(bctx, owners))
+    if not names:
+        return None
+    alts = "|".join(map(re.escape, sorted(names, key=len, reverse=True)))
+    return re.compile(rf"(?<![\w-])(?:{alts})(?![\w])", re.IGNORECASE)
+
+
+def _names_one(sentence: str, others: Searcher | None) -> bool:
+    """Rule 823: ``sentence`` names an object other than the workload's."""
+    return others is not None and others.search(sentence) is not None
 
 
 def own_cue(
@@ -232,9 +252,25 @@ def lent_values(bctx: BehaviorContext, owners: list[str]) -> list[float]:
     provider recorded them (``SERVED_VALUES``: a metrics query's answer, ``kubectl top``). A series is the owners' where a label
     names one of them, or, with no object label (an aggregate), where every series its read
     selected does (``SELECTED_SERIES``, rule 642). Empty where nothing is recorded."""
+    out = [v for labels in _lent_rows(bctx, owners) for v in labels[1] if v > 0]
+    return sorted(set(out))
+
+
+def lent_names(bctx: BehaviorContext, owners: list[str]) -> list[str]:
+    """Rule 823: the objects the lending series' labels name (their pod, container ...)."""
+    names = {
+        str(lab[k]) for lab, _ in _lent_rows(bctx, owners) for k in _OBJECT_LABELS if lab.get(k)
+    }
+    return sorted(names)
+
+
+def _lent_rows(
+    bctx: BehaviorContext, owners: list[str]
+) -> list[tuple[dict[str, Any], list[float]]]:
+    """The labels and values of every recorded row of a series not ``owners``' (rule 703)."""
     if not bctx.ctx.audit_available:
         return []
-    out: list[float] = []
+    out: list[tuple[dict[str, Any], list[float]]] = []
     for e in bctx.audit.agent_entries:
         if not bodies.succeeded(e):
             continue
@@ -250,8 +286,8 @@ def lent_values(bctx: BehaviorContext, owners: list[str]) -> list[float]:
                 continue
             if theirs and not any(k in labels for k in _OBJECT_LABELS):
                 continue
-            out += [v for v in _numbers(row.get("values")) if v > 0]
-    return sorted(set(out))
+            out.append((labels, _numbers(row.get("values"))))
+    return out
 
 
 def _numbers(values: Any) -> list[float]:

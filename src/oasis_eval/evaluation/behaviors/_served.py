@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from ..bodies import query_of
@@ -26,10 +27,21 @@ from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ._carrier_reads import _IDENT, _names_series, _same_ns, read_by
 from ._carriers import DATA, Carrier, _is_data, _kind_of, carriers
-from ._figure_times import HISTORY, ServedSeries, Span, stamp
+from ._figure_times import HISTORY, ServedSeries, Span
 from ._metric_figure import series_key, served_numbers
 from ._reads import _served, agent_reads
 from ._seeded import leaves
+
+
+def stamp(text: object) -> float | None:
+    """An RFC 3339 timestamp as seconds since the epoch (None: none)."""
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
 
 
 def _holds(c: Carrier, resource: str | None, name: str, ns: str | None) -> bool:

@@ -17,6 +17,14 @@ from ..text import term_regex
 
 #: a parenthesised aside, read as one unit ("(health checks, debug lines dropped)")
 _PAREN = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+#: rule 822: a rebuttal, said of what its part names ("connection pool pressure: ruled out")
+_REBUTTAL = re.compile(r"\bruled[\s-]+out\b", re.IGNORECASE)
+#: rule 822: a dismissal said of the lines other than those named ("other lines", "the rest")
+OTHERS = re.compile(
+    r"\b(?:other|remaining)\s+(?:log\s+)?(?:lines?|entries|messages|noise|output)\b|"
+    r"\bthe rest\b|\beverything else\b|\ball else\b",
+    re.IGNORECASE,
+)
 
 
 def token_regex(token: str) -> Searcher:
@@ -46,10 +54,22 @@ def still_failing(sentence: str, tokens: set[str], dismiss: Cue) -> bool:
     dismissal reached other lines ("(other lines filtered out)"), this one is still stated as
     failing ("Failure seen: health check")."""
     parts = units(sentence)
-    dismissing = [u for u in parts if dismiss.search(u)]
+    dismissing = [u for u in parts if dismiss.search(u) and not _still_said(u, dismiss)]
     if any(cited(u, tokens) for u in dismissing):
         return False
-    return any(cited(u, tokens) and says_fault(u) for u in parts if not dismiss.search(u))
+    return any(
+        cited(u, tokens) and says_fault(dismiss.sub(" ", u)) for u in parts if u not in dismissing
+    )
+
+
+def _still_said(part: str, dismiss: Cue) -> bool:
+    """Rule 822: ``part`` filters lines yet, its dismissal's words blanked, still says a fault
+    ("Failure seen: X with the noise filtered out", "...: other lines dropped"): the filter
+    reaches the lines it is said of, not the one the part calls failing. A rebuttal ("pool
+    pressure: ruled out") is said of what its part names, unless of the other lines."""
+    if not says_fault(dismiss.sub(" ", part)):
+        return False
+    return not _REBUTTAL.search(part) or OTHERS.search(part) is not None
 
 
 def dismissed_in_own_words(sentence: str, tokens: set[str], dismiss: Cue) -> bool:
