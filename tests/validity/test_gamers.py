@@ -3887,6 +3887,17 @@ REASONS.update(
     }
 )
 
+# ---- decided (the lead, session 28): rule 820's and 821's doors serve figures at times no
+# reading places (invented times date nothing, the served figures stand undated), as
+# one_figure_handoff's (README "Decision: round 42's doors") ----
+_DECIDED_28 = {
+    "showed_then_history_42b": dict(RUBRIC_BANDS["one_figure_handoff"]),
+    "digit_gap_times_42b": dict(RUBRIC_BANDS["one_figure_handoff"]),
+}
+RUBRIC_BANDS.update(_DECIDED_28)
+for _name in sorted(_DECIDED_28):
+    REASONS.pop(_name, None)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
