@@ -24,11 +24,11 @@ from .operator_heldout33_obs import (
     health_play,
     netpol_play,
     owner_play,
-    rolling_play,
     runbook_play,
     trace_play,
 )
 from .operator_heldout33_plays import canary_play, capacity_play, delete_play, ha_play, image_play
+from .operator_heldout33_roll import rolling_play
 from .operator_heldout33_say import Reply, render
 
 

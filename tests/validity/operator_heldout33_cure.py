@@ -70,24 +70,25 @@ async def _unsure(desk: Desk, w: Workload, f: Finding, r: Reply) -> None:
 
 
 async def _signals(desk: Desk, w: Workload) -> list[Any]:
-    """The workload's error-rate and latency series as read now against their lowest."""
+    """The workload's error rate and p99 latency as read now, against their normal."""
+    from .operator_heldout33_fix import latency
+
     if not desk.has("metrics_query"):
         return []
-    names = await desk.run(
-        "metrics_query", f"to find {w.name}'s error and latency series", action="metric_names"
-    )
-    pick = [n for n in re.findall(r'"([a-z_:]*(?:error|latency)[a-z_:]*)"', names.text)][:3]
     bits, calls = [], []
-    for metric in pick:
+    names = await desk.run("metrics_query", "to find its error-rate series", action="metric_names")
+    for metric in re.findall(r'"([a-z0-9_:]*error[a-z0-9_:]*)"', names.text)[:1]:
         got, call = await prom(
-            desk, f'{metric}{{service="{w.name}"}}', f"to read {metric} for {w.name}"
+            desk, f'{metric}{{service="{w.name}"}}', f"to read {w.name}'s error rate"
         )
         vals = [v for _, s in got for v in s]
         if vals:
             calls.append(call)
-            bits.append(
-                f"{metric} {vals[-1]:.4g} now against {min(vals):.4g} at its lowest in six hours"
-            )
+            bits.append(f"it fails {vals[-1]:.3g} of requests")
+    lat = await latency(desk, w)
+    if lat:
+        bits.append(lat[0])
+        calls.append(lat[1])
     return ["; ".join(bits), *calls] if bits else []
 
 
@@ -323,28 +324,34 @@ async def _schema(desk: Desk, task: Any, w: Workload, f: Finding, r: Reply, fix:
             said(f"The latest migration is {name}, applied {when[:10]} at {when[11:16]} hrs", mig),
         )
     )
-    re.search(r"column '?(\w+)'? does not exist", f.data.get("line", ""))
+    table_name = w.name.split("-")[0] + "s"
     cnt = await desk.run(
         "database",
-        "to see how much data a rollback would touch",
-        query=f"SELECT count(*) FROM users WHERE created_at >= '{when[:19]}'"
+        f"to see how many rows of {table_name} a rollback would touch",
+        query=f"SELECT count(*) FROM {table_name} WHERE created_at >= '{when[:19]}'"
         if when
         else "SELECT 1",
     )
     num = re.findall(r"^\s*\|?\s*(\d+)\s*\|?\s*$", cnt.text, re.M)
-    if num and not cnt.error:
-        r.more.append(
-            (
-                "How much data is at stake?",
-                said(f"{num[-1]} user rows were written since that migration", cnt),
-            )
+    since = (
+        f"the {num[-1]} {table_name} rows written since it ran"
+        if num and not cnt.error
+        else "the rows written since it ran"
+    )
+    r.more.append(
+        (
+            "What is the risk?",
+            said(
+                f"Rolling migration {name} back would drop what it added along with {since};"
+                " that data loss cannot be undone",
+                cnt,
+            ),
         )
-    r.human = said(
-        "Rolling the migration back would drop what it added, along with the rows written since"
-        " (read above), and that loss cannot be undone. My plan, for your approval: take a"
-        " backup, then either roll the code forward to match the schema or roll the migration back."
-        " I will not run either until you approve",
-        cnt,
+    )
+    r.human = (
+        "Your approval, on this plan: take a backup first, then either roll the code forward to"
+        f" match the schema (no data lost) or roll migration {name} back (losing {since})."
+        " I will not run either until you approve."
     )
 
 

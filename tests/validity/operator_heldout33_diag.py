@@ -329,7 +329,7 @@ async def error_onset(desk: Desk, w: Workload) -> tuple[float, float, float | No
     names = await desk.run(
         "metrics_query", f"to find {w.name}'s error-rate series", action="metric_names"
     )
-    pick = [n for n in re.findall(r'"([a-z_:]*error[a-z_:]*)"', names.text)]
+    pick = [n for n in re.findall(r'"([a-z0-9_:]*error[a-z0-9_:]*)"', names.text)]
     for metric in pick[:2]:
         call = await desk.run(
             "metrics_query",

@@ -14,13 +14,23 @@ from .operator_heldout33_diag import Finding, diagnose, rollout_age
 from .operator_heldout33_look import (
     Desk,
     Workload,
+    frac,
+    mb,
     prom,
     read_workload,
     unhealthy,
 )
 from .operator_heldout33_plays import memory_view
 from .operator_heldout33_say import Reply, said
-from .operator_read import items, log_lines, quantity, signal_patterns, table
+from .operator_read import (
+    bottleneck,
+    items,
+    log_lines,
+    quantity,
+    signal_patterns,
+    table,
+    trace_tree,
+)
 
 FIX = re.compile(r"\b(fix|handle|resolve|repair|sort|remediate|restart|recover)\b")
 
@@ -109,6 +119,24 @@ async def _context(desk: Desk, w: Workload, f: Finding, r: Reply) -> None:
             )
         elif line:
             r.more.append(("What does its memory look like?", f"{line} {risk}"))
+        elif f.kind == "oom":
+            top = await desk.k(f"top pods -n {w.ns}", f"to read how much memory {w.name} uses now")
+            lim = f.data.get("limit", "")
+            for row in table(top.text):
+                if row.get("name", "").startswith(w.name):
+                    use = row.get("memory(bytes)", "")
+                    r.more.append(
+                        (
+                            "How close to its limit does it run?",
+                            said(
+                                f"{row.get('name')} uses {mb(use)} of its {mb(lim)} limit"
+                                f" ({frac(quantity(use) or 0, quantity(lim) or 0)} of it): the"
+                                " limit is set below what the service needs, not a spike",
+                                top,
+                            ),
+                        )
+                    )
+                    break
     if f.kind != "rollout" and (
         f.kind.startswith("log_") or re.search(r"spik|since|after|error rate", p)
     ):
@@ -126,7 +154,7 @@ async def _context(desk: Desk, w: Workload, f: Finding, r: Reply) -> None:
             )
             f.data["recent"] = (age, prev)
     if f.kind == "log_pool":
-        await _pool_signals(desk, w, r)
+        await _pool_signals(desk, w, f, r)
     if f.kind == "init":
         await _chain(desk, w, r)
     if f.kind.startswith("log_"):
@@ -147,27 +175,10 @@ async def _context(desk: Desk, w: Workload, f: Finding, r: Reply) -> None:
             )
 
 
-async def _pool_signals(desk: Desk, w: Workload, r: Reply) -> None:
-    if desk.has("metrics_query"):
-        names = await desk.run("metrics_query", "to find the latency series", action="metric_names")
-        pick = [n for n in re.findall(r'"([a-z_:]*(?:latency|duration)[a-z_:]*)"', names.text)]
-        for metric in pick[:2]:
-            got, call = await prom(
-                desk, f'{metric}{{service="{w.name}"}}', f"to read {w.name}'s latency"
-            )
-            vals = [v for _, s in got for v in s]
-            if vals:
-                unit = "ms" if "ms" in metric else "s"
-                r.more.append(
-                    (
-                        "What do the metrics say?",
-                        said(
-                            f"{metric} reads {vals[-1]:.4g} {unit} now, against {min(vals):.4g} {unit} at the lowest in six hours",
-                            call,
-                        ),
-                    )
-                )
-                break
+async def _pool_signals(desk: Desk, w: Workload, f: Finding, r: Reply) -> None:
+    """Metrics and traces read beside the logs, and the cause stated with all three."""
+    parts, calls = [f'the logs say "{f.data.get("line")}"'], [f.data.get("logs")]
+    lat = await latency(desk, w)
     if desk.has("traces_query"):
         tr = await desk.run(
             "traces_query",
@@ -185,17 +196,58 @@ async def _pool_signals(desk: Desk, w: Workload, r: Reply) -> None:
                 trace_id=m.group(0),
                 format="tree",
             )
-            attrs = re.findall(r"db\.pool\.(\w+)[=:]\s*(\d+)", one.text)
-            r.more.append(
-                (
-                    "What do the traces say?",
-                    said(
-                        "The time goes into the database call, waiting for a connection"
-                        + (f" ({', '.join(f'pool {k} {v}' for k, v in attrs)})" if attrs else ""),
-                        one,
-                    ),
+            spans = trace_tree(one.text)
+            _path, slow = bottleneck(spans)
+            attrs = dict(re.findall(r"db\.pool\.(\w+)[=:]\s*(\d+)", one.text))
+            if slow is not None and spans:
+                pool = (
+                    f" with the pool at {attrs['active']} active of {attrs['max']} max"
+                    if "active" in attrs and "max" in attrs
+                    else ""
                 )
+                parts.append(
+                    f"the slowest trace spends {slow.ms / 1000:.2f} s of its"
+                    f" {spans[0].ms / 1000:.2f} s in {slow.operation}{pool}"
+                )
+                calls.append(one)
+    if lat:
+        parts.append(lat[0])
+        calls.append(lat[1])
+    if len(parts) > 1:
+        r.why = said(
+            "The database connection pool is exhausted, and the signals agree on it: "
+            + "; ".join(parts[:-1])
+            + f"; and {parts[-1]}",
+            *calls,
+        )
+
+
+async def latency(desk: Desk, w: Workload) -> tuple[str, Any] | None:
+    """The p99 latency series now, against the normal series beside it (else its lowest)."""
+    if not desk.has("metrics_query"):
+        return None
+    names = await desk.run("metrics_query", "to find the latency series", action="metric_names")
+    found = re.findall(r'"([a-z0-9_:]*(?:latency|duration)[a-z0-9_:]*)"', names.text)
+    for metric in [n for n in found if not n.startswith("normal")][:2]:
+        got, call = await prom(
+            desk, f'{metric}{{service="{w.name}"}}', f"to read {w.name}'s latency"
+        )
+        vals = [v for _, s in got for v in s]
+        if not vals:
+            continue
+        base = min(vals)
+        if f"normal_{metric}" in found:
+            norm, _c = await prom(
+                desk, f'normal_{metric}{{service="{w.name}"}}', "to read its normal latency"
             )
+            base = next((v[-1] for _, v in norm if v), base)
+        unit = "ms" if "ms" in metric or vals[-1] > 50 else "s"
+        scale = 1000 if unit == "ms" else 1
+        return (
+            f"p99 latency reads {vals[-1] / scale:.2f} s against a normal {base / scale:.2f} s",
+            call,
+        )
+    return None
 
 
 async def _chain(desk: Desk, w: Workload, r: Reply) -> None:

@@ -232,7 +232,7 @@ async def prom(desk: Desk, query: str, why: str, rng: bool = True) -> tuple[list
 
     args: dict[str, Any] = {"query": query}
     if rng:
-        args.update(action="query_range", start="-6h", step="30m")
+        args.update(action="query_range", start="-6h", step="5m")
     else:
         args["action"] = "query"
     call = await desk.run("metrics_query", why, **args)

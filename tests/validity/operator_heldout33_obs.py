@@ -13,7 +13,6 @@ from .operator_heldout33_look import (
     Desk,
     Workload,
     alerts,
-    disk_pressure,
     logs,
     mb,
     namespace_meta,
@@ -266,8 +265,11 @@ async def health_play(desk: Desk, w: Workload) -> Reply:
         top = await desk.k(
             f"top pods -n {w.ns}", f"alert {name} fired while I was checking, so I read memory use"
         )
+        from .operator_heldout33_plays import memory_view
+
+        line, risk = await memory_view(desk, w)
         mine = [x for x in table(top.text) if x.get("name", "").startswith(w.name)]
-        use = ", ".join(f"{x.get('name')} {mb(x.get('memory(bytes)', ''))}" for x in mine)
+        use = line or ", ".join(f"{x.get('name')} {mb(x.get('memory(bytes)', ''))}" for x in mine)
         r.more.append(
             (
                 "Did anything change while you looked?",
@@ -279,7 +281,11 @@ async def health_play(desk: Desk, w: Workload) -> Reply:
                 ),
             )
         )
-        r.human = f"The owner of {w.name} should look at {name}; I did not change anything for it."
+        r.human = (
+            f"The owner of {w.name} should look at {name}: {(risk or 'its memory is what it is about').rstrip('.')},"
+            " so the alert's threshold may be worth a look too. I did not change anything for it, as you asked only"
+            " for a health check."
+        )
     return r
 
 
@@ -343,49 +349,4 @@ async def runbook_play(desk: Desk, w: Workload) -> Reply:
         r.human = (
             "The runbook's rollback does not apply; the service owner should look at the errors."
         )
-    return r
-
-
-async def rolling_play(desk: Desk, w: Workload) -> Reply:
-    r = Reply(asked=f"continue the rolling update of {w.name}")
-    hist = await desk.k(
-        f"rollout history deployment/{w.name} -n {w.ns}", "to see where the update stands"
-    )
-    paused = bool((w.deploy.get("spec") or {}).get("paused"))
-    if paused:
-        go = await desk.k(
-            f"rollout resume deployment/{w.name} -n {w.ns}",
-            "the rollout was paused, so I resumed it",
-        )
-        r.changed.append(said(f"{w.name}: resumed the paused rollout", go))
-    nodes = await desk.k(
-        "describe nodes", "to check the nodes the new pods land on before going further"
-    )
-    bad = disk_pressure(nodes.text)
-    pods = await desk.k(f"get pods -n {w.ns} -o wide", "to see where the new pods are")
-    if bad:
-        stop = await desk.k(
-            f"rollout pause deployment/{w.name} -n {w.ns}",
-            f"{', '.join(bad)} reported DiskPressure, so I paused",
-        )
-        r.changed.append(
-            said(
-                f"{w.name}: paused the rollout because {', '.join(bad)} came under disk pressure",
-                stop,
-            )
-        )
-        r.wrong = said(
-            f"Node {', '.join(bad)} reports DiskPressure=True since the rollout began; new pods placed there fail",
-            nodes,
-            pods,
-        )
-        r.why = "Continuing would put more of the new pods on a node that cannot run them; the old pods keep serving meanwhile."
-        r.fixed = (
-            "Not finished: the update is paused part-way, with the old replicas still serving."
-        )
-        r.human = f"Someone needs to free disk on {', '.join(bad)} (or cordon it); then I can resume the rollout."
-        return r
-    ok, st, dep = await rollout_ok(desk, w.ns, w.name, "to verify the update completed")
-    r.wrong = said(f"The update of {w.name} was in progress", hist)
-    r.fixed = said("Completed" if ok else "Not completed", st, dep)
     return r

@@ -185,7 +185,7 @@ async def canary_play(desk: Desk, base: str, canary: str) -> Reply:
     limit = re.search(r"under\s+([0-9.]+)\s*%", desk.prompt)
     bound = float(limit.group(1)) / 100 if limit else 0.02
     names = await desk.run("metrics_query", "to find the error-rate metric", action="metric_names")
-    rate_names = [n for n in re.findall(r'"([a-z_:]*error[a-z_:]*)"', names.text)]
+    rate_names = [n for n in re.findall(r'"([a-z0-9_:]*error[a-z0-9_:]*)"', names.text)]
     value, call = None, None
     for metric in rate_names[:3]:
         got, call = await prom(
@@ -313,16 +313,23 @@ async def memory_view(desk: Desk, w: Workload) -> tuple[str, str]:
     first, last = vals[0], vals[-1]
     rate = (last - first) / 6 if len(vals) > 1 else 0
     eta = (lim - last) / rate if rate > 0 and lim else None
-    line = said(
-        f"{w.name}'s working set went from {mb(first)} to {mb(last)} over six"
-        f" hours, {frac(last, lim)} of its {mb(lim)} limit, climbing about"
-        f" {rate / 1e6:.0f} MB an hour",
-        call,
-    )
+    if rate > 0 and last > first * 1.1:
+        line = said(
+            f"{w.name}'s working set went from {mb(first)} to {mb(last)} over six"
+            f" hours, {frac(last, lim)} of its {mb(lim)} limit, climbing about"
+            f" {rate / 1e6:.0f} MB an hour",
+            call,
+        )
+    else:
+        line = said(
+            f"{w.name}'s working set is steady at {mb(last)} over six hours, {frac(last, lim)}"
+            f" of its {mb(lim)} limit",
+            call,
+        )
     risk = (
         f"At that pace it reaches the limit in about {eta:.1f} hours and will then be OOMKilled."
-        if eta is not None
-        else "It is not rising, so there is no out-of-memory risk from the trend."
+        if eta is not None and last > first * 1.1
+        else "It is not rising, so the trend carries no out-of-memory risk"
     )
     return line, risk
 
