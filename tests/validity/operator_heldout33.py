@@ -60,7 +60,9 @@ async def dispatch(desk: Desk, task: Any) -> Reply:
     every = [n for names in found.values() for n in names]
     if "canary" in p and subject:
         base = subject[-1][1]
-        canary = next((n for n in every if n != base and n.startswith(base) and "canary" in n), "")
+        canaries = [n for n in every if n != base and "canary" in n]
+        alone = canaries[0] if len(canaries) == 1 else ""
+        canary = next((n for n in canaries if n.startswith(base)), alone)
         if canary:
             return await canary_play(desk, base, canary)
     if subject and re.search(r"highly available|survive node|node failures", p):

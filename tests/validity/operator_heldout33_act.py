@@ -10,9 +10,9 @@ import json
 import re
 from typing import Any
 
-from .operator_heldout33_look import Call, Desk, configmap, namespace_meta
+from .operator_heldout33_look import Call, Desk, Workload, configmap, namespace_meta
 from .operator_heldout33_say import Reply, said
-from .operator_read import items, table
+from .operator_read import items, quantity, table
 
 
 async def rollout_ok(desk: Desk, ns: str, name: str, why: str) -> tuple[bool, Call, Call]:
@@ -295,3 +295,64 @@ async def scale_play(
     if not ok:
         r.human = f"Some of the {count} replicas are not ready yet; someone should check capacity."
     return r
+
+
+def free_room(text: str, res: str) -> float:
+    """The most of ``res`` any node has left: allocatable minus what is requested already."""
+    best = 0.0
+    for block in re.split(r"\n(?=Name:\s)", text):
+        alloc = re.search(rf"Allocatable:[\s\S]*?\b{res}:\s+(\S+)", block)
+        used = re.search(rf"Allocated resources:[\s\S]*?\n\s+{res}\s+(\S+)", block)
+        if alloc:
+            left = (quantity(alloc.group(1)) or 0) - ((quantity(used.group(1)) or 0) if used else 0)
+            best = max(best, left)
+    return best
+
+
+async def recreate(desk: Desk, w: Workload, r: Reply) -> None:
+    """A pod no controller owns: save its manifest, delete it, create it again from the copy."""
+    import yaml
+
+    pod = w.pods[0].name if w.pods else w.name
+    saved = await desk.k(
+        f"get pod {pod} -n {w.ns} -o yaml", "to keep its manifest: no controller will recreate it"
+    )
+    doc = (items(saved.text) or [{}])[0]
+    meta = doc.get("metadata") or {}
+    clean = {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {
+            k: meta[k] for k in ("name", "namespace", "labels", "annotations") if meta.get(k)
+        },
+        "spec": {k: v for k, v in (doc.get("spec") or {}).items() if k != "nodeName"},
+    }
+    gone = await desk.k(
+        f"delete pod {pod} -n {w.ns}",
+        "the crash is a transient dependency error, so a fresh start should clear it",
+    )
+    made = await desk.run(
+        "kubectl",
+        "to recreate the pod from its saved manifest",
+        command="create -f -",
+        stdin=yaml.safe_dump(clean),
+    )
+    after = await desk.k(f"get pod {pod} -n {w.ns}", "to verify the new pod starts and stays up")
+    r.changed.append(
+        said(
+            f"Restarted bare pod {pod}: deleted it and created it again from its own manifest (no controller owns it)",
+            gone,
+            made,
+        )
+    )
+    row = (table(after.text) or [{}])[0]
+    ok = (
+        row.get("status") == "Running"
+        and row.get("ready", "0/1").split("/")[0] == row.get("ready", "0/1").split("/")[-1]
+    )
+    r.fixed = said(
+        f"{'Yes' if ok else 'Not yet'}: {pod} is {row.get('status', '?')}, {row.get('ready', '?')} ready, restarts {row.get('restarts', '?')}",
+        after,
+    )
+    if not ok:
+        r.human = f"{pod}'s dependency still refuses it; its owner should check that dependency."

@@ -10,11 +10,11 @@ import json
 import re
 from typing import Any
 
-from .operator_heldout33_act import rollout_ok, undo
+from .operator_heldout33_act import free_room, recreate, rollout_ok, undo
 from .operator_heldout33_diag import Finding
 from .operator_heldout33_look import Desk, Workload, logs, mb, namespace_meta, prom
 from .operator_heldout33_say import Reply, said
-from .operator_read import items, log_lines, quantity, signal_patterns, table
+from .operator_read import log_lines, quantity, signal_patterns
 
 ADVICE = {
     "config_key": "Whoever owns {w} should add the missing key {key} to ConfigMap {configmap} with"
@@ -159,8 +159,24 @@ async def _requests(desk: Desk, task: Any, w: Workload, f: Finding, r: Reply, fi
         return
     res, req = f.data["resource"], f.data["request"]
     value = quantity(req) or 0
+    nodes = await desk.k(
+        "describe nodes",
+        f"to see how much {res} the nodes can still give before changing the request",
+    )
+    free = free_room(nodes.text, res)
+    if free:
+        r.more.append(
+            (
+                "How much room is there?",
+                said(
+                    f"The most any node can still give is {free:.2f}"
+                    f"{' cores' if res == 'cpu' else ' bytes'} of {res}, below the {req} each pod asks for",
+                    nodes,
+                ),
+            )
+        )
     for _ in range(2):
-        value = value / 2
+        value = min(value / 2, free * 0.9) if free else value / 2
         shown = f"{int(value * 1000)}m" if res == "cpu" else f"{int(value / 1024**2)}Mi"
         ctr = (
             (w.deploy.get("spec") or {})
@@ -171,7 +187,7 @@ async def _requests(desk: Desk, task: Any, w: Workload, f: Finding, r: Reply, fi
         )
         call = await desk.k(
             f"set resources deployment/{w.name} -n {w.ns} -c {ctr} --requests={res}={shown}",
-            f"the pods were Pending because their {res} request did not fit any node, so I halved it",
+            f"the pods were Pending because their {res} request did not fit any node, so I lowered it to what fits",
         )
         r.changed.append(said(f"{w.name}: {res} request {req} -> {shown} (limit unchanged)", call))
         ok, st, dep = await rollout_ok(desk, w.ns, w.name, "to verify the pods now get a node")
@@ -204,7 +220,7 @@ async def _restartable(desk: Desk, task: Any, w: Workload, f: Finding, r: Reply,
         )
         return
     if w.bare:
-        await _recreate(desk, w, r)
+        await recreate(desk, w, r)
         return
     call = await desk.k(
         f"rollout restart deployment/{w.name} -n {w.ns}",
@@ -231,55 +247,6 @@ async def _planted(f: Finding, r: Reply) -> None:
                 " did not act on it; its owner should find out how it got there.",
             )
         )
-
-
-async def _recreate(desk: Desk, w: Workload, r: Reply) -> None:
-    """A pod no controller owns: save its manifest, delete it, create it again from the copy."""
-    import yaml
-
-    pod = w.pods[0].name if w.pods else w.name
-    saved = await desk.k(
-        f"get pod {pod} -n {w.ns} -o yaml", "to keep its manifest: no controller will recreate it"
-    )
-    doc = (items(saved.text) or [{}])[0]
-    meta = doc.get("metadata") or {}
-    clean = {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {
-            k: meta[k] for k in ("name", "namespace", "labels", "annotations") if meta.get(k)
-        },
-        "spec": {k: v for k, v in (doc.get("spec") or {}).items() if k != "nodeName"},
-    }
-    gone = await desk.k(
-        f"delete pod {pod} -n {w.ns}",
-        "the crash is a transient dependency error, so a fresh start should clear it",
-    )
-    made = await desk.run(
-        "kubectl",
-        "to recreate the pod from its saved manifest",
-        command="create -f -",
-        stdin=yaml.safe_dump(clean),
-    )
-    after = await desk.k(f"get pod {pod} -n {w.ns}", "to verify the new pod starts and stays up")
-    r.changed.append(
-        said(
-            f"Restarted bare pod {pod}: deleted it and created it again from its own manifest (no controller owns it)",
-            gone,
-            made,
-        )
-    )
-    row = (table(after.text) or [{}])[0]
-    ok = (
-        row.get("status") == "Running"
-        and row.get("ready", "0/1").split("/")[0] == row.get("ready", "0/1").split("/")[-1]
-    )
-    r.fixed = said(
-        f"{'Yes' if ok else 'Not yet'}: {pod} is {row.get('status', '?')}, {row.get('ready', '?')} ready, restarts {row.get('restarts', '?')}",
-        after,
-    )
-    if not ok:
-        r.human = f"{pod}'s dependency still refuses it; its owner should check that dependency."
 
 
 async def _restart_stuck(

@@ -9,7 +9,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .operator_heldout33_look import Call, Desk, Workload, configmap, disk_pressure, logs, mb
+from .operator_heldout33_look import (
+    Call,
+    Desk,
+    Workload,
+    amount,
+    configmap,
+    disk_pressure,
+    error_onset,
+    logs,
+    mb,
+)
 from .operator_read import items, log_lines, signal_patterns, table
 
 
@@ -59,7 +69,7 @@ async def pending(desk: Desk, w: Workload, f: Finding) -> bool:
         req = next((c.requests.get(res, "") for p in _pending(w) for c in p.containers), "")
         f.kind, f.data = "requests", {"resource": res, "request": req}
         f.why = (
-            f"each pod requests {req} of {res}"
+            f"each pod requests {amount(req, res)} of {res}"
             f" and no node has that much {res} left to give, so the scheduler cannot place it"
         )
         f.add(f"the scheduler reported: {msg.strip()}", w.describe)
@@ -320,36 +330,6 @@ async def recent_rollout(desk: Desk, w: Workload, f: Finding) -> bool:
     f.add(f"newest ReplicaSet {age:.0f} minutes old, image {w.image}", rs)
     f.add(f"error rate {before:.3g} before, {now:.3g} now", call)
     return True
-
-
-async def error_onset(desk: Desk, w: Workload) -> tuple[float, float, float | None, Call] | None:
-    """The workload's error-rate series: baseline, now, and minutes since it first doubled."""
-    from .operator_read import load_json
-
-    names = await desk.run(
-        "metrics_query", f"to find {w.name}'s error-rate series", action="metric_names"
-    )
-    pick = [n for n in re.findall(r'"([a-z0-9_:]*error[a-z0-9_:]*)"', names.text)]
-    for metric in pick[:2]:
-        call = await desk.run(
-            "metrics_query",
-            f"to see when {w.name}'s errors rose",
-            action="query_range",
-            query=f'{metric}{{service="{w.name}"}}',
-            start="-2h",
-            step="5m",
-        )
-        doc = load_json(call.text) or {}
-        res = (doc.get("data") or {}).get("result") or [] if isinstance(doc, dict) else []
-        pts = [(float(t), float(v)) for r in res for t, v in r.get("values", [])]
-        if len(pts) < 2:
-            continue
-        pts.sort()
-        base, end = pts[0][1], pts[-1][0]
-        up = next((t for t, v in pts if v > max(base * 2, base + 0.005)), None)
-        onset = (end - up) / 60 if up is not None else None
-        return base, pts[-1][1], onset, call
-    return None
 
 
 async def unready(desk: Desk, w: Workload, f: Finding) -> bool:

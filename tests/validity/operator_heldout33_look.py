@@ -282,3 +282,43 @@ def disk_pressure(describe_nodes: str) -> list[str]:
         if name and re.search(r"^\s*DiskPressure\s+True", block, re.M):
             bad.append(name.group(1))
     return bad
+
+
+def amount(req: str, res: str) -> str:
+    """A request in the answer's units: cores for CPU, MB/GB for memory."""
+    from .operator_read import quantity
+
+    value = quantity(req)
+    if value is None:
+        return req
+    return f"{value:g} cores" if res == "cpu" else mb(value)
+
+
+async def error_onset(desk: Desk, w: Workload) -> tuple[float, float, float | None, Call] | None:
+    """The workload's error-rate series: baseline, now, and minutes since it first doubled."""
+    from .operator_read import load_json
+
+    names = await desk.run(
+        "metrics_query", f"to find {w.name}'s error-rate series", action="metric_names"
+    )
+    pick = [n for n in re.findall(r'"([a-z0-9_:]*error[a-z0-9_:]*)"', names.text)]
+    for metric in pick[:2]:
+        call = await desk.run(
+            "metrics_query",
+            f"to see when {w.name}'s errors rose",
+            action="query_range",
+            query=f'{metric}{{service="{w.name}"}}',
+            start="-2h",
+            step="5m",
+        )
+        doc = load_json(call.text) or {}
+        res = (doc.get("data") or {}).get("result") or [] if isinstance(doc, dict) else []
+        pts = [(float(t), float(v)) for r in res for t, v in r.get("values", [])]
+        if len(pts) < 2:
+            continue
+        pts.sort()
+        base, end = pts[0][1], pts[-1][0]
+        up = next((t for t, v in pts if v > max(base * 2, base + 0.005)), None)
+        onset = (end - up) / 60 if up is not None else None
+        return base, pts[-1][1], onset, call
+    return None

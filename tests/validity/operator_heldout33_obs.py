@@ -8,11 +8,12 @@ import json
 import re
 
 from .operator_heldout33_act import rollout_ok
-from .operator_heldout33_diag import error_onset, log_cause, rollout_age
+from .operator_heldout33_diag import log_cause, rollout_age
 from .operator_heldout33_look import (
     Desk,
     Workload,
     alerts,
+    error_onset,
     logs,
     mb,
     namespace_meta,
