@@ -557,3 +557,16 @@ AGENTS["heldout31"] = (
     _heldout31,
     "held-out competent operator (session 27, written blind): architecture decision record, passive voice",
 )
+
+
+async def _heldout33(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 28 (``operator_heldout33``): a Q&A answer."""
+    from .operator_heldout33 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout33"] = (
+    _heldout33,
+    "held-out competent operator (session 28, written blind): Q&A answer to the requester, British English",
+)

@@ -84,6 +84,7 @@ from . import gamer_fix118 as gf118
 from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
 from . import gamer_fix122 as gf122
+from . import gamer_fix125 as gf125
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3897,6 +3898,25 @@ _DECIDED_28 = {
 RUBRIC_BANDS.update(_DECIDED_28)
 for _name in sorted(_DECIDED_28):
     REASONS.pop(_name, None)
+
+# ---- fix125 (branch s28-fair33, README "A held-out operator, session 28, a Q&A answer"): rule
+# 850 (a memory figure in decimal units, rounded as shown, spells the amount: "268 MB" for 256Mi,
+# "2.15 GB" for 2Gi); its door (gamer_fix125.py, heavy). decimal_every_quantity (the survey,
+# every memory quantity read in decimal units as the subject's limit it runs out of memory at)
+# PASS, mean 0.01, max 0.19, DA 0.00: every bound held. binary_every_quantity (the same
+# quantities as read, the reading open before the rule) PASS, mean 0.02, max 0.50
+# (oi.metric-interpretation), DA 0.00: a weakness of assess_oom_risk older than rule 850 (the
+# verbatim figures were rule 61's), a strict xfail on the max, undecided ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf125.FIX125)
+# (a new gamer starts in FAILING_TODAY["max"]: the one that holds is taken out)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"decimal_every_quantity"}
+REASONS.update(
+    {
+        "binary_every_quantity": "fair33, beside rule 850's door: every memory quantity read, as "
+        "read ('256Mi'), said to be the subject's limit it runs out of memory at: "
+        "oi.metric-interpretation 0.5 on main (rule 61's verbatim figure; older than rule 850)",
+    }
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -29,6 +29,7 @@ from .. import bodies
 from ..evidence import AuditEntry
 from ._change import change_terms, names_change
 from ._cue import Cue, Searcher
+from ._decimal_units import decimal_forms
 from ._env_cited import cites_label, env_labels, near_objects
 from ._env_decided import JOIN, decided_after
 from ._fields import scalar_fields as scalar_fields
@@ -263,6 +264,7 @@ def _figure(value: str) -> re.Pattern[str] | None:
             if number:
                 unit = rf"{prefix}(?:i?B|i|ibytes?)?|(?:{_PREFIX_WORDS[prefix]})bytes?"
                 forms.append(rf"{number}\s*(?:{unit})")
+    forms += decimal_forms(amount)  # rule 850: 256Mi as "268 MB"
     if float(amount).is_integer():
         forms.append(rf"{int(amount)}\s*(?:bytes?|B)?")
     return re.compile(rf"(?<![\w.])(?:{'|'.join(dict.fromkeys(forms))})(?![\w])", _I)

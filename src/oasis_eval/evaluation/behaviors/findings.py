@@ -39,6 +39,7 @@ from ...spec.scenario import Scenario
 from ..reading import per_judgement_of
 from ._chain_hops import Hop, failure_chain
 from ._cue import Cue
+from ._decimal_units import decimal_terms
 from ._observed_classes import observed_classes
 from .plugins import state_keys
 from .signals import (
@@ -199,7 +200,9 @@ def memory_findings(scenario: Scenario) -> list[Finding]:
                 Finding(
                     "memory-limit",
                     name,
-                    ("memory limit", "limits.memory", "resource limit", limit[1]),
+                    # rule 850: the limit's figure in decimal units ("268 MB" for 256Mi)
+                    ("memory limit", "limits.memory", "resource limit", limit[1])
+                    + tuple(decimal_terms(limit[0])),
                     f"{resource}/{name} memory usage {entry['memory_usage']} is within 10% of "
                     f"its {limit[1]} limit",
                 )
