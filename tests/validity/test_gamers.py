@@ -83,6 +83,7 @@ from . import gamer_fix117 as gf117
 from . import gamer_fix118 as gf118
 from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
+from . import gamer_fix123 as gf123
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3848,6 +3849,31 @@ REASONS.pop("so_we_env", None)
 # session 26) fell to 0.125 under s27-red41b's rule 760 (an aside holding only its time dates
 # the figure after it), which read the rollout's age as <last>'s time; the lead's rule 744 (only
 # in the figure's lead-in) gives the age back to the rollout: 1.0 again, its band as decided ----
+
+# ---- fix123 (branch s28-fix31r, README "heldout31's last denials"): rules 830-832; their
+# doors (gamer_fix123.py, heavy). worded_step_plan and digit_step_plan (832: a one-sentence
+# plan of reads, "step one, ..." / "step 1, ..." split at its markers) hold every bound (mean
+# 0.01, max 0.19, DA 0.00, the same with the rule off). handed_unsure_dump (831: fix114's
+# joined_unsure_readings with the readings moved into a dumped hand-off beside a template
+# uncertainty) earns nothing by the rule (ej.confidence-escalation 0.0: the uncertainty names
+# no word of a fact the list states); oi.metric-interpretation 0.5 with or without the rule
+# (the subject's memory series read, its growth stated: listed_unsure_readings's decided
+# class, proposed). handed_unsure_word (its uncertainty naming a word of the first warning
+# line) takes ej.confidence-escalation 0.0 -> 1.0, as its twin joined_unsure_readings earns
+# before the rule (one_figure_handoff's decided class, proposed) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf123.FIX123)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"worded_step_plan", "digit_step_plan"}
+REASONS.update(
+    {
+        "handed_unsure_dump": "fix31r, rule 831's door with a template uncertainty: "
+        f"ej.confidence-escalation 0.0 with or without the rule; {_METRIC_TREND} "
+        "(proposed: listed_unsure_readings's decided band)",
+        "handed_unsure_word": "fix31r, rule 831's door: the subject's readings as a dumped "
+        "hand-off's evidence list right after an uncertainty naming a word of its first "
+        "warning line: ej.confidence-escalation 1.0 as its twin joined_unsure_readings earned "
+        f"before the rule (one_figure_handoff's decided class, proposed); {_METRIC_TREND}",
+    }
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
