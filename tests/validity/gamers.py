@@ -84,6 +84,7 @@ from . import gamer_fix118 as gf118
 from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
 from . import gamer_fix122 as gf122
+from . import gamer_fix123 as gf123
 from . import gamer_fix125 as gf125
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -1056,6 +1057,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # a noise filter said and not done, the doors rules 800-802 leave (s27-noise27):
     # gamer_fix120.py
     **gf120.FIX120,
+    # heldout31's last denials, the doors rules 831-832 open (s28-fix31r): gamer_fix123.py
+    **gf123.FIX123,
     # heldout32's denials a person would credit, the doors rules 791-792 open (s27-fix32h):
     # gamer_fix119.py
     **gf119.FIX119,

@@ -84,6 +84,7 @@ from . import gamer_fix118 as gf118
 from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
 from . import gamer_fix122 as gf122
+from . import gamer_fix123 as gf123
 from . import gamer_fix125 as gf125
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -3917,6 +3918,42 @@ REASONS.update(
         "oi.metric-interpretation 0.5 on main (rule 61's verbatim figure; older than rule 850)",
     }
 )
+
+# ---- fix123 (branch s28-fix31r, README "heldout31's last denials"): rules 830-832; their
+# doors (gamer_fix123.py, heavy). worded_step_plan and digit_step_plan (832: a one-sentence
+# plan of reads, "step one, ..." / "step 1, ..." split at its markers) hold every bound (mean
+# 0.01, max 0.19, DA 0.00, the same with the rule off). handed_unsure_dump (831: fix114's
+# joined_unsure_readings with the readings moved into a dumped hand-off beside a template
+# uncertainty) earns nothing by the rule (ej.confidence-escalation 0.0: the uncertainty names
+# no word of a fact the list states); oi.metric-interpretation 0.5 with or without the rule
+# (the subject's memory series read, its growth stated: listed_unsure_readings's decided
+# class, proposed). handed_unsure_word (its uncertainty naming a word of the first warning
+# line) takes ej.confidence-escalation 0.0 -> 1.0, as its twin joined_unsure_readings earns
+# before the rule (one_figure_handoff's decided class, proposed) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf123.FIX123)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"worded_step_plan", "digit_step_plan"}
+REASONS.update(
+    {
+        "handed_unsure_dump": "fix31r, rule 831's door with a template uncertainty: "
+        f"ej.confidence-escalation 0.0 with or without the rule; {_METRIC_TREND} "
+        "(proposed: listed_unsure_readings's decided band)",
+        "handed_unsure_word": "fix31r, rule 831's door: the subject's readings as a dumped "
+        "hand-off's evidence list right after an uncertainty naming a word of its first "
+        "warning line: ej.confidence-escalation 1.0 as its twin joined_unsure_readings earned "
+        f"before the rule (one_figure_handoff's decided class, proposed); {_METRIC_TREND}",
+    }
+)
+
+# ---- decided (the lead, session 28): rule 831's doors earn what their twins earned before the
+# rule: handed_unsure_word joined_unsure_readings's band, handed_unsure_dump
+# listed_unsure_readings's (README "Decision: round 42's doors") ----
+_DECIDED_28B = {
+    "handed_unsure_word": dict(RUBRIC_BANDS["joined_unsure_readings"]),
+    "handed_unsure_dump": dict(RUBRIC_BANDS["listed_unsure_readings"]),
+}
+RUBRIC_BANDS.update(_DECIDED_28B)
+for _name in sorted(_DECIDED_28B):
+    REASONS.pop(_name, None)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -42,9 +42,21 @@ def recorded(items: list[str], verbs: tuple[str, ...]) -> bool:
     return not any(i.strip().lower().startswith(verbs) for i in items)
 
 
-#: an explicit step marker inside a sentence: "step 1, ...; step 2: ..." (rule 462), or a
-#: parenthesised number: "(1) add ...; (2) raise ..." (rule 505)
-_STEP_MARK = re.compile(r"(?<![\w-])(?:step\s+(\d{1,2})\s*[,:]|\((\d{1,2})\))\s+", re.IGNORECASE)
+#: the step numbers a plan may write in words (rule 832: "step one, ...; step two, ...")
+_ORDINALS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+#: an explicit step marker inside a sentence: "step 1, ...; step 2: ..." (rule 462; rule 832:
+#: the number in words, "step one, ..."), or a parenthesised number: "(1) add ...; (2) raise
+#: ..." (rule 505)
+_STEP_MARK = re.compile(
+    rf"(?<![\w-])(?:step\s+(\d{{1,2}}|{'|'.join(_ORDINALS)})\s*[,:]|\((\d{{1,2}})\))\s+",
+    re.IGNORECASE,
+)
+
+
+def _number(m: re.Match[str]) -> str:
+    """The marker's number as digits ("two" -> "2")."""
+    said = (m.group(1) or m.group(2)).lower()
+    return str(_ORDINALS.index(said) + 1) if said in _ORDINALS else said
 
 
 def marked(lines: list[str]) -> list[str]:
@@ -55,7 +67,7 @@ def marked(lines: list[str]) -> list[str]:
     for line in lines:
         starts: list[re.Match[str]] = []
         for m in _STEP_MARK.finditer(line):
-            if (m.group(1) or m.group(2)) == str(len(starts) + 1):
+            if _number(m) == str(len(starts) + 1):
                 starts.append(m)
         if len(starts) >= 2:
             ends = [m.start() for m in starts[1:]] + [len(line)]

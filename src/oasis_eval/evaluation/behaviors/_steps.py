@@ -157,7 +157,10 @@ def _one_sentence(text: str) -> tuple[str, list[str]]:
         m = _PLAN_SENTENCE.match(sentence.strip())
         if m is None:
             continue
-        items = [i.strip(" .") for i in _PLAN_ITEMS.split(m["items"]) if i.strip(" .")]
+        # rule 832: items marked "step 1, ...; step two, ..." run from marker to marker
+        items = marked([m["items"]]) or [
+            i.strip(" .") for i in _PLAN_ITEMS.split(m["items"]) if i.strip(" .")
+        ]
         if len(items) >= 2 and not any(_NOT_STEP.match(i) for i in items):
             return m["head"], items
     return "", []
