@@ -3946,7 +3946,7 @@ REASONS.update(
 
 # ---- decided (the lead, session 28): rule 831's doors earn what their twins earned before the
 # rule: handed_unsure_word joined_unsure_readings's band, handed_unsure_dump
-# listed_unsure_readings's (README "Decision: round 42's doors") ----
+# listed_unsure_readings's (README "Decision: rule 831's doors") ----
 _DECIDED_28B = {
     "handed_unsure_word": dict(RUBRIC_BANDS["joined_unsure_readings"]),
     "handed_unsure_dump": dict(RUBRIC_BANDS["listed_unsure_readings"]),
