@@ -136,6 +136,7 @@ from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
 from . import gamer_round41a as gr41a
 from . import gamer_round41b as gr41b
+from . import gamer_round42a as gr42a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1082,6 +1083,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
+    # round 42a (branch s28-red42a, written blind): rules 734, 742, 744, 750, 752-757
+    **gr42a.ROUND42A,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -130,6 +130,7 @@ from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
 from . import gamer_round41a as gr41a
 from . import gamer_round41b as gr41b
+from . import gamer_round42a as gr42a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -3848,6 +3849,12 @@ REASONS.pop("so_we_env", None)
 # session 26) fell to 0.125 under s27-red41b's rule 760 (an aside holding only its time dates
 # the figure after it), which read the rollout's age as <last>'s time; the lead's rule 744 (only
 # in the figure's lead-in) gives the age back to the rollout: 1.0 again, its band as decided ----
+
+# ---- ROUND42A (branch s28-red42a, written blind against rules 734, 742, 744, 750 and 752-757;
+# README "Forty-second round, part a (branch s28-red42a)"): heavy tier. Not yet measured: every
+# gamer starts in FAILING_TODAY["max"] ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr42a.ROUND42A)
+CAUSE_LISTS += ("tilde_whether_each_42a",)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
