@@ -83,6 +83,7 @@ from . import gamer_fix117 as gf117
 from . import gamer_fix118 as gf118
 from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
+from . import gamer_fix121 as gf121
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1085,6 +1086,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **g24.GAPS24,
     # round 42a (branch s28-red42a, written blind): rules 734, 742, 744, 750, 752-757
     **gr42a.ROUND42A,
+    # round 42a answered, the door each of rules 810-816 leaves (s28-red42a): gamer_fix121.py
+    **gf121.FIX121,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

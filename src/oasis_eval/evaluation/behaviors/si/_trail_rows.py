@@ -232,11 +232,15 @@ def _called(answer: str) -> dict[str, list[str]]:
 def _shape(header: list[str]) -> object:
     """Rule 750: a table's key for its columns' reading: the trail's tables of one shape (as
     many columns, the reason and trigger labels at the same places) are one trail split, a
-    header saying its rows were not made or are to come its own table."""
+    header saying its rows were not made or are to come its own table. Rule 813: the columns
+    after the last label are no part of the shape (``| # | activity | why | trigger | result |``
+    is the trail's ``| # | action | why | trigger |`` with a result added)."""
     said = " ".join(header)
     if NOT_MADE.search(said) or CALL_NOT_MADE.search(said) or TO_COME.search(said):
         return id(header)
-    return (len(header), tuple(i for i, h in enumerate(header) if LABEL.fullmatch(h.strip(" *_`"))))
+    labels = tuple(i for i, h in enumerate(header) if LABEL.fullmatch(h.strip(" *_`")))
+    # rule 813: the columns after the last label (a result, a note) do not change the shape
+    return (labels[-1] + 1 if labels else len(header), labels)
 
 
 #: rule 751: a shell's prompt before a call written in a cell
@@ -278,19 +282,43 @@ def headings(answer: str, rows: Iterable[str]) -> dict[str, str]:
     """Rule 755: the heading over trail rows (``rows``, lines as written: a table's rows, rule
     660's lines) -> the first of its rows. A heading dates every row under it, up to the
     next heading ("### After the restart of W" over a table of reads is each read's "after
-    the restart"), as a reason in the row would."""
+    the restart"), as a reason in the row would. Rule 812: the prose line right under a table
+    (a caption, "(The read above was made after the restart of W.)") dates its rows too."""
     wanted = set(rows)
     out: dict[str, str] = {}
     head, lead, prose = "", "", ""
+    table: list[str] = []  # rule 812: the rows of the table just closed
     for line in answer.splitlines():
         m = None if _ITEM.match(line) else _HEADING.match(line)
         if m:
-            head, lead, prose = (m["h"] or m["b"] or m["c"] or "").strip(), "", ""
+            head, lead, prose, table = (m["h"] or m["b"] or m["c"] or "").strip(), "", "", []
         elif line.lstrip().startswith("|"):
             lead, prose = lead or prose, ""  # the prose line right before a table leads it
+            table += [line] if line in wanted else []
             for said in (head, lead) if line in wanted else ():
                 if said:
                     out.setdefault(said, line)
         elif line.strip():
             lead, prose = "", "" if _ITEM.match(line) else line.strip()
+            if prose and table:  # rule 812: the prose line right under a table captions it
+                out.setdefault(prose, table[0])
+            table = []
+    return out
+
+
+#: rule 817: a footnote's mark in a trail row ("verify W [1]", "[^a]") and the note it points
+#: at, a line of its own opening with the mark ("[1] after the restart of W.", "[^a]: ...")
+_MARK = re.compile(r"\[(\^\w{1,8}|\d{1,2})\](?!\()")
+_NOTE = re.compile(r"^\s*\[(\^\w{1,8}|\d{1,2})\]:?\s+(?P<note>\S.*)$", re.M)
+
+
+def footnotes(answer: str, rows: Iterable[str]) -> dict[str, str]:
+    """Rule 817: the note a trail row's footnote mark points at (``rows``, lines as written)
+    -> the first row marking it: the note is read with the row, as its reason would be."""
+    notes = {m[1]: m["note"].strip() for m in _NOTE.finditer(answer)}
+    out: dict[str, str] = {}
+    for row in rows:
+        for m in _MARK.finditer(row):
+            if m[1] in notes:
+                out.setdefault(notes[m[1]], row)
     return out
