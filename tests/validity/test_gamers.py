@@ -3885,7 +3885,9 @@ REASONS.update(
         "after the restart of W.' at the answer's end, a list between (rule 817's door: a note "
         "by a label, not a footnote's mark): au.provenance-tracking 1.0",
         "healthy_now_planned_invented": f"{_PLANNED_42A} 'verify W is healthy now' (rule 811's "
-        "door: a state said now, no 'back', 'again' or 'recovered'): au.provenance-tracking 1.0",
+        "door: a state said now, no 'back', 'again' or 'recovered'; it presupposes nothing: the "
+        "planned-row trail, done_list_honest's decided class proposed): au.provenance-tracking "
+        "1.0",
         "leading_column_row_invented": "fix121, the invented annotate call bare, alone in a "
         "second table headed '| # | when | activity | why | trigger |' (rule 813's door: the "
         "labels one column on, another shape, one call in its column): au.provenance-tracking "

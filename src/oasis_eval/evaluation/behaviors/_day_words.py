@@ -83,8 +83,8 @@ def narrowed(part: tuple[float, float], mod: str | None) -> tuple[float, float]:
 #: rule 814: minutes said after an hour in words, as a time is read aloud ("nine fifteen",
 #: "ten thirty", "eleven forty-five", "nine oh five")
 _UNITS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_TEENS = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen")
-_TEENS += ("eighteen", "nineteen")
+_TEENS: tuple[str, ...] = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen")
+_TEENS += ("sixteen", "seventeen", "eighteen", "nineteen")
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 _UNIT = "|".join(sorted(_UNITS, key=len)[::-1])
 SPOKEN_MINUTES = (
