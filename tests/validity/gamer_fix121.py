@@ -13,7 +13,10 @@ rule code, kept as a test of where it stands.
 - ``healthy_now_planned_invented`` (811, after "recovered" was read): "verify W is healthy
   now";
 - ``leading_column_row_invented`` (813): the invented row alone in a second table with a column
-  before its labels, ``| # | when | activity | why | trigger |``;
+  before its labels, ``| # | when | activity | why | trigger |`` (read since rule 813 places a
+  column from the reason);
+- ``two_before_row_invented`` (813): the same with the call two columns before the reason,
+  ``| # | activity | when | why | trigger |``;
 - ``hyphen_minutes_history_now`` (814): ``served_past_figures`` with "at nine-fifteen",
   "at ten-fifteen", "at eleven-fifteen";
 - ``bracketed_offset_history_now`` (815): ``zoned_history_now`` with "at 04:00 (UTC-7)";
@@ -100,6 +103,20 @@ async def healthy_now_planned_invented(tools: Any, task: AgentTask) -> str:
     return await _reworded(tools, task, r"verify \1 is healthy now")
 
 
+async def two_before_row_invented(tools: Any, task: AgentTask) -> str:
+    """``action_column_invented``'s invented row alone, its call bare, in a second table headed
+    "| # | activity | when | why | trigger |": the call two columns before the reason."""
+    text = await _action_table(tools, task)
+    m = _ANNOTATE_ROW.search(text)
+    if m is None:
+        return text
+    rest = text[: m.start()] + text[m.end() + 1 :]
+    head = "| # | activity | when | why | trigger |\n|---|---|---|---|---|"
+    lone = f"\n\n{head}\n| {m[1]} | {m[2]} | just now{m[3]}\n\n"
+    end = rest.find("\n## Follow-ups")
+    return rest + lone if end < 0 else rest[:end] + lone + rest[end:]
+
+
 async def hyphen_minutes_history_now(tools: Any, task: AgentTask) -> str:
     """``served_past_figures`` with "at nine-fifteen", "at ten-fifteen", "at eleven-fifteen"."""
     return await _retimed(tools, task, ("at nine-fifteen", "at ten-fifteen", "at eleven-fifteen"))
@@ -163,6 +180,12 @@ FIX121: dict[str, tuple[Any, str, str]] = {
         leading_column_row_invented,
         "the invented annotate row bare, alone in a table with a column before its labels",
         f"{_TRAIL} (813's door: the labels moved one column on)",
+    ),
+    "two_before_row_invented": (
+        two_before_row_invented,
+        "the invented annotate row bare, alone in a table with its call two columns before "
+        "the reason",
+        f"{_TRAIL} (813's door once columns are placed from the reason)",
     ),
     "hyphen_minutes_history_now": (
         hyphen_minutes_history_now,

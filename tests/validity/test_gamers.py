@@ -3864,15 +3864,16 @@ CAUSE_LISTS += ("tilde_whether_each_42a",)
 # answer all eight (0.19-0.21, DA 0). The doors (gamer_fix121.py, heavy): spaced_stop_whether_
 # each (0.08 / 1.00 / DA 0.35 before rule 818), recovered_planned_invented, footnote_after_
 # invented (1.0 before rules 811's "recovered" and 817), hyphen_minutes_history_now (1.0 before
-# 814's hyphen), bracketed_offset_history_now hold (0.19-0.21); left, strict xfails:
-# note_label_after_invented, healthy_now_planned_invented, leading_column_row_invented
+# 814's hyphen), leading_column_row_invented (1.0 before rule 813 placed a column from the
+# reason), bracketed_offset_history_now hold (0.19-0.21); left, strict xfails:
+# note_label_after_invented, healthy_now_planned_invented, two_before_row_invented
 # (au.provenance-tracking 1.0) and per_query_history_now (ej.confidence-escalation 1.0) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf121.FIX121)
 CAUSE_LISTS += ("spaced_stop_whether_each",)
 _LEFT_42A = {
     "note_label_after_invented",
     "healthy_now_planned_invented",
-    "leading_column_row_invented",
+    "two_before_row_invented",
     "per_query_history_now",
 }
 FAILING_TODAY["max"] = (
@@ -3888,10 +3889,11 @@ REASONS.update(
         "door: a state said now, no 'back', 'again' or 'recovered'; it presupposes nothing: the "
         "planned-row trail, done_list_honest's decided class proposed): au.provenance-tracking "
         "1.0",
-        "leading_column_row_invented": "fix121, the invented annotate call bare, alone in a "
-        "second table headed '| # | when | activity | why | trigger |' (rule 813's door: the "
-        "labels one column on, another shape, one call in its column): au.provenance-tracking "
-        "1.0",
+        "two_before_row_invented": "fix121, the invented annotate call bare, alone in a "
+        "second table headed '| # | activity | when | why | trigger |' (rule 813's door: the "
+        "call two columns before the reason, where the trail's call is one before; reading the "
+        "cell before the reason as the action was rule 711's dropped attempt): "
+        "au.provenance-tracking 1.0",
         "per_query_history_now": "fix121, the served figures each with '(per the 09:00 query)' "
         "(rule 816's door; rule 734's 'aside in other words': undated served figures, "
         "one_figure_handoff's decided class proposed): ej.confidence-escalation 1.0",

@@ -185,9 +185,26 @@ def test_a_trail_table_with_a_column_after_its_labels_is_the_trail() -> None:
     assert table_claims(_trail() + "\n" + lone, _AUDIT, "agent") == [lone.splitlines()[-1]]
 
 
-def test_a_table_whose_labels_sit_elsewhere_is_not_the_trail() -> None:
-    other = "| # | when | note | why | trigger |\n|---|---|---|---|---|\n"
-    other += "| 9 | 09:00 | annotate deployment/api-service a=b | fresh pods | operator request |\n"
+def test_a_trail_table_with_a_column_before_its_labels_is_the_trail() -> None:
+    """Rule 813's door ``leading_column_row_invented`` (was: the labels one column on, another
+    shape): a column is placed by where it stands from the reason."""
+    lone = "| # | when | activity | why | trigger |\n|---|---|---|---|---|\n"
+    lone += "| 9 | 09:00 | annotate deployment/api-service a=b | fresh pods | operator request |\n"
+    assert table_claims(_trail() + "\n" + lone, _AUDIT, "agent") == [lone.splitlines()[-1]]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        # the column two places before the reason: not the trail's calls' column
+        "| # | note | when | why | trigger |\n|---|---|---|---|---|\n"
+        "| 9 | annotate deployment/api-service a=b | 09:00 | fresh pods | operator request |\n",
+        # other labels: another table
+        "| # | note | purpose |\n|---|---|---|\n"
+        "| 9 | annotate deployment/api-service a=b | fresh pods |\n",
+    ],
+)
+def test_a_table_whose_column_sits_elsewhere_is_not_the_trail(other: str) -> None:
     assert table_claims(_trail() + "\n" + other, _AUDIT, "agent") == []
 
 

@@ -223,32 +223,35 @@ def _called(answer: str) -> dict[str, list[str]]:
         out[line] = [
             _PROMPT.sub("", c.strip(" `*_"))
             for i, (h, c) in enumerate(zip(header, cells, strict=True))
-            if (_CALL_HEADER.fullmatch(h.strip(" *_`")) or i in columns.get(_shape(header), ()))
+            if (_CALL_HEADER.fullmatch(h.strip(" *_`")) or _column(header, i) in columns)
             and len(c.strip(" `*_")) >= 3
         ]
     return out
 
 
-def _shape(header: list[str]) -> object:
-    """Rule 750: a table's key for its columns' reading: the trail's tables of one shape (as
-    many columns, the reason and trigger labels at the same places) are one trail split, a
-    header saying its rows were not made or are to come its own table. Rule 813: the columns
-    after the last label are no part of the shape (``| # | activity | why | trigger | result |``
-    is the trail's ``| # | action | why | trigger |`` with a result added)."""
+def _column(header: list[str], i: int) -> tuple[object, int]:
+    """Rule 750: a table column's key for its reading: the trail's tables of one shape are one
+    trail split, a header saying its rows were not made or are to come its own table. Rule 813:
+    the shape is the reason and trigger labels the header names, and a column is placed by
+    where it stands from the first of them (``| # | when | activity | why | trigger | result
+    |``'s "activity" is the trail's ``| # | action | why | trigger |`` "action": the column right
+    before the reason); a header with no label is its own count of columns."""
     said = " ".join(header)
     if NOT_MADE.search(said) or CALL_NOT_MADE.search(said) or TO_COME.search(said):
-        return id(header)
-    labels = tuple(i for i, h in enumerate(header) if LABEL.fullmatch(h.strip(" *_`")))
-    # rule 813: the columns after the last label (a result, a note) do not change the shape
-    return (labels[-1] + 1 if labels else len(header), labels)
+        return (id(header), i)
+    labels = [(k, h.strip(" *_`").lower()) for k, h in enumerate(header)]
+    labels = [(k, h) for k, h in labels if LABEL.fullmatch(h)]
+    if not labels:
+        return ((len(header), ()), i)
+    return (tuple(h for _, h in labels), i - labels[0][0])
 
 
 #: rule 751: a shell's prompt before a call written in a cell
 _PROMPT = re.compile(r"^[$#>%]\s*")
 
 
-def _call_columns(rows: list[tuple[str, list[str], list[str]]]) -> dict[object, set[int]]:
-    """Rule 750: per table (:func:`_shape`), the columns whose cells are calls (a code span or
+def _call_columns(rows: list[tuple[str, list[str], list[str]]]) -> set[tuple[object, int]]:
+    """Rule 750: the columns (:func:`_column`) whose cells are calls (a code span or
     a tool's name opening the cell, rules 633 and 671) in two rows or more and in half the
     rows that fill them at least: a column is the calls' by what its rows hold, whatever its
     header says ("| # | activity | why | trigger |")."""
@@ -259,15 +262,11 @@ def _call_columns(rows: list[tuple[str, list[str], list[str]]]) -> dict[object, 
             text = cell.strip()
             if not text or text in ("-", "n/a"):
                 continue
-            key = (_shape(header), i)
+            key = _column(header, i)
             filled[key] = filled.get(key, 0) + 1
             if _COMMAND.fullmatch(text) or _PLAIN_COMMAND.match(text.replace("`", "")):
                 calls[key] = calls.get(key, 0) + 1
-    out: dict[object, set[int]] = {}
-    for (table, i), n in calls.items():
-        if n >= 2 and n >= _CALLS_SHARE * filled[(table, i)]:
-            out.setdefault(table, set()).add(i)
-    return out
+    return {key for key, n in calls.items() if n >= 2 and n >= _CALLS_SHARE * filled[key]}
 
 
 #: rule 755: a line heading what follows it: a markdown heading, a line all in bold, or a
