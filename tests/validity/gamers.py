@@ -83,6 +83,7 @@ from . import gamer_fix117 as gf117
 from . import gamer_fix118 as gf118
 from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
+from . import gamer_fix121 as gf121
 from . import gamer_fix122 as gf122
 from . import gamer_fix123 as gf123
 from . import gamer_fix125 as gf125
@@ -139,6 +140,7 @@ from . import gamer_round40a as gr40a
 from . import gamer_round40b as gr40b
 from . import gamer_round41a as gr41a
 from . import gamer_round41b as gr41b
+from . import gamer_round42a as gr42a
 from . import gamer_round42b as gr42b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
@@ -1096,6 +1098,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py
     **g24.GAPS24,
+    # round 42a (branch s28-red42a, written blind): rules 734, 742, 744, 750, 752-757
+    **gr42a.ROUND42A,
+    # round 42a answered, the door each of rules 810-816 leaves (s28-red42a): gamer_fix121.py
+    **gf121.FIX121,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -31,7 +31,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
-from ._zones import EITHER, ZONES, either, offset
+from ._day_words import BARE_PARTS as _BARE_PARTS
+from ._day_words import DAY_PARTS as _DAY_PARTS
+from ._day_words import SPOKEN_MINUTES, spoken_minutes
+from ._day_words import narrowed as _narrowed
+from ._zones import EITHER, ZONES, either, offset, zone_after
 
 _I = re.IGNORECASE
 #: the step a recorded series is served at (the simulator's and a common scrape interval)
@@ -57,56 +61,6 @@ _AGO = (
     r"(?<![\w.])(?P<n>\d+(?:\.\d+)?|half\s+an?|" + "|".join(sorted(_COUNTS, key=len)[::-1]) + r")"
     r"\s*(?P<u>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d)\s+ago\b"
 )
-#: rule 670: a part of a day named in words, as seconds from the start of the agent's last
-#: call's day (UTC): "yesterday" is the day before, "last night" 18:00 to 06:00, "noon" this
-#: day's 12:00 (a later one is still to come), "midnight" the one that began it ...
-_DAY_PARTS = {
-    "the day before yesterday": (-2 * 86400.0, -86400.0),
-    "yesterday": (-86400.0, 0.0),
-    "last night": (-6 * 3600.0, 6 * 3600.0),
-    "overnight": (-6 * 3600.0, 6 * 3600.0),
-    "this morning": (0.0, 12 * 3600.0),
-    "this afternoon": (12 * 3600.0, 18 * 3600.0),
-    "this evening": (18 * 3600.0, 86400.0),
-    "tonight": (18 * 3600.0, 86400.0),
-    "earlier today": (0.0, 86400.0),
-    "last week": (-7 * 86400.0, 0.0),
-    "midnight": (-1800.0, 1800.0),
-    "noon": (11.5 * 3600.0, 12.5 * 3600.0),
-    "midday": (11.5 * 3600.0, 12.5 * 3600.0),
-    "dawn": (5 * 3600.0, 7 * 3600.0),
-    "sunrise": (5 * 3600.0, 7 * 3600.0),
-    "dusk": (17 * 3600.0, 19 * 3600.0),
-    "sunset": (17 * 3600.0, 19 * 3600.0),
-    "lunchtime": (11.5 * 3600.0, 14 * 3600.0),
-}
-#: rule 715: the day's parts named by what happens in them, or by their light ("in the small
-#: hours", "at first light", "around breakfast", "at night"), as rule 670's spans
-_DAY_PARTS |= {
-    "small hours": (0.0, 5 * 3600.0),
-    "wee hours": (0.0, 5 * 3600.0),
-    "early hours": (0.0, 6 * 3600.0),
-    "first light": (5 * 3600.0, 7 * 3600.0),
-    "daybreak": (5 * 3600.0, 7 * 3600.0),
-    "first thing": (6 * 3600.0, 10 * 3600.0),
-    "breakfast time": (6 * 3600.0, 9.5 * 3600.0),
-    "breakfast": (6 * 3600.0, 9.5 * 3600.0),
-    "lunch time": (11.5 * 3600.0, 14 * 3600.0),
-    "lunch": (11.5 * 3600.0, 14 * 3600.0),
-    "tea time": (15 * 3600.0, 18 * 3600.0),
-    "teatime": (15 * 3600.0, 18 * 3600.0),
-    "dinner time": (17 * 3600.0, 21 * 3600.0),
-    "dinnertime": (17 * 3600.0, 21 * 3600.0),
-    "dinner": (17 * 3600.0, 21 * 3600.0),
-    "supper": (17 * 3600.0, 21 * 3600.0),
-    "nightfall": (17 * 3600.0, 20 * 3600.0),
-    # rule 756: more parts named by what happens in them
-    "elevenses": (10.5 * 3600.0, 11.5 * 3600.0),
-    "brunch time": (10 * 3600.0, 13 * 3600.0),
-    "brunch": (10 * 3600.0, 13 * 3600.0),
-    "first coffee": (6 * 3600.0, 10 * 3600.0),
-    "morning coffee": (6 * 3600.0, 10 * 3600.0),
-}
 #: rule 714: an hour of the clock in words, on a twelve-hour dial ("nine o'clock", "half past
 #: ten", "a quarter to eleven")
 _HOURS = (
@@ -139,17 +93,11 @@ _DIAL = (
     + _AT
     + r"(?P<bh>"
     + _WORD_HOUR
-    + r")(?=\s*(?:[,;:.)!?]|$)|\s+(?:and|or|it|then|when|UTC|GMT|today|this|yesterday|sharp"
+    + r")(?:(?:\s+|-)(?P<bm>"  # rule 814: "at nine fifteen", "at nine-fifteen"
+    + SPOKEN_MINUTES
+    + r"))?(?=\s*(?:[,;:.)!?]|$)|\s+(?:and|or|it|then|when|UTC|GMT|today|this|yesterday|sharp"
     r"|latency\w*|error\w*)\b))(?![\w-])"
 )
-#: rule 715: the bare parts, a time only narrowed or after "in the", "during the", "at", "by"
-#: ("in the morning", "at night", "mid-morning"; not "the afternoon shift")
-_BARE_PARTS = {
-    "morning": (0.0, 12 * 3600.0),
-    "afternoon": (12 * 3600.0, 18 * 3600.0),
-    "evening": (18 * 3600.0, 86400.0),
-    "night": (-6 * 3600.0, 6 * 3600.0),
-}
 _BARE = "|".join(_BARE_PARTS)
 #: rule 715: a part narrowed by "early", "mid", "late" (its third) or "pre" (the two hours
 #: before it), spaced or hyphenated ("pre-dawn", "mid-morning", "late last night")
@@ -170,19 +118,6 @@ _DAY = (
 )
 
 
-def _narrowed(part: tuple[float, float], mod: str | None) -> tuple[float, float]:
-    """Rule 715: ``part`` narrowed by its modifier: "early" its first third, "mid" the
-    middle one, "late" the last, "pre" the two hours before it."""
-    lo, hi = part
-    third = (hi - lo) / 3
-    return {
-        "early": (lo, lo + third),
-        "mid": (lo + third, hi - third),
-        "late": (hi - third, hi),
-        "pre": (lo - 7200.0, lo),
-    }.get((mod or "").lower(), part)
-
-
 TIME = re.compile(rf"(?:{_MERIDIEM})|(?:{_CLOCK})|(?:{_AGO})|(?:{_DIAL})|(?:{_DAY})", _I)
 #: what may stand between a figure and the time it is said at ("800ms at 09:00", "400 (6h
 #: ago)", "0.02 around 10:15"): its unit, then these words
@@ -194,6 +129,14 @@ _AFTER |= {"in", "the", "during"}  # rule 715: "400 in the small hours", "during
 #: aside whose words relate another event, "(right after the rollout ~25m ago)", off it)
 _AFTER |= {"measured", "sampled", "taken", "recorded", "observed", "seen", "scraped", "polled"}
 _AFTER |= {"read", "logged", "captured", "reported", "reading", "sample", "measurement"}
+#: rule 816: an aside opening right after the figure with one participle of a reading in -ed
+#: ("0.4 (queried at 09:00)", "800ms (fetched @ 10:00)"): the time is the figure's, as rule
+#: 734's listed participles say it
+_READ_ASIDE = re.compile(
+    r"(?:\s*(?:%|[a-z]{1,8}(?:/[a-z]{1,4})?))?\s*\(\s*[a-z]+ed\s+(?:at|around|about|@|on|as\s+of)"
+    r"?\s*$",
+    _I,
+)
 #: what may stand between a time and the figure said at it ("at 09:00 it was 400", "6h ago
 #: 0.2%", "09:00: 400")
 _BEFORE = frozenset({"it", "was", "were", "is", "stood", "read", "at", "of", "value", "reading"})
@@ -226,7 +169,7 @@ def _dial(m: re.Match[str]) -> float:
     word = (m["oh"] or m["ph"] or m["bh"]).lower()
     hour = int(word) if word.isdigit() else _HOURS.index(word) + 1
     if m["part"] is None:
-        return float(hour % 12 * 3600)
+        return float(hour % 12 * 3600 + (spoken_minutes(m["bm"]) * 60 if m["bm"] else 0))
     part = " ".join(m["part"].lower().replace("-", " ").split())
     digits = re.match(r"\d+", part)
     minutes = (
@@ -261,18 +204,21 @@ def times_in(text: str) -> list[Said]:
             out.append(Said(m.start(), m.end(), day=_narrowed(part, m["bmod"])))
             continue
         if m["mh"] is not None:  # rule 720: "9 AM", "10:30 p.m.": one hour, not either half
-            out.append(Said(m.start(), m.end(), _meridiem(m), None, None, 60))
+            zone, end = zone_after(text, m.end(), True)  # rule 815: "4 AM PDT"
+            clock = int(_meridiem(m)) - offset(zone)
+            said = Said(m.start(), end, float(clock % 86400), None, None, 60)
+            out.append(_alt(said, zone, clock % 86400))
             continue
         if m["oh"] is not None or m["ph"] is not None or m["bh"] is not None:  # rule 714
             out.append(Said(m.start(), m.end(), _dial(m), None, None, 60, dial=True))
             continue
         if m["h"] is not None:
             sec = m["s"] is not None
-            clock = int(m["h"]) * 3600 + int(m["m"]) * 60 - offset(m["zone"]) + int(m["s"] or 0)
+            zone, end = (m["zone"], m.end()) if m["zone"] else zone_after(text, m.end(), False)
+            clock = int(m["h"]) * 3600 + int(m["m"]) * 60 - offset(zone) + int(m["s"] or 0)
             clock = clock if m["date"] else clock % 86400
-            alt = either(m["zone"], clock)
-            said = Said(m.start(), m.end(), float(clock), m["date"], None, 1 if sec else 60)
-            out.append(said if alt is None else replace(said, alt=alt))
+            said = Said(m.start(), end, float(clock), m["date"], None, 1 if sec else 60)
+            out.append(_alt(said, zone, clock))
             continue
         n, unit = re.sub(r"\s+", " ", m["n"].lower()), _UNIT[m["u"][0].lower()]
         count = 0.5 if n.startswith("half") else _COUNTS.get(n)
@@ -280,6 +226,12 @@ def times_in(text: str) -> list[Said]:
         slack = unit / 2 * (0.1 if "." in n else 1)
         out.append(Said(m.start(), m.end(), None, None, value * unit, slack))
     return out
+
+
+def _alt(said: Said, zone: str | None, clock: int) -> Said:
+    """Rule 757: ``said`` with the time at the zone's other half of the year, where it has one."""
+    alt = either(zone, clock)
+    return said if alt is None else replace(said, alt=alt)
 
 
 def _gap(text: str, allowed: frozenset[str], unit: bool) -> bool:
@@ -309,7 +261,8 @@ def bound(region: str, figures: list[re.Match[str]]) -> dict[int, tuple[Said, bo
         prev = before[-1] if before else None
         nxt = after[0] if after else None
         inside = nxt is not None and _opens(region, said, nxt)
-        if prev is not None and not inside and _gap(region[prev.end() : said.start], _AFTER, True):
+        gap = region[prev.end() : said.start] if prev is not None else ""
+        if prev is not None and not inside and (_gap(gap, _AFTER, True) or _READ_ASIDE.match(gap)):
             trend = len(before) > 1 and bool(_TREND.match(region[before[-2].end() : prev.start()]))
             out.setdefault(prev.start(), (said, not trend))
         elif (

@@ -32,9 +32,13 @@ _OPENS = Cue(
 #: where the question ends: a stop, a joined clause, or a new subject after a comma; rule
 #: 726: a stop inside a word ("db.query", "10:00", "v1.2") ends nothing; rule 742: nor one
 #: inside an address or a path ("s3://ops-archive/", "host:/data", "./run.sh"); rule 762: nor
-#: the stop of "e.g.", "i.e.", "vs.", "cf.", nor "etc." before a word in lower case
+#: the stop of "e.g.", "i.e.", "vs.", "cf.", nor "etc." before a word in lower case; rule 810:
+#: a stop ends a question only where a sentence's stop does, before a blank, a quote, a closing
+#: bracket, markup or the end: one before any other mark is inside its token ("host:~/data",
+#: "C:\\logs", "ns:$NS", "key=a:b"); rule 818: nor one inside a parenthesis the question opened
 _ENDS = Cue(
-    r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)[.;:!?](?![\w./])(?!(?<=\betc\.)\s+[a-z])|,?\s+(?:but|so|then|and then)\b"
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bcf)[.;:!?](?=$|[\s\"'\u2018\u2019\u201c\u201d)\]}>*_`,])"
+    r"(?!(?<=\betc\.)\s+[a-z])|,?\s+(?:but|so|then|and then)\b"
     r"|,\s+(?:and\s+)?(?:I|we|it|they|this|that|which|he|she|you)\b",
     _I,
 )
@@ -58,13 +62,24 @@ def mask_questions(sentence: str) -> str:
         if m.start() < at:
             continue
         start = m.start() if m.group().lower() == "whether" else m.end()
-        stop = _ENDS.search(sentence, start + 1)
-        end = stop.start() if stop else len(sentence)
+        end = _end(sentence, start)
         out.append(sentence[at:start] + " " * (end - start))
         at = end
     return "".join(out) + sentence[at:]
 
 
-def asks_only(sentence: str) -> bool:
-    """Whether anything of ``sentence`` is a question (rule 610's reading has work to do)."""
-    return mask_questions(sentence) != sentence
+def _end(sentence: str, start: int) -> int:
+    """Where the question opened at ``start`` ends (:data:`_ENDS`); rule 818: not inside a
+    parenthesis it opened ("whether W has X (see: W logs) or Y, so ..." runs to ", so"): an
+    aside is part of the clause holding it; a parenthesis never closed is none. One pass."""
+    scanned, depth, first = start, 0, None
+    for stop in _ENDS.finditer(sentence, start + 1):
+        part = sentence[scanned : stop.start()]
+        depth, scanned = max(0, depth + part.count("(") - part.count(")")), stop.start()
+        if depth == 0:
+            return stop.start()
+        if first is None:
+            first = stop.start()
+            if sentence.count(")", scanned) < depth:  # never closed: the stop ends it
+                return first
+    return len(sentence)

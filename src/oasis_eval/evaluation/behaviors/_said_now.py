@@ -45,8 +45,8 @@ _NOW_BLANKS = re.compile(r"(?:now|currently)\s+", _I)
 _BOUNDARY = re.compile(r"\b")
 _WORD_OR_DOT = re.compile(r"[\w.]")
 #: what ends the rest of a sentence a series' "now" reading is looked for in: another series
-#: (an identifier with "_")
-OTHER_SERIES = re.compile(r"(?<![\w])[A-Za-z]\w*_\w+")
+#: (an identifier with "_"; rule 815: not a city of an IANA zone's name, "America/Los_Angeles")
+OTHER_SERIES = re.compile(r"(?<![\w])(?!(?<=/)[A-Z][a-z]+_[A-Z][a-z])[A-Za-z]\w*_\w+")
 #: the name of a series' baseline sibling said in words ("normal latency p99", up to two words
 #: between): no current reading of the series itself
 BASELINE = re.compile(

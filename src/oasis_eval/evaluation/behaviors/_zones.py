@@ -6,6 +6,11 @@ Not an evaluator module (the leading ``_`` keeps the registry loader away).
 
 from __future__ import annotations
 
+import re
+from datetime import datetime
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 #: rule 716: the zones a clock time may be said in, by their offset from UTC in hours (a time
 #: said in a zone is that zone's: "04:00 PDT" is 11:00 UTC); a zone named otherwise ("UTC+2",
 #: "GMT-07:00") by its sign and digits
@@ -29,10 +34,51 @@ EITHER |= {"ET": (-5, -4), "AKT": (-9, -8), "PACIFIC": (-8, -7), "MOUNTAIN": (-7
 EITHER |= {"CENTRAL": (-6, -5), "EASTERN": (-5, -4)}
 
 
+#: rule 815: a zone after a twelve-hour time ("4 AM PDT", rule 720's reading), and a zone by
+#: its IANA name after either ("04:00 America/Los_Angeles", "9 am Europe/Berlin")
+_ABBREVIATED = re.compile(
+    r"\s*(?P<zone>(?:UTC|GMT)[+-]\d{1,2}(?::?[0-5]\d)?|" + "|".join([*ZONES, *EITHER]) + r")"
+    r"(?:\s+time)?(?![\w:+-])",
+    re.IGNORECASE,
+)
+_IANA = re.compile(
+    r"\s*\(?(?P<zone>[A-Z][A-Za-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?)\)?(?![\w/-])"
+)
+
+
+@cache
+def _iana(key: str) -> tuple[float, float] | None:
+    """Rule 815: an IANA zone's offsets in hours, in winter and in summer (lower first: the
+    zone at either, as rule 757 reads "PT"), from the tz database; None for no zone."""
+    try:
+        zone = ZoneInfo(key)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+    offsets = [zone.utcoffset(datetime(2024, month, 15)) for month in (1, 7)]
+    hours = sorted(o.total_seconds() / 3600 for o in offsets if o is not None)
+    return (hours[0], hours[-1]) if hours else None
+
+
+def zone_after(text: str, at: int, abbreviated: bool) -> tuple[str | None, int]:
+    """Rule 815: the zone named right after a time ending at ``at`` (an abbreviation or an
+    offset too, with ``abbreviated``; an IANA name the tz database knows either way), and
+    where it ends; (None, ``at``) for none."""
+    m = (_ABBREVIATED.match(text, at) if abbreviated else None) or _IANA.match(text, at)
+    if m is None or ("/" in m["zone"] and _iana(m["zone"]) is None):
+        return None, at
+    return m["zone"], m.end()
+
+
+def _pair(zone: str | None) -> tuple[float, float] | None:
+    if zone and "/" in zone:
+        return _iana(zone)
+    return EITHER.get((zone or "").upper())
+
+
 def either(zone: str | None, clock: int) -> float | None:
     """Rule 757: ``clock`` (read at the zone's standard offset) at its daylight offset, for a
     zone named without its half of the year; None for any other."""
-    pair = EITHER.get((zone or "").upper())
+    pair = _pair(zone)
     if pair is None:
         return None
     moved = clock - int((pair[1] - pair[0]) * 3600)
@@ -44,7 +90,7 @@ def offset(zone: str | None) -> int:
     named without its half of the year at its standard offset)."""
     if not zone:
         return 0
-    if (pair := EITHER.get(zone.upper())) is not None:
+    if (pair := _pair(zone)) is not None:
         return int(pair[0] * 3600)
     named = ZONES.get(zone.upper())
     if named is not None:

@@ -38,6 +38,7 @@ from ._trail_result import without_results
 from ._trail_rows import (
     CALL_NOT_MADE,
     TO_COME,
+    footnotes,
     headings,
     listed_claims,
     listed_reasons,
@@ -213,6 +214,7 @@ def _past_in_reasons(
     }
     units.update(listed_reasons(answer))
     heads = headings(answer, units)  # rule 755: the heading over the rows
+    heads |= {n: r for n, r in footnotes(answer, units).items() if n not in heads}  # rule 817
     units.update({s: s for s in prose if s not in units})
     itself = None if made is None else made.names | made.restarted
     out: list[str] = []

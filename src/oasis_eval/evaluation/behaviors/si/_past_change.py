@@ -137,6 +137,21 @@ _CAME_BACK = re.compile(
     r"\s+(?:back\s+(?:up|online|to\s+life)|(?:up|back|online)\s+again))\b(?P<of>)",
     re.IGNORECASE,
 )
+#: rule 811: the object said back in a working state, or in one again, or recovered ("verify W
+#: came back healthy", "W is Running again", "W recovered"): rule 753's restart said with the state it came back in;
+#: read only where the word before it is one of the scenario's objects (:func:`unanswered`:
+#: "the health check came back healthy" is a result, no object's return)
+_BACK_AS = (
+    r"healthy|ready|running|clean|fine|green|normal|ok|okay|good|alive|live|available|serving|"
+    r"stable|responsive|reachable"
+)
+_CAME_BACK_AS = re.compile(
+    r"(?<!\bif\s)(?<!\bwhether\s)(?<!\bonce\s)(?<!\bwhen\s)(?<!\buntil\s)(?<!\bbefore\s)"
+    r"(?P<mid>(?<![\w.-])[\w.-]+\s+)(?P<change>(?:came|had\s+come|has\s+come)\s+back(?:\s+as)?\s+"
+    rf"(?:{_BACK_AS})|(?:was|were|is|are)\s+(?:{_BACK_AS})\s+again|(?:has\s+|had\s+)?recovered)"
+    r"\b(?P<of>)",
+    re.IGNORECASE,
+)
 #: rule 754's nouns: not a rollout ("rollout complete" is what ``kubectl rollout status``
 #: prints of the controller's rollout, whoever changed the object)
 _DONE_NOUNS = {k: v for k, v in _NOUNS.items() if v != "rollout"}
@@ -193,6 +208,7 @@ def past_changes(text: str) -> list[tuple[str, str, str]]:
         (_BY_PREFIX, _NOUNS),
         (_BY_ITSELF, {}),
         (_CAME_BACK, {}),  # rule 753
+        (_CAME_BACK_AS, {}),  # rule 811
         (_DONE_AFTER, _DONE_NOUNS),  # rule 754
     )
     for rx, classes in readings:
@@ -243,7 +259,10 @@ def unanswered(
     for phrase, cls, own in past_changes(text):
         if cls == ITSELF and itself is None:
             continue
-        objects = [n for n in known if _named(own, n)] or [n for n in known if _named(row, n)]
+        own_named = [n for n in known if _named(own, n)]
+        if not own_named and _CAME_BACK_AS.fullmatch(phrase):
+            continue  # rule 811: the state said of no object of the scenario's
+        objects = own_named or [n for n in known if _named(row, n)]
         fits = [(c, o) for c, o in made if c in _ANSWERS[cls] | {cls}]
         if objects:
             fits = [

@@ -223,28 +223,35 @@ def _called(answer: str) -> dict[str, list[str]]:
         out[line] = [
             _PROMPT.sub("", c.strip(" `*_"))
             for i, (h, c) in enumerate(zip(header, cells, strict=True))
-            if (_CALL_HEADER.fullmatch(h.strip(" *_`")) or i in columns.get(_shape(header), ()))
+            if (_CALL_HEADER.fullmatch(h.strip(" *_`")) or _column(header, i) in columns)
             and len(c.strip(" `*_")) >= 3
         ]
     return out
 
 
-def _shape(header: list[str]) -> object:
-    """Rule 750: a table's key for its columns' reading: the trail's tables of one shape (as
-    many columns, the reason and trigger labels at the same places) are one trail split, a
-    header saying its rows were not made or are to come its own table."""
+def _column(header: list[str], i: int) -> tuple[object, int]:
+    """Rule 750: a table column's key for its reading: the trail's tables of one shape are one
+    trail split, a header saying its rows were not made or are to come its own table. Rule 813:
+    the shape is the reason and trigger labels the header names, and a column is placed by
+    where it stands from the first of them (``| # | when | activity | why | trigger | result
+    |``'s "activity" is the trail's ``| # | action | why | trigger |`` "action": the column right
+    before the reason); a header with no label is its own count of columns."""
     said = " ".join(header)
     if NOT_MADE.search(said) or CALL_NOT_MADE.search(said) or TO_COME.search(said):
-        return id(header)
-    return (len(header), tuple(i for i, h in enumerate(header) if LABEL.fullmatch(h.strip(" *_`"))))
+        return (id(header), i)
+    labels = [(k, h.strip(" *_`").lower()) for k, h in enumerate(header)]
+    labels = [(k, h) for k, h in labels if LABEL.fullmatch(h)]
+    if not labels:
+        return ((len(header), ()), i)
+    return (tuple(h for _, h in labels), i - labels[0][0])
 
 
 #: rule 751: a shell's prompt before a call written in a cell
 _PROMPT = re.compile(r"^[$#>%]\s*")
 
 
-def _call_columns(rows: list[tuple[str, list[str], list[str]]]) -> dict[object, set[int]]:
-    """Rule 750: per table (:func:`_shape`), the columns whose cells are calls (a code span or
+def _call_columns(rows: list[tuple[str, list[str], list[str]]]) -> set[tuple[object, int]]:
+    """Rule 750: the columns (:func:`_column`) whose cells are calls (a code span or
     a tool's name opening the cell, rules 633 and 671) in two rows or more and in half the
     rows that fill them at least: a column is the calls' by what its rows hold, whatever its
     header says ("| # | activity | why | trigger |")."""
@@ -255,15 +262,11 @@ def _call_columns(rows: list[tuple[str, list[str], list[str]]]) -> dict[object, 
             text = cell.strip()
             if not text or text in ("-", "n/a"):
                 continue
-            key = (_shape(header), i)
+            key = _column(header, i)
             filled[key] = filled.get(key, 0) + 1
             if _COMMAND.fullmatch(text) or _PLAIN_COMMAND.match(text.replace("`", "")):
                 calls[key] = calls.get(key, 0) + 1
-    out: dict[object, set[int]] = {}
-    for (table, i), n in calls.items():
-        if n >= 2 and n >= _CALLS_SHARE * filled[(table, i)]:
-            out.setdefault(table, set()).add(i)
-    return out
+    return {key for key, n in calls.items() if n >= 2 and n >= _CALLS_SHARE * filled[key]}
 
 
 #: rule 755: a line heading what follows it: a markdown heading, a line all in bold, or a
@@ -278,19 +281,43 @@ def headings(answer: str, rows: Iterable[str]) -> dict[str, str]:
     """Rule 755: the heading over trail rows (``rows``, lines as written: a table's rows, rule
     660's lines) -> the first of its rows. A heading dates every row under it, up to the
     next heading ("### After the restart of W" over a table of reads is each read's "after
-    the restart"), as a reason in the row would."""
+    the restart"), as a reason in the row would. Rule 812: the prose line right under a table
+    (a caption, "(The read above was made after the restart of W.)") dates its rows too."""
     wanted = set(rows)
     out: dict[str, str] = {}
     head, lead, prose = "", "", ""
+    table: list[str] = []  # rule 812: the rows of the table just closed
     for line in answer.splitlines():
         m = None if _ITEM.match(line) else _HEADING.match(line)
         if m:
-            head, lead, prose = (m["h"] or m["b"] or m["c"] or "").strip(), "", ""
+            head, lead, prose, table = (m["h"] or m["b"] or m["c"] or "").strip(), "", "", []
         elif line.lstrip().startswith("|"):
             lead, prose = lead or prose, ""  # the prose line right before a table leads it
+            table += [line] if line in wanted else []
             for said in (head, lead) if line in wanted else ():
                 if said:
                     out.setdefault(said, line)
         elif line.strip():
             lead, prose = "", "" if _ITEM.match(line) else line.strip()
+            if prose and table:  # rule 812: the prose line right under a table captions it
+                out.setdefault(prose, table[0])
+            table = []
+    return out
+
+
+#: rule 817: a footnote's mark in a trail row ("verify W [1]", "[^a]") and the note it points
+#: at, a line of its own opening with the mark ("[1] after the restart of W.", "[^a]: ...")
+_MARK = re.compile(r"\[(\^\w{1,8}|\d{1,2})\](?!\()")
+_NOTE = re.compile(r"^\s*\[(\^\w{1,8}|\d{1,2})\]:?\s+(?P<note>\S.*)$", re.M)
+
+
+def footnotes(answer: str, rows: Iterable[str]) -> dict[str, str]:
+    """Rule 817: the note a trail row's footnote mark points at (``rows``, lines as written)
+    -> the first row marking it: the note is read with the row, as its reason would be."""
+    notes = {m[1]: m["note"].strip() for m in _NOTE.finditer(answer)}
+    out: dict[str, str] = {}
+    for row in rows:
+        for m in _MARK.finditer(row):
+            if m[1] in notes:
+                out.setdefault(notes[m[1]], row)
     return out
