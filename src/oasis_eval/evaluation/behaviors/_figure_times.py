@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
+from ._ascii_guard import finditer
 from ._zones import EITHER, ZONES, either, offset
 
 _I = re.IGNORECASE
@@ -251,7 +252,7 @@ def _meridiem(m: re.Match[str]) -> float:
 def times_in(text: str) -> list[Said]:
     """Every time ``text`` says, in order (rules 620, 670, 714-715 with 720)."""
     out = []
-    for m in TIME.finditer(text):
+    for m in finditer(TIME, text):  # issue 30: settled by its ASCII twin first
         if m["day"] is not None:  # rule 670
             part = _DAY_PARTS[re.sub(r"\s+", " ", m["day"].lower())]
             out.append(Said(m.start(), m.end(), day=_narrowed(part, m["mod"])))
