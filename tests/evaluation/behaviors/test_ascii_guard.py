@@ -10,7 +10,6 @@ import re
 
 import pytest
 
-from oasis_eval.evaluation.behaviors import _figure_times
 from oasis_eval.evaluation.behaviors._ascii_guard import FOLDS_TO_ASCII, finditer, twin
 from oasis_eval.evaluation.behaviors.si import _past_change, _presupposed
 
@@ -25,7 +24,6 @@ GUARDED = {
     "past_change._BY_ITSELF": _past_change._BY_ITSELF,
     "past_change._CAME_BACK": _past_change._CAME_BACK,
     "past_change._DONE_AFTER": _past_change._DONE_AFTER,
-    "figure_times.TIME": _figure_times.TIME,
 }
 #: every ASCII character, the controls included
 ASCII = "".join(map(chr, range(128)))

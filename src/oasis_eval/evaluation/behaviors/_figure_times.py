@@ -31,7 +31,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
-from ._ascii_guard import finditer
 from ._zones import EITHER, ZONES, either, offset
 
 _I = re.IGNORECASE
@@ -252,7 +251,7 @@ def _meridiem(m: re.Match[str]) -> float:
 def times_in(text: str) -> list[Said]:
     """Every time ``text`` says, in order (rules 620, 670, 714-715 with 720)."""
     out = []
-    for m in finditer(TIME, text):  # issue 30: settled by its ASCII twin first
+    for m in TIME.finditer(text):
         if m["day"] is not None:  # rule 670
             part = _DAY_PARTS[re.sub(r"\s+", " ", m["day"].lower())]
             out.append(Said(m.start(), m.end(), day=_narrowed(part, m["mod"])))
