@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from .._ascii_guard import finditer
 from ._presupposed import REBOOTED, RESTARTED, alternation
 from ._presupposed import rolled_out as _rolled_out
 
@@ -212,7 +213,7 @@ def past_changes(text: str) -> list[tuple[str, str, str]]:
         (_DONE_AFTER, _DONE_NOUNS),  # rule 754
     )
     for rx, classes in readings:
-        for m in rx.finditer(text):
+        for m in finditer(rx, text):  # issue 30: settled by its ASCII twin first
             if _PLATFORM.search(m[0]) or (rx is _BY_NOUN and _OWNER.search(m[0])):
                 continue
             if rx is _DONE_AFTER and (

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...state import ResourceView
+from .._ascii_guard import finditer
 
 #: rule 752: the participles of a restart in other words ("rebooted", "respawned",
 #: "relaunched", "power-cycled", "cycled", "kicked"): read as "restarted" is, wherever rules
@@ -150,7 +151,7 @@ def presupposed(text: str, names: Iterable[str] = ()) -> list[tuple[str, str, st
     them ("the restarted W") presupposes the change on it."""
     out = []
     named = _before_names(names)
-    found = [*_PHRASE.finditer(text), *_STATED.finditer(text)]
+    found = [*finditer(_PHRASE, text), *finditer(_STATED, text)]  # issue 30: ASCII twins first
     spans = [range(m.start(), m.end()) for m in found]
     extra = [m for m in (named.finditer(text) if named else ()) if not _within(m, spans)]
     for m in found + extra:
