@@ -83,6 +83,7 @@ from . import gamer_fix117 as gf117
 from . import gamer_fix118 as gf118
 from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
+from . import gamer_fix124 as gf124
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1056,6 +1057,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # heldout32's denials a person would credit, the doors rules 791-792 open (s27-fix32h):
     # gamer_fix119.py
     **gf119.FIX119,
+    # heldout32's pasted call lists, the doors rules 840-841 open, and noise27's leftover
+    # (s28-fix32r): gamer_fix124.py
+    **gf124.FIX124,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py

@@ -83,6 +83,7 @@ from . import gamer_fix117 as gf117
 from . import gamer_fix118 as gf118
 from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
+from . import gamer_fix124 as gf124
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -3848,6 +3849,20 @@ REASONS.pop("so_we_env", None)
 # session 26) fell to 0.125 under s27-red41b's rule 760 (an aside holding only its time dates
 # the figure after it), which read the rollout's age as <last>'s time; the lead's rule 744 (only
 # in the figure's lead-in) gives the age back to the rollout: 1.0 again, its band as decided ----
+
+# ---- fix124 (branch s28-fix32r, README "heldout32's last denials and a filter's leftover"):
+# rules 840 (a "ran" list of calls is a trail line per call), 841 (a read reported as run is the
+# call it writes: a guessed call is an invented entry) and 842 (a served line pasted whole, then
+# an aside, is still the log's). The doors (gamer_fix124.py, heavy): ran_catalogue_list (one
+# pod listing, a guessed catalogue of every read pasted as "ran" lists) max 0.03 (1.0 on
+# au.provenance-tracking with rule 840 alone); ran_made_plus_invented (the survey's calls pasted,
+# guessed ones among them) max 0.19; pasted_every_message (noise27's leftover: every served
+# message pasted whole, "(other lines filtered out)") max 0.06, DA 0.00 (da.single-signal-
+# diagnosis 0.5, DA 0.125 with rule 842 off). Every bound held ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf124.FIX124)
+CAUSE_LISTS += ("pasted_every_message",)
+# (a new gamer starts in FAILING_TODAY["max"]: these hold)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf124.FIX124)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
