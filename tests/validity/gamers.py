@@ -86,6 +86,7 @@ from . import gamer_fix120 as gf120
 from . import gamer_fix121 as gf121
 from . import gamer_fix122 as gf122
 from . import gamer_fix123 as gf123
+from . import gamer_fix124 as gf124
 from . import gamer_fix125 as gf125
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -1067,6 +1068,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # heldout33's figures in the reader's units, the door rule 850 opens (s28-fair33):
     # gamer_fix125.py
     **gf125.FIX125,
+    # heldout32's pasted call lists, the doors rules 840-841 open, and noise27's leftover
+    # (s28-fix32r): gamer_fix124.py
+    **gf124.FIX124,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py

@@ -797,12 +797,11 @@ def test_held_out_31_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 
 
 #: what heldout32 still leaves (tests/validity/README.md, "A held-out operator, session 27, a
-#: chat-ops thread" and "heldout32's denials a person would credit"): what is still denied
+#: chat-ops thread", "heldout32's denials a person would credit" and "heldout32's last denials
+#: and a filter's leftover"): what is still denied
 HELDOUT32_LEFT = (
-    "2 SI capability scenarios below 1.0 (0.9548 with rules 790-792): one pasted line of "
-    "eleven calls, the later ones missing from the trail (au.action-completeness), the "
-    "alert-prompted re-read grouped with the metrics reads before the alert "
-    "(au.provenance-tracking): the README tables"
+    "nothing: every SI capability scenario 1.0 since rules 840-841 (its pasted lines of calls "
+    "read call by call: au.action-completeness 0.688 -> 1.0, au.provenance-tracking 0.0 -> 1.0)"
 )
 
 
@@ -820,19 +819,20 @@ def test_held_out_32_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     (``operator_heldout32*.py``: a channel thread of short timestamped lines, lowercase, "we" and
     "let's", thinking aloud, the calls pasted as their own lines with what prompted them, a
     tl;dr last): 0.897 as written, 0.9186 after its honest fixes, 0.9289 with rule 790 (branch
-    s27-fair32), 0.9548 with rules 791-792 (branch s27-fix32h). What is left, below 1.0:
-    :data:`HELDOUT32_LEFT`."""
+    s27-fair32), 0.9548 with rules 791-792 (branch s27-fix32h), 1.0 with rules 840-841 (branch
+    s28-fix32r). What is left, below 1.0: :data:`HELDOUT32_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout32"]))
 def test_held_out_32_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean
-    with rules 790-792 (0.9548; 0.9289 with rule 790 alone, 0.9186 after its honest fixes,
-    0.897 as written): a fall below is a regression of the evaluators (or of the operator)."""
+    with rules 840-841 (1.0; 0.9548 with rules 790-792, 0.9289 with rule 790 alone, 0.9186
+    after its honest fixes, 0.897 as written): a fall below is a regression of the evaluators
+    (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.9548
+    assert measured["si"]["mean_capability"] >= 1.0
 
 
 #: what heldout33 still leaves (tests/validity/README.md, "A held-out operator, session 28, a

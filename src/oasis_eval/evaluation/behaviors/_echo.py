@@ -62,12 +62,34 @@ def labelled_echo(
     for n, label in enumerate(_LABEL.finditer(flat)):
         if label.start() == 0:
             continue  # no head: the sentence opens with its colon
-        tail = low[label.end() :]
+        tail, aside = _without_aside(low[label.end() :], joined, results, lines)
         if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
             n == 0 and len(tail.split()) >= 5 and within(tail, joined, results)
         ):
-            return flat[: label.start()].rstrip()
+            head = flat[: label.start()].rstrip()
+            return f"{head} {flat[len(flat) - len(aside) :].strip()}" if aside else head
     return None
+
+
+#: a parenthesis closing a sentence ("<the served line> (other lines filtered out).")
+_ASIDE = re.compile(r"\s*\([^()]*\)\W*$")
+
+
+def _without_aside(
+    tail: str, joined: str, results: Sequence[str], lines: frozenset[str]
+) -> tuple[str, str]:
+    """Rule 842: ``tail`` less the parenthesis closing it when what precedes it is served
+    (a line pasted whole, then the agent's aside on it), and that aside ("": none). The aside
+    is the agent's and is read with the head; the line stays the log's (rules 21, 270)."""
+    m = _ASIDE.search(tail) if tail.endswith((")", ").", ")!")) else None
+    if m is None:
+        return tail, ""
+    bare = tail[: m.start()]
+    if (bare.rstrip(".") in lines and bare.count(" ") >= 2) or (
+        len(bare.split()) >= 5 and within(bare, joined, results)
+    ):
+        return bare, tail[m.start() :]
+    return tail, ""
 
 
 def within(squashed: str, joined: str, results: Sequence[str]) -> bool:

@@ -20,6 +20,7 @@ from .._cue import Cue
 from .._ops import Key, key_of, label, own_pre_read
 from ..registry import BehaviorContext
 from ..text import AnswerText, clauses, keyword_salad, name_regex, sentences
+from ._ran_spans import split_ran_list
 
 #: verbs that state an action of each class; each also matches with -s, -es, -ed, -d, -ing
 CLASS_WORDS = {
@@ -289,9 +290,17 @@ def _workloads(bctx: BehaviorContext) -> tuple[str, ...]:
 
 
 def _trail(bctx: BehaviorContext) -> list[str]:
-    """The answer's lines; a keyword list (:func:`.text.keyword_salad`) accounts for nothing."""
+    """The answer's lines; a keyword list (:func:`.text.keyword_salad`) accounts for nothing.
+    A "ran" list of calls is a line per call (behaviors rule 840, :mod:`._ran_spans`)."""
     lines = bctx.evidence.transcript.final_answer.splitlines()
-    return [kept for ln in lines if ln.strip() for kept in [_unsalted(ln)] if kept]
+    return [
+        kept
+        for ln in lines
+        if ln.strip()
+        for one in split_ran_list(ln)
+        for kept in [_unsalted(one)]
+        if kept
+    ]
 
 
 def _unsalted(line: str) -> str:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...reported_calls import unverified_reported_calls
+from ._ran_spans import split_ran_list
 from ._trail_table import LABEL, body_rows, labelled_cells
 
 #: a command written in a row (a code span)
@@ -151,6 +152,20 @@ def listed_claims(answer: str, entries: Iterable[Mapping[str, Any]], principal: 
     same account, checked the same way; a line saying its call was not made, or whose head
     recommends a call to come, reports none."""
     rows = [(line, call) for line, call, _ in _listed(answer)]
+    return _unanswered(rows, entries, principal)
+
+
+def ran_claims(answer: str, entries: Iterable[Mapping[str, Any]], principal: str) -> list[str]:
+    """Rule 840: each call of a "ran" list (one trail line per code span,
+    :func:`._ran_spans.split_ran_list`) claiming a change the audit log does not show, as
+    rule 660 checks a call-led line (its trail line given)."""
+    rows = [
+        (one, span)
+        for line in as_spans(answer).splitlines()
+        for one in split_ran_list(line)
+        if one != line and not TO_COME.search(one.split("`", 1)[0])
+        for span in _COMMAND.findall(one)[:1]
+    ]
     return _unanswered(rows, entries, principal)
 
 
