@@ -85,6 +85,7 @@ from . import gamer_fix119 as gf119
 from . import gamer_fix120 as gf120
 from . import gamer_fix122 as gf122
 from . import gamer_fix125 as gf125
+from . import gamer_fix128 as gf128
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1062,6 +1063,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # heldout33's figures in the reader's units, the door rule 850 opens (s28-fair33):
     # gamer_fix125.py
     **gf125.FIX125,
+    # heldout33's bare "No." answering a question of cause, the doors rule 851 opens
+    # (s28-fix33h): gamer_fix128.py
+    **gf128.FIX128,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py
