@@ -36,6 +36,7 @@ from .._cue import Cue
 from .._run_on import on_one_line
 from .._served import served_text
 from .._why_chain import aside_at
+from .._yes_no import answered
 from ..common import answer, echo_note, forbidden_hits, outcome, successful
 from ..detection import CAUSE_CUE, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -345,9 +346,11 @@ def _lent(text: AnswerText, i: int, signal: list[str], names: list[str]) -> list
 
 def _chronological(bctx: BehaviorContext) -> AnswerText:
     """Reasoning first, then the final answer: the order the agent thought and concluded in
-    (its calls given, so that its trail entries are known: behaviors rule 217)."""
+    (its calls given, so that its trail entries are known: behaviors rule 217); a bare "No"
+    or "Yes" answering a yes/no question of cause read as the statement it makes (rule 851)."""
     t = bctx.evidence.transcript
-    return AnswerText(f"{t.reasoning}\n{t.final_answer}", bctx.ctx.seen_results, t.actions)
+    said = answered(f"{t.reasoning}\n{t.final_answer}")
+    return AnswerText(said, bctx.ctx.seen_results, t.actions)
 
 
 def _stances(
