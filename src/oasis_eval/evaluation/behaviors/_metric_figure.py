@@ -266,28 +266,71 @@ _COUNT_BEFORE = re.compile(r"\d\s+(?:of|out\s+of)\s+$", _I)
 
 
 def _region_figures(
-    name: str, s: str, series: Mapping[str, tuple[float, ...]]
+    name: str, s: str, series: Mapping[str, tuple[float, ...]], ends: _Ends | None = None
 ) -> Iterator[tuple[int, re.Match[str], bool, bool]]:
     """Rule 532: each figure ``s`` gives after series ``name`` (to the next series' name, in
     any spelling, or the sentence's end; rule 582: past a ";", as :func:`blank` reads it), with
     its offset in ``s``, whether a reference word comes before it ("above 800", "threshold
     500") and whether it is set aside (a reference, a ratio, a count of other things)."""
+    ends = ends if ends is not None else _Ends(name, s, series)
     for m in _named(name).finditer(s):
-        region, at = s[m.end() : _region_end(name, s, m.end(), series)], 0
+        region, at = s[m.end() : ends.end(m.end())], 0
         for f in _WHOLE.finditer(region):
             words, at = region[at : f.start()], f.end()
             reference = bool(_words_of(words) & _REFERENCE)
-            count = _COUNT_AFTER.match(region, f.end()) or _COUNT_BEFORE.search(region[: f.start()])
+            count = _COUNT_AFTER.match(region, f.end()) or _count_before(region, f.start())
             yield m.end() + f.start(), f, reference, reference or bool(count)
+
+
+def _count_before(region: str, end: int) -> bool:
+    r"""``_COUNT_BEFORE`` searched in ``region[:end]``, read in linear time (rule 860): a match
+    ends with ``of\s+`` at ``end``, so it starts at a digit before the runs of blanks and the
+    "of" / "out of" right before ``end``; the pattern is searched from there only, where a
+    search of the whole prefix tried every place in it (n figures, n times the region)."""
+    at = _blanks_before(region, end)
+    at = _blanks_before(region, max(at - 2, 0))
+    at = _blanks_before(region, max(at - 3, 0))
+    return _COUNT_BEFORE.search(region, max(at - 1, 0), end) is not None
+
+
+def _blanks_before(text: str, end: int) -> int:
+    r"""Where the run of blanks (``\s``) ending at ``end`` starts."""
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+class _Ends:
+    """Rule 532's region ends in one sentence (:func:`_region_end`), each next series' name
+    found once (rule 860): a search from ``at`` finds the first name starting at ``at`` or
+    later, which is the answer for every later ``at`` up to it. A name matched n times asked
+    again per match read the sentence n times (``references_blanked`` n^2 times)."""
+
+    def __init__(self, name: str, s: str, series: Mapping[str, tuple[float, ...]]) -> None:
+        key = series_key(name)
+        self.s = s
+        self.stops = [_named(k) for k in sorted(series) if k != key] + [_OTHER_SERIES]
+        self.found: list[tuple[int, int | None] | None] = [None] * len(self.stops)
+
+    def end(self, at: int) -> int:
+        out = len(self.s)
+        for i, stop in enumerate(self.stops):
+            seen = self.found[i]
+            if seen is not None and seen[0] <= at and (seen[1] is None or at <= seen[1]):
+                start = seen[1]
+            else:
+                x = stop.search(self.s, at)
+                start = x.start() if x else None
+                self.found[i] = (at, start)
+            if start is not None and start < out:
+                out = start
+        return out
 
 
 def _region_end(name: str, s: str, at: int, series: Mapping[str, tuple[float, ...]]) -> int:
     """Rule 532: where what ``s`` says of series ``name`` from ``at`` on ends: the next
     series' name (another seeded series in any spelling, or an identifier with "_")."""
-    key = series_key(name)
-    stops = [x.start() for k in sorted(series) if k != key if (x := _named(k).search(s, at))]
-    nxt = _OTHER_SERIES.search(s, at)
-    return min([*stops, nxt.start() if nxt else len(s)])
+    return _Ends(name, s, series).end(at)
 
 
 def references_blanked(
@@ -297,19 +340,24 @@ def references_blanked(
     from each name on to the next series' name or the sentence's end, each figure after a
     reference word blanked ("above 800" -> "above #"). What rule 532 reads as no figure of the
     series, or does not read (a figure before its name), is no reading of it for rule 345
-    either. A sentence naming none of them is returned as it is."""
+    either. A sentence naming none of them is returned as it is. Rule 860: the region's
+    figures are read once per name, not again per match."""
     parts = []
     for name in sorted(set(names)):
         if series_key(name) not in series:
             continue
+        ends = _Ends(name, sentence, series)
+        figures = _region_figures(name, sentence, series, _Ends(name, sentence, series))
+        # the reference figures of every region, by offset, each with its place in the reading
+        flagged = sorted((at, i, len(f[0])) for i, (at, f, ref, _a) in enumerate(figures) if ref)
+        offsets = [at for at, _i, _n in flagged]
         for m in _named(name).finditer(sentence):
-            stop = _region_end(name, sentence, m.end(), series)
+            stop = ends.end(m.end())
             text, cut = sentence[m.start() : stop], m.start()
-            refs = [
-                (at - cut, at - cut + len(f[0]))
-                for at, f, ref, _aside in _region_figures(name, sentence, series)
-                if ref and m.end() <= at < stop
+            inside = flagged[
+                bisect.bisect_left(offsets, m.end()) : bisect.bisect_left(offsets, stop)
             ]
+            refs = [(at - cut, at - cut + n) for at, _i, n in sorted(inside, key=lambda r: r[1])]
             for a, b in reversed(refs):
                 text = f"{text[:a]}#{text[b:]}"
             parts.append(text)
@@ -326,11 +374,15 @@ def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]
     read with it (rule 721 then dates the region's list of figures in order)."""
     own = series[series_key(name)]
     for i, s in enumerate(said):
+        ends = _Ends(name, s, series)
+        dated: bool | None = None  # rule 761's reading of the next sentence, made once
         for m in _named(name).finditer(s):
-            end = _region_end(name, s, m.end(), series)
+            end = ends.end(m.end())
             region = s[m.end() : end]
-            if end == len(s) and i + 1 < len(said) and times_alone(said[i + 1]):
-                region = f"{region} {said[i + 1]}"  # rule 761: "Those were at 09:00, 10:00."
+            if end == len(s) and i + 1 < len(said):
+                dated = times_alone(said[i + 1]) if dated is None else dated
+                if dated:
+                    region = f"{region} {said[i + 1]}"  # rule 761: "Those were at 09:00, 10:00."
             if _foreign_in(region, own, leading(s[: m.start()])):
                 return True
     return False
@@ -350,7 +402,7 @@ def _foreign_in(region: str, own: tuple[float, ...], lead: Said | None) -> bool:
         words, at = region[at : f.start()], f.end()
         if _COUNT_AFTER.match(region, f.end()) or _words_of(words) & _REFERENCE:
             continue
-        if _COUNT_BEFORE.search(region[: f.start()]):
+        if _count_before(region, f.start()):
             continue
         if _unserved(f, own):
             return True
