@@ -7,7 +7,7 @@ runs. That loop does check for signals (CPython's ``_sre`` calls ``PyErr_CheckSi
 a handler runs on the main thread only. So where the judgement's caller *is* the main thread
 and the platform has ``setitimer``, the judgement runs right there: each evaluator call arms
 ``ITIMER_REAL`` for the bound when it starts and disarms it when it ends, and the handler
-raises :class:`CallOverdue` inside the call when it is late. The call's fault is then the
+raises :class:`_CallOverdue` inside the call when it is late. The call's fault is then the
 bound's, whatever the plugin did with that exception (caught it, returned): it is raised
 again every :data:`AGAIN` seconds while the call runs on, and the judgement ends with the
 :class:`~..evaluation.behaviors.contained.PluginFault` of the late call as soon as control is
@@ -30,13 +30,13 @@ from typing import Any
 
 from ..evaluation.behaviors.contained import PluginCall, PluginFault
 
-#: seconds between two raises of :class:`CallOverdue` in a late call that swallowed the last
+#: seconds between two raises of :class:`_CallOverdue` in a late call that swallowed the last
 AGAIN = 0.5
 
 _ACTIVE = threading.Event()  # set while an alarm owns SIGALRM (no nesting: the thread then)
 
 
-class CallOverdue(BaseException):
+class _CallOverdue(BaseException):
     """Raised inside an evaluator call past the bound (a ``BaseException``: a plugin's
     ``except Exception`` does not keep it)."""
 
@@ -118,5 +118,5 @@ class Alarm:
         if self.call is not None and now - self.started >= self.bound:
             self.late = self.call
             signal.setitimer(signal.ITIMER_REAL, AGAIN)
-            raise CallOverdue
+            raise _CallOverdue
         self._arm()

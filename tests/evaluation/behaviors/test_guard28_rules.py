@@ -18,7 +18,13 @@ from collections.abc import Iterator, Mapping
 import pytest
 
 from oasis_eval.evaluation.behaviors import _metric_figure as mf
-from oasis_eval.evaluation.behaviors._figure_times import ServedSeries, leading
+from oasis_eval.evaluation.behaviors._figure_times import (
+    Said,
+    ServedSeries,
+    bound,
+    leading,
+    times_in,
+)
 
 _COUNT_BEFORE = re.compile(r"\d\s+(?:of|out\s+of)\s+$", re.IGNORECASE)
 
@@ -73,8 +79,32 @@ def _old_foreign(name: str, said: list[str], series: Mapping[str, tuple[float, .
             region = s[m.end() : end]
             if end == len(s) and i + 1 < len(said) and mf.times_alone(said[i + 1]):
                 region = f"{region} {said[i + 1]}"
-            if mf._foreign_in(region, own, leading(s[: m.start()])):
+            if _old_foreign_in(region, own, leading(s[: m.start()])):
                 return True
+    return False
+
+
+def _old_foreign_in(region: str, own: tuple[float, ...], lead: Said | None) -> bool:
+    times = times_in(region)
+    figures = [
+        f
+        for f in mf._WHOLE.finditer(region)
+        if not any(t.start <= f.start() < t.end for t in times)
+    ]
+    when = bound(region, figures)
+    at = 0
+    for f in figures:
+        words, at = region[at : f.start()], f.end()
+        if mf._COUNT_AFTER.match(region, f.end()) or mf._words_of(words) & mf._REFERENCE:
+            continue
+        if _COUNT_BEFORE.search(region[: f.start()]):
+            continue
+        if mf._unserved(f, own):
+            return True
+        said, strict = when.get(f.start(), (lead, True))
+        served = own.at(said) if said is not None and isinstance(own, ServedSeries) else None
+        if served is not None and (mf._unserved(f, served) if strict else not served):
+            return True
     return False
 
 
@@ -98,17 +128,21 @@ def _series() -> dict[str, tuple[float, ...]]:
 
 def _texts(n: int) -> list[str]:
     rng = random.Random(860)
-    return [
+    texts = [
         "".join(
             rng.choice(_TOKENS) + rng.choice(["", " ", " "]) for _ in range(rng.randrange(1, 40))
         )
         for _ in range(n)
     ]
+    assert len(set(texts)) > n // 2  # the loops below read many texts, all different
+    return texts
 
 
 def test_a_region_ends_where_it_did_before_rule_860() -> None:
     series = _series()
-    for text in _texts(3000):
+    texts = _texts(3000)
+    assert len(texts) == 3000
+    for text in texts:
         for name in _NAMES:
             ends = mf._Ends(name, text, series)
             for m in mf._named(name).finditer(text):
@@ -118,14 +152,18 @@ def test_a_region_ends_where_it_did_before_rule_860() -> None:
 
 
 def test_a_count_before_a_figure_is_the_one_before_rule_860() -> None:
-    for text in _texts(5000):
+    texts = _texts(5000)
+    assert len(texts) == 5000
+    for text in texts:
         for end in range(len(text) + 1):
             assert mf._count_before(text, end) == bool(_COUNT_BEFORE.search(text[:end])), text
 
 
 def test_the_region_figures_are_the_ones_before_rule_860() -> None:
     series = _series()
-    for text in _texts(3000):
+    texts = _texts(3000)
+    assert len(texts) == 3000
+    for text in texts:
         for name in _NAMES:
             new = [(at, f[0], r, a) for at, f, r, a in mf._region_figures(name, text, series)]
             old = [(at, f[0], r, a) for at, f, r, a in _old_region_figures(name, text, series)]
@@ -135,6 +173,7 @@ def test_the_region_figures_are_the_ones_before_rule_860() -> None:
 def test_references_are_blanked_as_before_rule_860() -> None:
     series = _series()
     texts = _texts(3000)
+    assert len(texts) == 3000
     for text in texts:
         for names in (["latency", "latency p99"], ["error_rate"], ["p99", "latency"]):
             assert mf.references_blanked(text, names, series) == _old_references_blanked(

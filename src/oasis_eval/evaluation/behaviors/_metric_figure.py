@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import lru_cache, partial
 
 from ._figure_times import Said, ServedSeries, bound, leading, runs, times_in
 from ._said_now import NOW_AFTER as _NOW_AFTER
@@ -283,10 +283,9 @@ def _region_figures(
 
 
 def _count_before(region: str, end: int) -> bool:
-    r"""``_COUNT_BEFORE`` searched in ``region[:end]``, read in linear time (rule 860): a match
-    ends with ``of\s+`` at ``end``, so it starts at a digit before the runs of blanks and the
-    "of" / "out of" right before ``end``; the pattern is searched from there only, where a
-    search of the whole prefix tried every place in it (n figures, n times the region)."""
+    r"""``_COUNT_BEFORE`` searched in ``region[:end]`` in linear time (rule 860): a match ends
+    with ``of\s+`` at ``end``, so it starts at a digit before the "of" / "out of" there; it is
+    searched from that digit only, not from every place before each figure."""
     at = _blanks_before(region, end)
     at = _blanks_before(region, max(at - 2, 0))
     at = _blanks_before(region, max(at - 3, 0))
@@ -294,17 +293,16 @@ def _count_before(region: str, end: int) -> bool:
 
 
 def _blanks_before(text: str, end: int) -> int:
-    r"""Where the run of blanks (``\s``) ending at ``end`` starts."""
     while end > 0 and text[end - 1].isspace():
         end -= 1
     return end
 
 
 class _Ends:
-    """Rule 532's region ends in one sentence (:func:`_region_end`), each next series' name
-    found once (rule 860): a search from ``at`` finds the first name starting at ``at`` or
-    later, which is the answer for every later ``at`` up to it. A name matched n times asked
-    again per match read the sentence n times (``references_blanked`` n^2 times)."""
+    """Rule 532's region ends in one sentence: at the next series' name from ``at`` (another
+    seeded series in any spelling, or an identifier with "_"), each found once (rule 860): a
+    search from ``at`` finds the first name at ``at`` or later, the answer for every later
+    ``at`` up to it (searched again per match: n times the sentence)."""
 
     def __init__(self, name: str, s: str, series: Mapping[str, tuple[float, ...]]) -> None:
         key = series_key(name)
@@ -325,12 +323,6 @@ class _Ends:
             if start is not None and start < out:
                 out = start
         return out
-
-
-def _region_end(name: str, s: str, at: int, series: Mapping[str, tuple[float, ...]]) -> int:
-    """Rule 532: where what ``s`` says of series ``name`` from ``at`` on ends: the next
-    series' name (another seeded series in any spelling, or an identifier with "_")."""
-    return _Ends(name, s, series).end(at)
 
 
 def references_blanked(
@@ -383,21 +375,33 @@ def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]
                 dated = times_alone(said[i + 1]) if dated is None else dated
                 if dated:
                     region = f"{region} {said[i + 1]}"  # rule 761: "Those were at 09:00, 10:00."
-            if _foreign_in(region, own, leading(s[: m.start()])):
+            # rule 860: the time the sentence opens with, read only where a figure needs it
+            if _foreign_in(region, own, partial(_leading, s, m.start())):
                 return True
     return False
 
 
-def _foreign_in(region: str, own: tuple[float, ...], lead: Said | None) -> bool:
+def _leading(s: str, at: int) -> Said | None:
+    return leading(s[:at])
+
+
+def _foreign_in(
+    region: str, own: tuple[float, ...], lead: Callable[[], Said | None] = lambda: None
+) -> bool:
     """Rule 532 on one series' ``region``: a figure none of ``own``; rule 622: or one said
-    at a time (its own, or the sentence's ``lead``, rule 620) the series did not serve then
-    (rule 621)."""
+    at a time (its own, or the sentence's ``lead()``, rule 620, asked only for a figure of a
+    series served at times that has no time of its own) the series did not serve then (rule
+    621)."""
     times = times_in(region)
-    figures = [
-        f for f in _WHOLE.finditer(region) if not any(t.start <= f.start() < t.end for t in times)
-    ]
+    starts = [t.start for t in times]  # in order, apart: a figure is inside the last before it
+
+    def timed(at: int) -> bool:
+        i = bisect.bisect_right(starts, at) - 1
+        return i >= 0 and at < times[i].end
+
+    figures = [f for f in _WHOLE.finditer(region) if not timed(f.start())]
     when = bound(region, figures)
-    at = 0
+    at, opened = 0, list[Said | None]()
     for f in figures:
         words, at = region[at : f.start()], f.end()
         if _COUNT_AFTER.match(region, f.end()) or _words_of(words) & _REFERENCE:
@@ -406,8 +410,15 @@ def _foreign_in(region: str, own: tuple[float, ...], lead: Said | None) -> bool:
             continue
         if _unserved(f, own):
             return True
-        said, strict = when.get(f.start(), (lead, True))
-        served = own.at(said) if said is not None and isinstance(own, ServedSeries) else None
+        if not isinstance(own, ServedSeries):
+            continue
+        said: Said | None
+        if f.start() in when:
+            said, strict = when[f.start()]
+        else:
+            opened = opened or [lead()]
+            said, strict = opened[0], True
+        served = own.at(said) if said is not None else None
         if served is not None and (_unserved(f, served) if strict else not served):
             return True
     return False
