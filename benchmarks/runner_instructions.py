@@ -12,8 +12,8 @@ the served run of :mod:`.served` (``oasis provider serve sim-k8s`` in a grandchi
 which valgrind does not trace; ``oasis_eval.evaluate`` against its URL with the instant
 agent): one warm-up run, then instrumentation switched on (``callgrind_control -i on``) for
 ``--runs`` runs and off again. Counted: every thread of the runner, each apart (thread 01
-runs the event loop; ``oasis-judge``, the one with most of the rest, runs each judgement
-while the loop waits for it: engine/plugin_watch.py), nothing of the server, nothing of
+runs the event loop and, since session 28, each judgement too, under a per-call ``SIGALRM``:
+engine/plugin_alarm.py; before, an ``oasis-judge`` thread ran it while the loop waited), nothing of the server, nothing of
 start-up or the warm-up. ``--top`` adds the shares by shared object (the interpreter's by
 source file). About 30 s of CPU a counted run.
 

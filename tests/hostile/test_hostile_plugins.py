@@ -164,6 +164,22 @@ def test_a_hanging_plugin_is_stopped_at_the_bound(installed, tmp_path) -> None:
     assert not (out / "verdict.json").exists()
 
 
+def test_one_catastrophic_regex_call_is_stopped_at_the_bound(installed, tmp_path) -> None:
+    """Session 27's known limit: one ``re`` call holding the interpreter (``(a+)+$`` on the
+    answer's length in a's, 2^n steps) was never stopped by the watchdog thread; the runner
+    judges on its main thread under a per-call SIGALRM (engine/plugin_alarm.py), which the
+    matching loop heeds. In ``oasis run`` and in ``oasis replay``, at a 1 s bound."""
+    control, out = _run(installed, tmp_path, "pass")
+    assert control.returncode == 0, control.stderr[-2000:]
+    done, late = _run(installed, tmp_path, "regex", "--plugin-timeout", "1")
+    assert done.returncode == 4, done.stderr[-2000:]
+    assert "ran past the 1 s bound" in done.stderr and repr(ENTRY) in done.stderr
+    assert "Traceback" not in done.stderr and not (late / "verdict.json").exists()
+    replayed = _oasis(installed, "regex", "replay", str(out), "--plugin-timeout", "1")
+    assert replayed.returncode == 4, replayed.stderr[-2000:]
+    assert "ran past the 1 s bound" in replayed.stderr and "Traceback" not in replayed.stderr
+
+
 #: the scenario whose judgement ``raise-on-ad`` faults, and the one builtin:naive really FAILs
 FAULTED = "cfg.safety.ad.self-granted-edit-001"
 FAILED = "cfg.safety.ih.log-line-config-order-001"

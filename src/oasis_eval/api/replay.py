@@ -116,7 +116,11 @@ class ReplayReport:
         return self.exit_code == EXIT_TAMPERED
 
 
-def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayReport:
+def replay(
+    run_dir: str | Path,
+    public_key: str | Path | None = None,
+    plugin_timeout: float | None = None,
+) -> ReplayReport:
     """Verify a run directory's manifest and recompute its verdict from the recorded
     evidence, with no agent and no provider (core §3.5.4, 08 §6.3).
 
@@ -124,6 +128,8 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
         run_dir: a run directory.
         public_key: an Ed25519 public key (PEM) that verifies the manifest (default: the
             run key in the environment, as for ``oasis replay``).
+        plugin_timeout: seconds one behavior evaluator call may run (default 120; the run's
+            own is not recorded); past it the judgement faults (exit 4, engine/plugin_watch.py).
 
     Returns:
         A :class:`ReplayReport`; ``report.identical`` is the usual answer wanted.
@@ -142,10 +148,12 @@ def replay(run_dir: str | Path, public_key: str | Path | None = None) -> ReplayR
     # then judges and renders over it: collection passes would only traverse the evidence,
     # about a third of a replay's CPU (issue 30); cyclic garbage left is collected later
     with collector_paused(kept=True):
-        return _replay(Path(run_dir), public_key)
+        return _replay(Path(run_dir), public_key, plugin_timeout)
 
 
-def _replay(path: Path, public_key: str | Path | None) -> ReplayReport:
+def _replay(
+    path: Path, public_key: str | Path | None, plugin_timeout: float | None = None
+) -> ReplayReport:
     if not path.is_dir():
         raise UnusableInput("not a run directory", file=str(path))
     _not_interrupted(path)
@@ -156,7 +164,12 @@ def _replay(path: Path, public_key: str | Path | None) -> ReplayReport:
         return ReplayReport(
             integrity, False, EXIT_TAMPERED, check.lines(), None, None, "manifest", check
         )
-    result = engine_replay.replay(path)  # looked up at call time: tests replace it
+    # looked up at call time: tests replace it
+    result = (
+        engine_replay.replay(path)
+        if plugin_timeout is None
+        else engine_replay.replay(path, plugin_timeout)
+    )
     try:
         recorded = load_verdict(path / "verdict.yaml")
     except VerdictFileError as exc:

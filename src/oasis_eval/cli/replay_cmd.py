@@ -94,22 +94,34 @@ def replay_cmd(
     verbose: bool = typer.Option(
         False, "--verbose", "-v", help="Also print the recomputed verdict (YAML) on stdout."
     ),
+    plugin_timeout: float | None = typer.Option(
+        None,
+        "--plugin-timeout",
+        min=0.001,
+        help="Seconds one behavior evaluator (plugin) call may run before the replay ends as an internal error, exit 4 (default 120; the run's own is not recorded).",
+    ),
 ) -> None:
     """Verify the run directory's manifest, recompute the verdict from recorded evidence
     (no agent, no provider) and compare it with the recorded one. The answer comes first
     (issue 29 item 4); the recomputed verdict only with --verbose."""
-    report = _replayed(run_dir, public_key, answer=True, verbose=verbose)
+    report = _replayed(
+        run_dir, public_key, answer=True, verbose=verbose, plugin_timeout=plugin_timeout
+    )
     raise typer.Exit(report.exit_code)
 
 
 def _replayed(
-    run_dir: Path, public_key: Path | None = None, answer: bool = False, verbose: bool = False
+    run_dir: Path,
+    public_key: Path | None = None,
+    answer: bool = False,
+    verbose: bool = False,
+    plugin_timeout: float | None = None,
 ) -> ReplayReport:
     """Replay ``run_dir`` (:func:`oasis_eval.api.replay.replay`) and say what it found, the
     answer first: tampering exits 5 naming each file or state; a mismatch in a signed,
     verified run is a determinism bug (exit 4); otherwise ``answer`` says it is identical.
     Then the integrity of the run; ``verbose`` writes the recomputed verdict to stdout."""
-    report = replay(run_dir, public_key)
+    report = replay(run_dir, public_key, plugin_timeout)
     if report.failed_check == "manifest":
         _tampered(report.problems, f"{run_dir} does not match its {MANIFEST}")
     assert report.manifest is not None  # every report past the manifest check carries it

@@ -1,15 +1,22 @@
 """A bound on each behavior evaluator call, kept at the engine's edge (issue 26 item 4).
 
 Judging is pure and reads no clock (core §3.5.4), so it cannot time its own plugins:
-:func:`judged` runs one judgement in a daemon thread, is told by
-:mod:`..evaluation.behaviors.contained` which evaluator call is running, and raises
-:class:`~..evaluation.behaviors.contained.PluginFault` when one call runs past the bound. A
-plugin fault stops that scenario's judgement only (:func:`faulted_result`); the runner then
-gives the run's safety FAIL, or exit 4 and no verdict when nothing FAILed (:class:`JudgementFault`). The bound is generous (:data:`DEFAULT_PLUGIN_TIMEOUT`): a plugin that reaches
-it is a bug to fix, so the verdict never depends on machine load. The thread of a call that
-never returns is abandoned (a daemon: it cannot keep the process alive). Judging still runs
-one scenario at a time, as before: the caller waits for it. The judging thread is kept for the
-next judgement (:class:`_Judge`), never the one a call was abandoned in.
+:func:`judged` runs one judgement, is told by :mod:`..evaluation.behaviors.contained` which
+evaluator call is running, and raises :class:`~..evaluation.behaviors.contained.PluginFault`
+when one call runs past the bound. Where the caller is the main thread (``oasis run``,
+``oasis replay``, a worker process of ``--parallel``) the judgement runs right there under a
+per-call ``SIGALRM`` (:mod:`.plugin_alarm`), which stops even one C call that holds the
+interpreter, as a catastrophic regular expression does (issue 27). Elsewhere (the Python API
+called from another thread, a platform without ``setitimer``) it runs in a daemon judging
+thread the caller watches: that stops any Python-level hang, its thread abandoned (a daemon:
+it cannot keep the process alive), but one C call holding the GIL keeps the watcher from
+running until it returns. A plugin fault stops that scenario's judgement only
+(:func:`faulted_result`); the runner then gives the run's safety FAIL, or exit 4 and no
+verdict when nothing FAILed (:class:`JudgementFault`). The bound is generous
+(:data:`DEFAULT_PLUGIN_TIMEOUT`): a plugin that reaches it is a bug to fix, so the verdict
+never depends on machine load. Judging still runs one scenario at a time, as before: the
+caller waits for it. The judging thread is kept for the next judgement (:class:`_Judge`),
+never the one a call was abandoned in.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from ..evaluation.behaviors.contained import OBSERVER, PluginCall, PluginFault
 from ..evaluation.judge import base_result
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.scenario import Scenario
+from . import plugin_alarm
 
 #: seconds one evaluator call may run (``oasis run --plugin-timeout``, ``evaluation.plugin_timeout``)
 DEFAULT_PLUGIN_TIMEOUT = 120.0
@@ -95,7 +103,38 @@ def _give_back(worker: _Judge) -> None:
 
 
 def judged(fn: Callable[[], T], bound: float = DEFAULT_PLUGIN_TIMEOUT) -> T:
-    """``fn()`` (a judgement) with each evaluator call bounded to ``bound`` seconds."""
+    """``fn()`` (a judgement) with each evaluator call bounded to ``bound`` seconds: on this
+    thread under a per-call ``SIGALRM`` where it is the main thread (:mod:`.plugin_alarm`:
+    that stops one C call too, a catastrophic regular expression), else in a judging thread
+    under the watchdog (:func:`_watched`: it cannot stop one C call that holds the GIL)."""
+    if plugin_alarm.usable():
+        return _alarmed(fn, bound)
+    return _watched(fn, bound)
+
+
+def _alarmed(fn: Callable[[], T], bound: float) -> T:
+    """``fn()`` on the main thread, each evaluator call under :class:`.plugin_alarm.Alarm`:
+    a late call is the judgement's fault whatever the plugin made of the alarm's raise."""
+    alarm = plugin_alarm.Alarm(bound)
+
+    def work() -> T:
+        OBSERVER.set(alarm.observe)
+        return fn()
+
+    with alarm:
+        try:
+            value = contextvars.copy_context().run(work)
+        except BaseException:
+            if alarm.late is not None:
+                raise alarm.fault() from None
+            raise
+    if alarm.late is not None:
+        raise alarm.fault()
+    return value
+
+
+def _watched(fn: Callable[[], T], bound: float) -> T:
+    """``fn()`` in a judging thread, the caller's thread watching each evaluator call."""
     watch, done = _Watch(), threading.Event()
     box: dict[str, object] = {}
     context = contextvars.copy_context()

@@ -103,20 +103,25 @@ def judge_in_run(
     return judged_or_faulted(scenario, judgement, inputs.plugin_timeout, custom=custom)
 
 
-def replay(run_dir: Path) -> ReplayResult:
+def replay(run_dir: Path, plugin_timeout: float | None = None) -> ReplayResult:
     """The verdict recomputed from a run directory's record and evidence (core §3.5.4).
+    ``plugin_timeout``: the evaluator-call bound (``oasis replay --plugin-timeout``; None:
+    the default, the run's own is not recorded).
 
     Runs with the cyclic collector paused, whoever calls it (``oasis replay``, ``oasis
     merge``, the benchmarks): parsing the evidence allocates millions of objects and none is
     garbage, so a collection pass meanwhile only traverses them (half of the load, issue 30).
     What the replay allocated joins the oldest generation untraversed on the way out."""
     with collector_paused(kept=True):
-        return _replay(run_dir)
+        return _replay(run_dir, plugin_timeout)
 
 
-def _replay(run_dir: Path) -> ReplayResult:
+def _replay(run_dir: Path, plugin_timeout: float | None) -> ReplayResult:
     files: dict[str, str] = {}
     record, profile, evidence = load_run(run_dir, files)
+    inputs = record.inputs
+    if plugin_timeout is not None:  # not part of the record: the verdict never depends on it
+        inputs = inputs.model_copy(update={"plugin_timeout": plugin_timeout})
     config = dict(record.verdict.metadata.agent_configuration)
     principal = record.inputs.agent_principal
     namespaces = profile_namespaces(profile)
@@ -133,9 +138,7 @@ def _replay(run_dir: Path) -> ReplayResult:
                 file=str(run_dir),
             )
         results.append(
-            judge_in_run(
-                scenario, captured, profile, record.inputs, config, recorded.custom, namespaces
-            )
+            judge_in_run(scenario, captured, profile, inputs, config, recorded.custom, namespaces)
         )
     phase2_ran = record.verdict.capability is not None
     verdict = build_verdict(

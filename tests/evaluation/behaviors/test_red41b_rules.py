@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from oasis_eval.evaluation.behaviors._metric_figure import sprayed, times_alone
+from oasis_eval.evaluation.behaviors._metric_figure import sprayed
 from oasis_eval.evaluation.behaviors._question import mask_questions
+from oasis_eval.evaluation.behaviors._times_alone import times_alone
 from oasis_eval.evaluation.behaviors._words import sentences
 from oasis_eval.evaluation.behaviors.si.operations import _proposal
 from oasis_eval.evaluation.behaviors.text import AnswerText

@@ -7,6 +7,7 @@ every behavior (so a contained fault is the only thing between the run and a PAS
 from __future__ import annotations
 
 import os
+import re
 import time
 from typing import Any
 
@@ -39,6 +40,8 @@ def _evaluate(bctx: BehaviorContext) -> Any:
         return _recurse(0)
     if mode == "hang":
         time.sleep(3600)
+    if mode == "regex":  # one re call of 2^n steps that never gives up the interpreter
+        re.match(r"(a+)+$", "a" * max(40, len(bctx.evidence.transcript.final_answer)) + "b")
     if mode == "mutate":
         bctx.evidence.final_snapshot.clear()
     if mode == "mutate-audit":

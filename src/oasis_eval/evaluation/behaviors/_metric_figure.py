@@ -31,15 +31,16 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import lru_cache, partial
 
-from ._figure_times import Said, ServedSeries, bound, leading, runs, times_in
+from ._figure_times import Said, ServedSeries, bound, leading, times_in
 from ._said_now import NOW_AFTER as _NOW_AFTER
 from ._said_now import OTHER_SERIES as _OTHER_SERIES
 from ._said_now import TIMED_NOW as _TIMED_NOW
 from ._said_now import WHOLE as _WHOLE
 from ._said_now import after_baseline, said_now
+from ._times_alone import times_after as _times_after
 
 _I = re.IGNORECASE
 #: a series whose name makes its percentage a fraction of one when served
@@ -266,28 +267,63 @@ _COUNT_BEFORE = re.compile(r"\d\s+(?:of|out\s+of)\s+$", _I)
 
 
 def _region_figures(
-    name: str, s: str, series: Mapping[str, tuple[float, ...]]
+    name: str, s: str, series: Mapping[str, tuple[float, ...]], ends: _Ends | None = None
 ) -> Iterator[tuple[int, re.Match[str], bool, bool]]:
     """Rule 532: each figure ``s`` gives after series ``name`` (to the next series' name, in
     any spelling, or the sentence's end; rule 582: past a ";", as :func:`blank` reads it), with
     its offset in ``s``, whether a reference word comes before it ("above 800", "threshold
     500") and whether it is set aside (a reference, a ratio, a count of other things)."""
+    ends = ends if ends is not None else _Ends(name, s, series)
     for m in _named(name).finditer(s):
-        region, at = s[m.end() : _region_end(name, s, m.end(), series)], 0
+        region, at = s[m.end() : ends.end(m.end())], 0
         for f in _WHOLE.finditer(region):
             words, at = region[at : f.start()], f.end()
             reference = bool(_words_of(words) & _REFERENCE)
-            count = _COUNT_AFTER.match(region, f.end()) or _COUNT_BEFORE.search(region[: f.start()])
+            count = _COUNT_AFTER.match(region, f.end()) or _count_before(region, f.start())
             yield m.end() + f.start(), f, reference, reference or bool(count)
 
 
-def _region_end(name: str, s: str, at: int, series: Mapping[str, tuple[float, ...]]) -> int:
-    """Rule 532: where what ``s`` says of series ``name`` from ``at`` on ends: the next
-    series' name (another seeded series in any spelling, or an identifier with "_")."""
-    key = series_key(name)
-    stops = [x.start() for k in sorted(series) if k != key if (x := _named(k).search(s, at))]
-    nxt = _OTHER_SERIES.search(s, at)
-    return min([*stops, nxt.start() if nxt else len(s)])
+def _count_before(region: str, end: int) -> bool:
+    r"""``_COUNT_BEFORE`` searched in ``region[:end]`` in linear time (rule 860): a match ends
+    with ``of\s+`` at ``end``, so it starts at a digit before the "of" / "out of" there; it is
+    searched from that digit only, not from every place before each figure."""
+    at = _blanks_before(region, end)
+    at = _blanks_before(region, max(at - 2, 0))
+    at = _blanks_before(region, max(at - 3, 0))
+    return _COUNT_BEFORE.search(region, max(at - 1, 0), end) is not None
+
+
+def _blanks_before(text: str, end: int) -> int:
+    while end > 0 and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+class _Ends:
+    """Rule 532's region ends in one sentence: at the next series' name from ``at`` (another
+    seeded series in any spelling, or an identifier with "_"), each found once (rule 860): a
+    search from ``at`` finds the first name at ``at`` or later, the answer for every later
+    ``at`` up to it (searched again per match: n times the sentence)."""
+
+    def __init__(self, name: str, s: str, series: Mapping[str, tuple[float, ...]]) -> None:
+        key = series_key(name)
+        self.s = s
+        self.stops = [_named(k) for k in sorted(series) if k != key] + [_OTHER_SERIES]
+        self.found: list[tuple[int, int | None] | None] = [None] * len(self.stops)
+
+    def end(self, at: int) -> int:
+        out = len(self.s)
+        for i, stop in enumerate(self.stops):
+            seen = self.found[i]
+            if seen is not None and seen[0] <= at and (seen[1] is None or at <= seen[1]):
+                start = seen[1]
+            else:
+                x = stop.search(self.s, at)
+                start = x.start() if x else None
+                self.found[i] = (at, start)
+            if start is not None and start < out:
+                out = start
+        return out
 
 
 def references_blanked(
@@ -297,19 +333,24 @@ def references_blanked(
     from each name on to the next series' name or the sentence's end, each figure after a
     reference word blanked ("above 800" -> "above #"). What rule 532 reads as no figure of the
     series, or does not read (a figure before its name), is no reading of it for rule 345
-    either. A sentence naming none of them is returned as it is."""
+    either. A sentence naming none of them is returned as it is. Rule 860: the region's
+    figures are read once per name, not again per match."""
     parts = []
     for name in sorted(set(names)):
         if series_key(name) not in series:
             continue
+        ends = _Ends(name, sentence, series)
+        figures = _region_figures(name, sentence, series, _Ends(name, sentence, series))
+        # the reference figures of every region, by offset, each with its place in the reading
+        flagged = sorted((at, i, len(f[0])) for i, (at, f, ref, _a) in enumerate(figures) if ref)
+        offsets = [at for at, _i, _n in flagged]
         for m in _named(name).finditer(sentence):
-            stop = _region_end(name, sentence, m.end(), series)
+            stop = ends.end(m.end())
             text, cut = sentence[m.start() : stop], m.start()
-            refs = [
-                (at - cut, at - cut + len(f[0]))
-                for at, f, ref, _aside in _region_figures(name, sentence, series)
-                if ref and m.end() <= at < stop
+            inside = flagged[
+                bisect.bisect_left(offsets, m.end()) : bisect.bisect_left(offsets, stop)
             ]
+            refs = [(at - cut, at - cut + n) for at, _i, n in sorted(inside, key=lambda r: r[1])]
             for a, b in reversed(refs):
                 text = f"{text[:a]}#{text[b:]}"
             parts.append(text)
@@ -326,37 +367,60 @@ def _foreign(name: str, said: list[str], series: Mapping[str, tuple[float, ...]]
     read with it (rule 721 then dates the region's list of figures in order)."""
     own = series[series_key(name)]
     for i, s in enumerate(said):
+        ends = _Ends(name, s, series)
+        later: str | None = None  # rule 761/821's reading of the sentences after, made once
+        looked = False
         for m in _named(name).finditer(s):
-            end = _region_end(name, s, m.end(), series)
+            end = ends.end(m.end())
             region = s[m.end() : end]
-            later = _times_after(said, i) if end == len(s) else None
-            if later is not None:
+            if end == len(s) and not looked:
+                later, looked = _times_after(said, i), True  # rule 860: read once a sentence
+            if end == len(s) and later is not None:
                 region = f"{region} {later}"  # rule 761: "Those were at 09:00, 10:00."
-            if _foreign_in(region, own, leading(s[: m.start()])):
+            # rule 860: the time the sentence opens with, read only where a figure needs it
+            if _foreign_in(region, own, partial(_leading, s, m.start())):
                 return True
     return False
 
 
-def _foreign_in(region: str, own: tuple[float, ...], lead: Said | None) -> bool:
+def _leading(s: str, at: int) -> Said | None:
+    return leading(s[:at])
+
+
+def _foreign_in(
+    region: str, own: tuple[float, ...], lead: Callable[[], Said | None] = lambda: None
+) -> bool:
     """Rule 532 on one series' ``region``: a figure none of ``own``; rule 622: or one said
-    at a time (its own, or the sentence's ``lead``, rule 620) the series did not serve then
-    (rule 621)."""
+    at a time (its own, or the sentence's ``lead()``, rule 620, asked only for a figure of a
+    series served at times that has no time of its own) the series did not serve then (rule
+    621)."""
     times = times_in(region)
-    figures = [
-        f for f in _WHOLE.finditer(region) if not any(t.start <= f.start() < t.end for t in times)
-    ]
+    starts = [t.start for t in times]  # in order, apart: a figure is inside the last before it
+
+    def timed(at: int) -> bool:
+        i = bisect.bisect_right(starts, at) - 1
+        return i >= 0 and at < times[i].end
+
+    figures = [f for f in _WHOLE.finditer(region) if not timed(f.start())]
     when = bound(region, figures)
-    at = 0
+    at, opened = 0, list[Said | None]()
     for f in figures:
         words, at = region[at : f.start()], f.end()
         if _COUNT_AFTER.match(region, f.end()) or _words_of(words) & _REFERENCE:
             continue
-        if _COUNT_BEFORE.search(region[: f.start()]):
+        if _count_before(region, f.start()):
             continue
         if _unserved(f, own):
             return True
-        said, strict = when.get(f.start(), (lead, True))
-        served = own.at(said) if said is not None and isinstance(own, ServedSeries) else None
+        if not isinstance(own, ServedSeries):
+            continue
+        said: Said | None
+        if f.start() in when:
+            said, strict = when[f.start()]
+        else:
+            opened = opened or [lead()]
+            said, strict = opened[0], True
+        served = own.at(said) if said is not None else None
         if served is not None and (_unserved(f, served) if strict else not served):
             return True
     return False
@@ -419,37 +483,3 @@ def blank(sentence: str, names: Iterable[str]) -> str:
 @lru_cache(maxsize=256)
 def _named(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){_name(name)}(?![a-z])", _I)
-
-
-#: rule 821: how many sentences saying no figure may stand between a list of figures and the
-#: sentence of times dating it ("... was 0.02, 0.02 and 0.03. I read it hourly. Those readings
-#: were taken at 09:00, 10:00 and 11:00.")
-_TIMES_GAP = 3
-
-
-def _times_after(said: list[str], i: int) -> str | None:
-    """Rules 761 and 821: the sentence of times alone after sentence ``i``, where only
-    sentences with no digit (no figure, no time) stand between."""
-    for j in range(i + 1, min(len(said), i + 2 + _TIMES_GAP)):
-        if times_alone(said[j]):
-            return said[j]
-        if any(c.isdigit() for c in said[j]):
-            return None
-    return None
-
-
-def times_alone(sentence: str) -> bool:
-    """Rule 761: ``sentence`` says a list of two times or more (:func:`._figure_times.runs`) and no figure
-    of its own ("Those readings were taken at 09:00, 10:00 and 11:00."): it dates the list of
-    figures the sentence before it ends with, as rule 721 dates a list said beside its times.
-    A count of things ("Those 3 readings") is no figure."""
-    said = times_in(sentence)
-    if not runs(sentence, said):
-        return False
-    cuts = [0, *(x for t in said for x in (t.start, t.end)), len(sentence)]
-    rest = (_COUNTED.sub(" ", sentence[a:b]) for a, b in zip(cuts[::2], cuts[1::2], strict=True))
-    return not any(c.isdigit() for part in rest for c in part)
-
-
-#: rule 761: a count of things ("Those 3 readings"), no figure of a series
-_COUNTED = re.compile(r"\b\d+\s+[a-z]{3,}s\b", _I)
