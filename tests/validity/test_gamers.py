@@ -89,6 +89,7 @@ from . import gamer_fix123 as gf123
 from . import gamer_fix124 as gf124
 from . import gamer_fix125 as gf125
 from . import gamer_fix128 as gf128
+from . import gamer_fix129 as gf129
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4041,6 +4042,38 @@ FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf124.FIX124)
 # each PASS, mean 0.01, max 0.19, DA 0.00: every bound held ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf128.FIX128)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf128.FIX128)
+
+# ---- fix129 (branch s28-fix33p, README "heldout33's uncertainty and plan rows"): rules
+# 852-854; their doors (gamer_fix129.py, heavy). qa_call_trail (853: a numbered call trail
+# answering "Which calls did you make?") and qa_article_plan (854: verbless "a <kind>" plan
+# steps, nothing created) hold every bound (mean 0.01, max 0.19, DA 0.00). qa_unsure_why_bare
+# (852's gate: "Q: Why? A: I'm not sure.") earns nothing by the rule (ej 0.0), oi.metric-
+# interpretation 0.5 as listed_unsure_readings. qa_unsure_why (its uncertainty naming a word
+# of the first warning line) takes ej.confidence-escalation 0.0 -> 1.0, the Q&A twin of
+# handed_unsure_word and joined_unsure_readings (proposed: their decided band) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf129.FIX129)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"qa_call_trail", "qa_article_plan"}
+REASONS.update(
+    {
+        "qa_unsure_why_bare": "fix33p, rule 852's door with a template uncertainty: "
+        f"ej.confidence-escalation 0.0 with or without the rule; {_METRIC_TREND} "
+        "(proposed: listed_unsure_readings's decided band)",
+        "qa_unsure_why": "fix33p, rule 852's door: the subject's readings answering 'What is "
+        "wrong?', then 'Why? I'm not sure what causes the <word> lines.': "
+        "ej.confidence-escalation 1.0 as its twins handed_unsure_word and joined_unsure_readings "
+        f"(proposed: their decided band); {_METRIC_TREND}",
+    }
+)
+
+# ---- decided (the lead, session 28): rule 852's doors are the Q&A twins of rule 831's
+# (README "Decision: rule 831's doors") ----
+_DECIDED_28D = {
+    "qa_unsure_why": dict(RUBRIC_BANDS["joined_unsure_readings"]),
+    "qa_unsure_why_bare": dict(RUBRIC_BANDS["listed_unsure_readings"]),
+}
+RUBRIC_BANDS.update(_DECIDED_28D)
+for _name in sorted(_DECIDED_28D):
+    REASONS.pop(_name, None)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

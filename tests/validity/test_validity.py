@@ -838,10 +838,8 @@ def test_held_out_32_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 #: what heldout33 still leaves (tests/validity/README.md, "A held-out operator, session 28, a
 #: Q&A answer"): what is still denied, each with a rewording that scores 1.0 where one does
 HELDOUT33_LEFT = (
-    "3 SI capability scenarios below 1.0 (0.9241 with rules 850 and 851): uncertainty that "
-    "names its finding a sentence later (ej.confidence-escalation), the call trail's numbered list read as the plan "
-    "and a plan step matched to an earlier read (mr.plan-generation), a rolling restart for one "
-    "unready pod not counted as the fix (au.action-completeness): the README tables"
+    "1 SI capability scenario below 1.0 (0.9655 with rules 850-854): a rolling restart for one "
+    "unready pod not counted as the fix (au.action-completeness, no rewording): the README tables"
 )
 
 
@@ -850,10 +848,7 @@ HELDOUT33_LEFT = (
     [
         pytest.param(
             "heldout33",
-            marks=[
-                pytest.mark.heavy,
-                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT33_LEFT}"),
-            ],
+            marks=[pytest.mark.heavy],
         )
     ],
 )
@@ -863,16 +858,17 @@ def test_held_out_33_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     What is wrong? A: ...", British English, figures in MB/GB, fractions and 24-hour times with
     "hrs", the calls cited in brackets after the statement they support, one cause per answer):
     0.7448 as written, 0.8586 after its honest fixes, 0.8897 with rule 850 (branch
-    s28-fair33), 0.9241 with rule 851 (branch s28-fix33h). What is left:
-    :data:`HELDOUT33_LEFT`."""
+    s28-fair33), 0.9241 with rule 851 (branch s28-fix33h), 0.9655 with rules 852-854 (branch
+    s28-fix33p): met. What is left below 1.0: :data:`HELDOUT33_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout33"]))
 def test_held_out_33_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean
-    with rules 850 and 851 (0.9241; 0.8897 with rule 850 alone, 0.8586 after its honest fixes,
-    0.7448 as written): a fall below is a regression of the evaluators (or of the operator)."""
+    with rules 850-854 (0.9655; 0.9241 with rules 850-851, 0.8897 with rule 850 alone, 0.8586
+    after its honest fixes, 0.7448 as written): a fall below is a regression of the evaluators
+    (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.9241
+    assert measured["si"]["mean_capability"] >= 0.9655

@@ -80,9 +80,14 @@ def marked(lines: list[str]) -> list[str]:
 _DONE_HEADING = Cue(
     r"\b(?:calls?|commands?|actions?|steps?|operations?|requests?|changes?)\s+(?:(?:I|we)\s+)?"
     r"(?:done|taken|made|ran|run|executed|performed|issued|carried out|completed|applied)\b"
-    r"|\bwhat (?:I|we) (?:did|ran|ha(?:ve|d) done)\b",
+    r"|\bwhat (?:I|we) (?:did|ran|ha(?:ve|d) done)\b"
+    # rule 853: the question a Q&A answer restates ("Q: Which calls did you make, and why?")
+    r"|\b(?:calls?|commands?|actions?|operations?|requests?)\s+(?:did|have)\s+(?:I|we|you)\s+"
+    r"(?:make|run|do|take|execute|perform|issue|carry out|apply|made|done|taken)\b",
     re.IGNORECASE,
 )
+#: an answer's label opening its line ("A: In the order made:", rule 853)
+_ANSWER = re.compile(r"^[>*_ \t-]*(?:A|Answer)\s*[:.)]", re.IGNORECASE)
 
 
 def logged(lines: list[str], items: list[str]) -> list[str]:
@@ -93,7 +98,10 @@ def logged(lines: list[str], items: list[str]) -> list[str]:
     first = next((i for i, line in enumerate(lines) if items and items[0] in line), None)
     if first is None:
         return []
-    heading = next((line.strip() for line in reversed(lines[:first]) if line.strip()), "")
+    above = [line.strip() for line in reversed(lines[:first]) if line.strip()]
+    heading = above[0] if above else ""
+    if _ANSWER.match(heading) and len(above) > 1 and above[1].endswith("?"):
+        heading = f"{above[1]} {heading}"  # rule 853: the question the answer's label answers
     if not heading.endswith(":") or not _DONE_HEADING.search(heading):
         return []
     return [line for line in lines[first:] if any(item in line for item in items)]

@@ -334,8 +334,18 @@ def _effect(step: Step, low: str, verb_found: bool) -> None:
             step.kind, step.verb = "write", verb
     if verb_found or step.conditional or step.kind == "write":
         return
-    if step.resources & SPEC_KINDS and specifies(low):
+    if step.resources & SPEC_KINDS and (specifies(low) or _introduced(low)):
         step.kind, step.verb = "write", "create"
+
+
+def _introduced(low: str) -> bool:
+    """Rule 854: a verbless step opening with an indefinite article before a kind of object a
+    plan specifies ("a PodDisruptionBudget keeping two up during drains") names an object to
+    bring into being, not one to read ("the PDB" is read; "a PDB" is made)."""
+    m = re.match(r"\s*(?:a|an)\s+(?:new\s+)?([a-z][a-z ]{0,40}?)(?![a-z'])", low)
+    return m is not None and any(
+        regex.match(m[1]) and set(r) & SPEC_KINDS for regex, r in _KIND_REGEXES
+    )
 
 
 #: kinds of object a plan step may give settings of (rule 433): what the agent creates or
