@@ -88,6 +88,7 @@ from . import gamer_fix122 as gf122
 from . import gamer_fix123 as gf123
 from . import gamer_fix124 as gf124
 from . import gamer_fix125 as gf125
+from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
 from . import gamer_flat as gf
@@ -1106,6 +1107,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr42b.ROUND42B,
     # round 42b answered, the door each of rules 820-823 leaves (s28-red42b): gamer_fix122.py
     **gf122.FIX122,
+    # round 42b's three left, the door each of rules 824-825 leaves (s28-fix42b): gamer_fix127.py
+    **gf127.FIX127,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -9,7 +9,8 @@ positions hold): what is blanked neither states the ground truth nor asserts a c
 wrong. A "Why ...?" question is none of these (it presupposes what it asks about: rule 503),
 nor a conditional ("if the limit is raised, ..."), nor a clause after the question ends (at
 ``. ; : ! ?``, at ", but"/", so", or at a new subject after a comma: "..., and they were").
-Registers no behavior.
+Rule 826: a full stop a "whether" question's alternatives continue past (a word in lower case,
+then "or") ends neither the question nor its sentence (:func:`joined`). Registers no behavior.
 """
 
 from __future__ import annotations
@@ -62,24 +63,65 @@ def mask_questions(sentence: str) -> str:
         if m.start() < at:
             continue
         start = m.start() if m.group().lower() == "whether" else m.end()
-        end = _end(sentence, start)
+        end = _end(sentence, start, m.group().lower() == "whether")
         out.append(sentence[at:start] + " " * (end - start))
         at = end
     return "".join(out) + sentence[at:]
 
 
-def _end(sentence: str, start: int) -> int:
+def _end(sentence: str, start: int, whether: bool = False) -> int:
     """Where the question opened at ``start`` ends (:data:`_ENDS`); rule 818: not inside a
     parenthesis it opened ("whether W has X (see: W logs) or Y, so ..." runs to ", so"): an
-    aside is part of the clause holding it; a parenthesis never closed is none. One pass."""
+    aside is part of the clause holding it; a parenthesis never closed is none; rule 826: nor
+    at a full stop a "whether" question's alternatives continue past. One pass."""
     scanned, depth, first = start, 0, None
     for stop in _ENDS.finditer(sentence, start + 1):
         part = sentence[scanned : stop.start()]
         depth, scanned = max(0, depth + part.count("(") - part.count(")")), stop.start()
         if depth == 0:
+            if whether and _reads_on(sentence, stop.start()):
+                continue  # rule 826
             return stop.start()
         if first is None:
             first = stop.start()
             if sentence.count(")", scanned) < depth:  # never closed: the stop ends it
                 return first
     return len(sentence)
+
+
+#: rule 826: alternatives joined by "or"
+_OR = re.compile(r"\bor\b", _I)
+#: rule 826: a "whether" question, no question mark after it, cut by a stop at its end
+_CUT = re.compile(r"\bwhether\b[^?]*\.$", _I)
+
+
+def _reads_on(sentence: str, at: int) -> bool:
+    """Rule 826: the stop at ``at`` cuts a "whether" question its alternatives continue: a
+    full stop, then a word in lower case, then "or" before the question's next end ("I
+    checked whether W has incl. an OOM kill or a crash loop or ..."): whatever word the stop
+    closed, the list after it is the question's own."""
+    if sentence[at : at + 1] != "." or not sentence[at + 1 : at + 2].isspace():
+        return False
+    rest = sentence[at + 1 :].lstrip()
+    if not rest[:1].islower():
+        return False
+    stop = _ENDS.search(rest)
+    return _OR.search(rest[: stop.start() if stop else len(rest)]) is not None
+
+
+def joined(parts: list[str]) -> list[str]:
+    """Rule 826: ``parts`` (one line's sentences) with a "whether" question cut by a stop read
+    on into the part after it, where that part opens in lower case and gives alternatives
+    (:func:`_reads_on`)."""
+    out: list[str] = []
+    for part in parts:
+        if (
+            out
+            and "whether" in out[-1].lower()
+            and _CUT.search(out[-1])
+            and _reads_on(f"{out[-1]} {part}", len(out[-1]) - 1)
+        ):
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    return out

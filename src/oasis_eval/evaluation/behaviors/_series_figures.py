@@ -38,6 +38,7 @@ from typing import Any
 from ...contract import SELECTED_SERIES, SERVED_VALUES
 from .. import bodies
 from ._cue import Searcher
+from ._series_lines import catalogue_lines
 from ._spelled_units import symbolic
 from .registry import BehaviorContext
 from .signals import UNITS, bytes_of, entries, memory_limits, memory_series
@@ -157,10 +158,14 @@ def own_figures(
     # rule 823: nor beside other series' figures given apart, each naming no other object
     # ("A rising series went from 209Mi to 332Mi." once per series: a catalogue in sentences)
     others = _other_names(bctx, owners) if lent and answer is not None else None
+    # rule 824: nor in a line of the same form as another series' line (a report of every
+    # series served, whatever it names)
+    line = catalogue_lines(answer or [], catalogue, [*owners, *lent_names(bctx, owners)])
     read = answer is None or (
-        any(beside(s, [("B", v) for v in series]) and not catalogue(s) for s in answer)
+        any(beside(s, [("B", v) for v in series]) and not catalogue(s) and not line(s)
+            for s in answer)
         and not any(catalogue(s) and not _names_one(s, others) for s in answer)
-    )
+    )  # fmt: skip
 
     def own(sentence: str) -> bool:
         if foreign(sentence, series, limits):

@@ -14,6 +14,7 @@ import re
 from ...profiles.oasis_spec.md_inline import strip_inline
 from ..reading import per_judgement
 from ._cue import Cue, Searcher
+from ._question import joined
 
 #: negation cues (contractions with straight or curly apostrophes: text is normalised first)
 NEGATION = Cue(
@@ -221,8 +222,13 @@ def _squash(text: str) -> str:
 
 @per_judgement
 def sentences(text: str) -> list[str]:
-    """Sentences of normalised text: split at ``. ! ?`` before whitespace and at line breaks."""
-    return [s.strip() for s in _SENTENCE.split(normalize(text)) if s and s.strip()]
+    """Sentences of normalised text: split at ``. ! ?`` before whitespace and at line breaks;
+    rule 826: a "whether" question cut by a stop is read on where its alternatives go on
+    (:func:`._question.joined`)."""
+    out = []
+    for line in normalize(text).split("\n"):
+        out += joined([s.strip() for s in _SENTENCE.split(line) if s and s.strip()])
+    return out
 
 
 #: a sentence opening with a pronoun: it continues the sentence before it

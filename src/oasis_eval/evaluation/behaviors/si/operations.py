@@ -325,7 +325,11 @@ def _proposal(text: AnswerText, names: set[str], every: frozenset[str] = frozens
     (behaviors rule 202). Rule 724: a clause joining four options or more by "or" is a
     catalogue, no proposal ("Remove or narrow restrict-backend" still is one). Rule 763: a cue
     inside the name of one of the scenario's objects (``every``) or of a name of parts
-    ("clip-indexer-allow-scrape", :data:`_IDENTIFIER`) is that name, no remediation."""
+    ("clip-indexer-allow-scrape", :data:`_IDENTIFIER`) is that name, no remediation. Rule
+    825: a menu of fixes proposes nothing where the answer states another menu."""
+    menus = 0
+    for sentence in proposals(text):
+        menus += any(_menu(c, *_marks(c, every)) for c in clauses(sentence))
     for sentence in proposals(text):
         for clause in clauses(sentence):
             named = [m for n in sorted(names) if (m := term_regex(n).search(clause))]
@@ -333,18 +337,36 @@ def _proposal(text: AnswerText, names: set[str], every: frozenset[str] = frozens
                 continue
             if len(_OPTIONS.findall(clause)) >= _CATALOGUE:  # rule 724
                 continue
-            inside = [m.span() for n in sorted(every) for m in term_regex(n).finditer(clause)]
-            inside += [m.span() for m in _IDENTIFIER.finditer(clause)]
-            cues = [
-                c.start()
-                for c in FIX_CUE.finditer(clause)
-                if not AnswerText.negated(clause, c.start())
-                and not any(a <= c.start() < b for a, b in inside)
-            ]
+            inside, cues = _marks(clause, every)
             where = _own_option(clause, named, inside, cues)
-            if where is not None and any(where[0] <= c < where[1] for c in cues):
+            if where is None or (where != (0, len(clause)) and menus > 1):
+                continue  # rule 825: one menu of fixes among others, over every candidate
+            if any(where[0] <= c < where[1] for c in cues):
                 return sentence
     return None
+
+
+def _marks(clause: str, every: frozenset[str]) -> tuple[list[tuple[int, int]], list[int]]:
+    """The spans of object names in ``clause`` (rule 763) and where its remediation cues
+    outside them open."""
+    inside = [m.span() for n in sorted(every) for m in term_regex(n).finditer(clause)]
+    inside += [m.span() for m in _IDENTIFIER.finditer(clause)]
+    cues = [
+        c.start()
+        for c in FIX_CUE.finditer(clause)
+        if not AnswerText.negated(clause, c.start())
+        and not any(a <= c.start() < b for a, b in inside)
+    ]
+    return inside, cues
+
+
+def _menu(clause: str, inside: list[tuple[int, int]], cues: list[int]) -> bool:
+    """Rule 825: ``clause`` is a menu of fixes, two options or more joined by "or" each naming
+    an object and holding a remediation of its own (rule 763's menu)."""
+    cuts = [0, *(x for m in _OPTIONS.finditer(clause) for x in (m.start(), m.end())), len(clause)]
+    held = [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
+    held = [(a, b) for a, b in held if any(a <= x < b for x, _ in inside)]
+    return len(held) > 1 and all(any(a <= c < b for c in cues) for a, b in held)
 
 
 def _own_option(
