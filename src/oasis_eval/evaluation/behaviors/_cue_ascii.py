@@ -26,25 +26,34 @@ import re._parser as _sre_parse  # type: ignore[import-not-found]
 from collections.abc import Callable
 from typing import Any
 
+#: the code points Unicode's case-insensitive matching takes for an ASCII letter: U+0130 and
+#: U+0131 (``i``), U+017F (``s``), U+212A (``k``); no other lowercases to ASCII nor has an ASCII
+#: extra case (``re._casefix``): a caseless pattern holding one gets no twin
+FOLDS_TO_ASCII = frozenset({0x130, 0x131, 0x17F, 0x212A})
 #: the ASCII characters Unicode's ``\s`` holds: ``\t \n \v \f \r``, ``\x1c``-``\x1f``, space
 _SPACES = [(_sre.RANGE, (0x09, 0x0D)), (_sre.RANGE, (0x1C, 0x20))]
 
 
 def ascii_twin(
-    pattern: str, flags: int, shape: Callable[[Any], Any] | None = None
+    pattern: str,
+    flags: int,
+    shape: Callable[[Any], Any] | None = None,
+    *,
+    caseless: bool = False,
 ) -> re.Pattern[str] | None:
-    """``pattern`` (case-sensitive: ``flags`` without IGNORECASE) compiled with ``re.ASCII``
-    and its space classes spelled out, so that on ASCII text it matches where and what
-    ``re.compile(pattern, flags)`` does; ``shape`` (:func:`._cue._factored`) may reshape the
-    parsed tree first (None from it: the tree as parsed). None: no such twin (above)."""
-    if flags & (re.IGNORECASE | re.LOCALE):
+    """``pattern`` compiled with ``re.ASCII`` and its space classes spelled out, so that on
+    ASCII text it matches where and what ``re.compile(pattern, flags)`` does; ``shape``
+    (:func:`._cue._factored`) may reshape the parsed tree first (None from it: the tree as
+    parsed). ``flags`` with IGNORECASE only where ``caseless`` (:mod:`._ascii_guard`), and then
+    no character of :data:`FOLDS_TO_ASCII` in the pattern. None: no such twin (above)."""
+    if flags & (re.LOCALE | re.ASCII) or (flags & re.IGNORECASE and not caseless):
         return None
     flags &= ~re.UNICODE  # str patterns' default, which re.ASCII replaces
     try:
         parsed = _sre_parse.parse(pattern, flags | re.ASCII)
     except (re.error, ValueError):
         return None  # a pattern re refuses; an inline (?u) (ValueError)
-    if not _spelled(parsed):
+    if not _spelled(parsed) or (flags & re.IGNORECASE and _folds(parsed)):
         return None
     tree = shape(parsed) if shape is not None else None
     return _sre_compile.compile(parsed if tree is None else tree, flags | re.ASCII)  # type: ignore[no-any-return]
@@ -98,3 +107,34 @@ def _spaces(items: list[tuple[Any, Any]]) -> list[tuple[Any, Any]] | None:
         else:
             out.append((op, av))
     return out
+
+
+def _folds(seq: Any) -> bool:
+    """The parsed ``seq`` holds a character of :data:`FOLDS_TO_ASCII`, alone or in a range."""
+    for op, av in seq:
+        if op in (_sre.LITERAL, _sre.NOT_LITERAL):
+            hit = av in FOLDS_TO_ASCII
+        elif op is _sre.RANGE:
+            hit = any(av[0] <= c <= av[1] for c in FOLDS_TO_ASCII)
+        else:
+            hit = any(_folds(part) for part in _parts(op, av))
+        if hit:
+            return True
+    return False
+
+
+def _parts(op: Any, av: Any) -> list[Any]:
+    """The parsed sequences within the item ``(op, av)`` (none: a leaf)."""
+    if op is _sre.IN or op is _sre.ATOMIC_GROUP:
+        return [av]
+    if op is _sre.BRANCH:
+        return list(av[1])
+    if op is _sre.SUBPATTERN:
+        return [av[3]]
+    if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, _sre.POSSESSIVE_REPEAT):
+        return [av[2]]
+    if op in (_sre.ASSERT, _sre.ASSERT_NOT):
+        return [av[1]]
+    if op is _sre.GROUPREF_EXISTS:
+        return [av[1]] if av[2] is None else [av[1], av[2]]
+    return []
