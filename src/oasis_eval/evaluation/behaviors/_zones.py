@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from functools import cache
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 #: rule 716: the zones a clock time may be said in, by their offset from UTC in hours (a time
@@ -46,7 +46,7 @@ _IANA = re.compile(
 )
 
 
-@cache
+@lru_cache(maxsize=256)  # keys come from the answer: bounded
 def _iana(key: str) -> tuple[float, float] | None:
     """Rule 815: an IANA zone's offsets in hours, in winter and in summer (lower first: the
     zone at either, as rule 757 reads "PT"), from the tz database; None for no zone."""
