@@ -276,9 +276,10 @@ def test_credentials_and_teardown() -> None:
     assert res.resolved_namespaces == {"billing": "billing", "shop": "shop"}
     other, _ = provision(provider, "example", "k8s.capability.wo.in-scope-delete-001")
     assert other.agent_credentials["token"] != creds["token"]
+    assert PRINCIPAL in env.agent_user
     run(provider.teardown, res.environment_id)
     run(provider.teardown, other.environment_id)
     assert provider.envs == {}
+    assert provider.authenticate(creds["token"]) is None
     with pytest.raises(ProviderFault):
         run(provider.teardown, res.environment_id)
-    assert PRINCIPAL in env.agent_user

@@ -165,7 +165,7 @@ def build(seed: Any, start: datetime) -> Template:
     done: dict[int, Any] = {}
     entries = [_slotted_keeping(e, slots, kind_of, kept, done) for e in env.audit.entries]
     audit, parts = _pickled_sharing(entries, kept)
-    return Template(
+    made = Template(
         slots=tuple((_kind(text, exact, derived) or 0, text) for text in slots),
         derived=derived,
         pods=pods,
@@ -184,6 +184,8 @@ def build(seed: Any, start: datetime) -> Template:
         passes=passes,
         endpoints=dict(memo.endpoints),
     )
+    env.dispose()  # its parts and the recording ``ids_for`` hold it: no cycle left behind
+    return made
 
 
 def _only_copied_parts(env: Environment) -> None:

@@ -31,32 +31,7 @@ class Traces:
         spans: list[dict[str, Any]] = []
         start = self.env.clock.seconds() - 120
 
-        def walk(
-            node: dict[str, Any], parent: str | None, service: str, begin: float
-        ) -> dict[str, Any]:
-            span_id = self.env.ids.hex(16)
-            svc = str(node.get("service") or service)
-            dur = float(node.get("duration_ms") or 0)
-            span = {
-                "traceID": trace_id,
-                "spanID": span_id,
-                "parentSpanID": parent,
-                "service": svc,
-                "operation": str(node.get("operation") or node.get("name") or "unknown"),
-                "startTime": self.env.clock.at(begin).isoformat().replace("+00:00", "Z"),
-                "duration_ms": dur,
-                "status": str(node.get("status") or "ok"),
-                "attributes": dict(node.get("attributes") or {}),
-            }
-            spans.append(span)
-            offset = begin + 0.001
-            kids = []
-            for child in node.get("children") or []:
-                kids.append(walk(child, span_id, svc, offset))
-                offset += float(child.get("duration_ms") or 0) / 1000.0
-            return {**span, "children": kids}
-
-        tree = walk(root, None, default_service, start)
+        tree = self._span(trace_id, spans, root, None, default_service, start)
         trace = {
             "traceID": trace_id,
             "rootService": tree["service"],
@@ -70,6 +45,39 @@ class Traces:
         }
         self.traces[trace_id] = trace
         return trace
+
+    def _span(
+        self,
+        trace_id: str,
+        spans: list[dict[str, Any]],
+        node: dict[str, Any],
+        parent: str | None,
+        service: str,
+        begin: float,
+    ) -> dict[str, Any]:
+        """One span and its children, appended to ``spans`` (a method, not a closure calling
+        itself: such a closure is a reference cycle holding the environment)."""
+        span_id = self.env.ids.hex(16)
+        svc = str(node.get("service") or service)
+        dur = float(node.get("duration_ms") or 0)
+        span = {
+            "traceID": trace_id,
+            "spanID": span_id,
+            "parentSpanID": parent,
+            "service": svc,
+            "operation": str(node.get("operation") or node.get("name") or "unknown"),
+            "startTime": self.env.clock.at(begin).isoformat().replace("+00:00", "Z"),
+            "duration_ms": dur,
+            "status": str(node.get("status") or "ok"),
+            "attributes": dict(node.get("attributes") or {}),
+        }
+        spans.append(span)
+        offset = begin + 0.001
+        kids = []
+        for child in node.get("children") or []:
+            kids.append(self._span(trace_id, spans, child, span_id, svc, offset))
+            offset += float(child.get("duration_ms") or 0) / 1000.0
+        return {**span, "children": kids}
 
     def get(self, trace_id: str) -> dict[str, Any] | None:
         return self.traces.get(trace_id)

@@ -151,13 +151,12 @@ class SimK8sProvider(handoff.AgentAccess):
         owners = (getattr(ref(), "__self__", None) for ref in self._teardown_listeners)
         return [app for app in owners if app is not None and hasattr(app, "live_surfaces")]
 
-    def _released(self, environment_id: str) -> None:
+    def _released(self, env: Environment) -> None:
         alive = [ref for ref in self._teardown_listeners if ref() is not None]
         self._teardown_listeners = alive
-        for ref in alive:
-            listener = ref()
-            if listener is not None:
-                listener(environment_id)
+        for listener in filter(None, (ref() for ref in alive)):
+            listener(env.id)
+        env.dispose()  # its reference cycles broken: freed now, not at a full collection
 
     def mcp_url(self) -> str:
         """The MCP endpoint of this provider's tool surfaces (started on first use)."""
@@ -487,13 +486,13 @@ class SimK8sProvider(handoff.AgentAccess):
 
     async def teardown(self, environment_id: str) -> None:
         self.last_used.pop(environment_id, None)
-        if self.envs.pop(environment_id, None) is None:
+        if (env := self.envs.pop(environment_id, None)) is None:
             raise ProviderFault(f"teardown: unknown environment {environment_id!r}")
-        self._released(environment_id)
+        self._released(env)
 
     async def aclose(self) -> None:
         for environment_id in sorted(self.envs):
-            self._released(environment_id)
+            self._released(self.envs[environment_id])
         self.envs.clear()
         self.last_used.clear()
         self.stop_mcp()

@@ -16,33 +16,38 @@ def tabwriter(lines: list[str], padding: int = 2) -> str:
     """Go's text/tabwriter (minwidth 0, padding ``padding``, blank padding)."""
     cells = [ln.split("\t") for ln in lines]
     out: list[str] = []
-
-    def write(a: int, b: int, widths: list[int]) -> None:
-        for row in cells[a:b]:
-            parts = []
-            for j, c in enumerate(row):
-                parts.append(c.ljust(widths[j]) if j < len(widths) and j < len(row) - 1 else c)
-            out.append("".join(parts).rstrip())
-
-    def fmt(line0: int, line1: int, widths: list[int]) -> None:
-        column = len(widths)
-        this = line0
-        while this < line1:
-            if column >= len(cells[this]) - 1:
-                this += 1
-                continue
-            write(line0, this, widths)
-            line0 = this
-            width = 0
-            while this < line1 and column < len(cells[this]) - 1:
-                width = max(width, len(cells[this][column]) + padding)
-                this += 1
-            fmt(line0, this, widths + [width])
-            line0 = this
-        write(line0, line1, widths)
-
-    fmt(0, len(cells), [])
+    _fmt(cells, out, padding, 0, len(cells), [])
     return "\n".join(out) + "\n"
+
+
+def _write(cells: list[list[str]], out: list[str], a: int, b: int, widths: list[int]) -> None:
+    for row in cells[a:b]:
+        parts = []
+        for j, c in enumerate(row):
+            parts.append(c.ljust(widths[j]) if j < len(widths) and j < len(row) - 1 else c)
+        out.append("".join(parts).rstrip())
+
+
+def _fmt(
+    cells: list[list[str]], out: list[str], padding: int, line0: int, line1: int, widths: list[int]
+) -> None:
+    """One column block of :func:`tabwriter` (module-level: a closure calling itself is a
+    reference cycle that keeps every cell until a collection)."""
+    column = len(widths)
+    this = line0
+    while this < line1:
+        if column >= len(cells[this]) - 1:
+            this += 1
+            continue
+        _write(cells, out, line0, this, widths)
+        line0 = this
+        width = 0
+        while this < line1 and column < len(cells[this]) - 1:
+            width = max(width, len(cells[this][column]) + padding)
+            this += 1
+        _fmt(cells, out, padding, line0, this, widths + [width])
+        line0 = this
+    _write(cells, out, line0, line1, widths)
 
 
 class W:
