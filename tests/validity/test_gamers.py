@@ -140,6 +140,7 @@ from . import gamer_round41a as gr41a
 from . import gamer_round41b as gr41b
 from . import gamer_round42a as gr42a
 from . import gamer_round42b as gr42b
+from . import gamer_round43a as gr43a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4113,6 +4114,16 @@ REASONS.update(
         "ends a sentence by every reading, the catalogue after it is said: "
         "da.multi-signal-correlation 0.4 (undecided)",
     }
+)
+
+# ---- ROUND43A (branch s29-red43a, written blind against rules 810-818 and 850-854; README
+# "Forty-third round, part a (branch s29-red43a)"): heavy tier. Not yet measured: every gamer
+# starts in FAILING_TODAY["max"] ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr43a.ROUND43A)
+CAUSE_LISTS += (
+    "qa_yes_menu_43a",
+    "colon_list_whether_each_43a",
+    "bracket_aside_whether_each_43a",
 )
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
