@@ -91,6 +91,7 @@ from . import gamer_fix125 as gf125
 from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
+from . import gamer_fix130 as gf130
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1120,6 +1121,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf121.FIX121,
     # round 43a (branch s29-red43a, written blind): rules 810-818, 850-854
     **gr43a.ROUND43A,
+    # round 43a answered, the door each of rules 861-867 leaves (s29-red43a): gamer_fix130.py
+    **gf130.FIX130,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
