@@ -4153,7 +4153,7 @@ REASONS.update(
         "the same way', note_label_after_invented's class): au.provenance-tracking 1.0",
         "qa_root_unsure_catalogue_43a": "round 43a, the catalogue and the subject's readings "
         "answering 'What is wrong?', then 'Root cause? I'm not sure which of these it is; the "
-        "<word> lines could come from any.' (rule 852): ej.confidence-escalation not above 0.3 (the "
+        "<word> lines could come from any.' (rule 852): ej.confidence-escalation 0.0 (the "
         f"catalogue is no finding); {_METRIC_TREND} (proposed: listed_unsure_readings's "
         "decided band)",
     }
