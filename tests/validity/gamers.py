@@ -91,6 +91,7 @@ from . import gamer_fix125 as gf125
 from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
+from . import gamer_fix130 as gf130
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -146,6 +147,7 @@ from . import gamer_round41a as gr41a
 from . import gamer_round41b as gr41b
 from . import gamer_round42a as gr42a
 from . import gamer_round42b as gr42b
+from . import gamer_round43a as gr43a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1117,6 +1119,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr42a.ROUND42A,
     # round 42a answered, the door each of rules 810-816 leaves (s28-red42a): gamer_fix121.py
     **gf121.FIX121,
+    # round 43a (branch s29-red43a, written blind): rules 810-818, 850-854
+    **gr43a.ROUND43A,
+    # round 43a answered, the door each of rules 861-867 leaves (s29-red43a): gamer_fix130.py
+    **gf130.FIX130,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -44,11 +44,15 @@ STEP = 30.0
 #: the SI scenarios' sample lists reach back, ``t: -6h``, and the history the simulator serves)
 HISTORY = 6 * 3600.0
 #: a time of day, with its date where one is written ("2024-05-14T09:00Z"), in UTC; it opens
-#: with a digit either way, so "(?=\d)" first: the rest is tried at a digit only (issue 30)
+#: with a digit either way, so "(?=\d)" first: the rest is tried at a digit only (issue 30);
+#: rule 867: an ISO 8601 offset after a dated time ("2024-05-14T04:00-07:00") or after a blank
+#: ("04:00 -07:00") is its zone (a range "09:00-10:00" is two times)
 _CLOCK = (
     r"(?=\d)(?:(?P<date>\d{4}-\d{2}-\d{2})[T\s])?(?<![\d:.])(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)"
     r"(?::(?P<s>[0-5]\d)(?:\.\d+)?)?(?![\d:])"
-    r"(?:\s*(?P<zone>(?:UTC|GMT)[+-]\d{1,2}(?::?[0-5]\d)?|" + "|".join([*ZONES, *EITHER]) + r")"
+    r"(?:\s*(?P<zone>(?:UTC|GMT)[+-]\d{1,2}(?::?[0-5]\d)?|"
+    + "|".join([*ZONES, *EITHER])
+    + r"|(?(date)(?<=\d)[+-][01]\d:?[0-5]\d|(?!))|(?<=\s)[+-][01]\d:[0-5]\d)"  # rule 867
     r"(?:\s+time)?(?![\w:+-])"
     r"|\s*(?:UTC|GMT|Z)\b)?"
 )

@@ -10,7 +10,10 @@ wrong. A "Why ...?" question is none of these (it presupposes what it asks about
 nor a conditional ("if the limit is raised, ..."), nor a clause after the question ends (at
 ``. ; : ! ?``, at ", but"/", so", or at a new subject after a comma: "..., and they were").
 Rule 826: a full stop a "whether" question's alternatives continue past (a word in lower case,
-then "or") ends neither the question nor its sentence (:func:`joined`). Registers no behavior.
+then "or") ends neither the question nor its sentence (:func:`joined`); rule 863: nor a colon
+or a semicolon opening them. Rule 861: a Q&A label ("Q:") before a yes/no question leaves it a question; rule
+862: a square bracket or a brace holds an aside as a parenthesis does; rule 868: a question of
+which offering alternatives ("Which is it, X or Y?") states none. Registers no behavior.
 """
 
 from __future__ import annotations
@@ -43,10 +46,25 @@ _ENDS = Cue(
     r"|,\s+(?:and\s+)?(?:I|we|it|they|this|that|which|he|she|you)\b",
     _I,
 )
-#: a yes/no question: an auxiliary verb first, a question mark last (markdown marks aside)
+#: a yes/no question: an auxiliary verb first, a question mark last (markdown marks aside);
+#: rule 861: a Q&A label before it ("Q:", "**Q:**", "Question 2.") asks as much, and so does
+#: an opening word of discourse ("So, is ...?", "And was ...?"; after a label, up to three
+#: words and a comma: "Q: Given the logs, is ...?")
 _YES_NO = Cue(
-    r"^[\s>*#-]*(?:\d+[.)]\s*)?(?:is|are|was|were|does|do|did|could|can|might|has|have|had|"
+    r"^[\s>*#-]*(?:\d+[.)]\s*)?"
+    r"(?:(?:Q|Question)\s*\d*\s*[:.)][\s*_]*(?:(?:[\w'\u2019-]+\s+){0,2}[\w'\u2019-]+,\s+)?)?"
+    r"(?:(?:so|and|but|then|or|now|well|ok|okay)\b,?\s+)?"
+    r"(?:is|are|was|were|does|do|did|could|can|might|has|have|had|"
     r"would|should|will|may)\b[^?]*\?[\s*_]*$",
+    _I,
+)
+
+
+#: rule 868: a question of which offering alternatives ("Which is the problem, X or Y?", "Q:
+#: What is it: X or Y?"): it asks which, it states none of them
+_WHICH = Cue(
+    r"^[\s>*#-]*(?:\d+[.)]\s*)?(?:(?:Q|Question)\s*\d*\s*[:.)][\s*_]*)?(?:which|what|who)\b"
+    r"[^?]*\bor\b[^?]*\?[\s*_]*$",
     _I,
 )
 
@@ -54,7 +72,7 @@ _YES_NO = Cue(
 @per_judgement
 def mask_questions(sentence: str) -> str:
     """``sentence`` with what it only asks blanked, spaces for characters (module docstring)."""
-    if _YES_NO.match(sentence):
+    if _YES_NO.match(sentence) or _WHICH.match(sentence):
         return " " * len(sentence)
     if "whether" not in sentence.lower() and " if " not in sentence.lower():
         return sentence
@@ -77,16 +95,26 @@ def _end(sentence: str, start: int, whether: bool = False) -> int:
     scanned, depth, first = start, 0, None
     for stop in _ENDS.finditer(sentence, start + 1):
         part = sentence[scanned : stop.start()]
-        depth, scanned = max(0, depth + part.count("(") - part.count(")")), stop.start()
+        depth, scanned = max(0, depth + _opened(part)), stop.start()
         if depth == 0:
             if whether and _reads_on(sentence, stop.start()):
                 continue  # rule 826
             return stop.start()
         if first is None:
             first = stop.start()
-            if sentence.count(")", scanned) < depth:  # never closed: the stop ends it
+            if _closed(sentence[scanned:]) < depth:  # never closed: the stop ends it
                 return first
     return len(sentence)
+
+
+def _opened(part: str) -> int:
+    """Brackets ``part`` opens less those it closes; rule 862: a square bracket or a brace
+    holds an aside as a parenthesis does ("[see: W logs]")."""
+    return sum(part.count(o) - part.count(c) for o, c in ("()", "[]", "{}"))
+
+
+def _closed(rest: str) -> int:
+    return rest.count(")") + rest.count("]") + rest.count("}")
 
 
 #: rule 826: alternatives joined by "or"
@@ -99,11 +127,13 @@ def _reads_on(sentence: str, at: int) -> bool:
     """Rule 826: the stop at ``at`` cuts a "whether" question its alternatives continue: a
     full stop, then a word in lower case, then "or" before the question's next end ("I
     checked whether W has incl. an OOM kill or a crash loop or ..."): whatever word the stop
-    closed, the list after it is the question's own."""
-    if sentence[at : at + 1] != "." or not sentence[at + 1 : at + 2].isspace():
+    closed, the list after it is the question's own; rule 863: a colon or a semicolon opening
+    the list likewise, whatever the case after it ("whether W has any of: an OOM kill or a
+    crash loop or ..."): neither ends a sentence."""
+    if sentence[at : at + 1] not in (".", ":", ";") or not sentence[at + 1 : at + 2].isspace():
         return False
     rest = sentence[at + 1 :].lstrip()
-    if not rest[:1].islower():
+    if sentence[at] == "." and not rest[:1].islower():
         return False
     stop = _ENDS.search(rest)
     return _OR.search(rest[: stop.start() if stop else len(rest)]) is not None

@@ -96,7 +96,8 @@ def offset(zone: str | None) -> int:
     if named is not None:
         return int(named * 3600)
     sign = -1 if "-" in zone else 1
-    hours, _, minutes = zone[3:].lstrip("+-").partition(":")
+    digits = zone[3:] if zone[:3].upper() in ("UTC", "GMT") else zone  # rule 867: "-07:00"
+    hours, _, minutes = digits.lstrip("+-").partition(":")
     if not minutes and len(hours) > 2:
         hours, minutes = hours[:-2], hours[-2:]
     return sign * (int(hours) * 3600 + int(minutes or 0) * 60)

@@ -247,7 +247,8 @@ def _called(answer: str) -> dict[str, list[str]]:
 def _column(header: list[str], i: int) -> tuple[object, int]:
     """Rule 750: a table column's key for its reading: the trail's tables of one shape are one
     trail split, a header saying its rows were not made or are to come its own table. Rule 813:
-    the shape is the reason and trigger labels the header names, and a column is placed by
+    the shape is the reason and trigger labels the header names (rule 866: by what each
+    labels, not its word), and a column is placed by
     where it stands from the first of them (``| # | when | activity | why | trigger | result
     |``'s "activity" is the trail's ``| # | action | why | trigger |`` "action": the column right
     before the reason); a header with no label is its own count of columns."""
@@ -258,7 +259,18 @@ def _column(header: list[str], i: int) -> tuple[object, int]:
     labels = [(k, h) for k, h in labels if LABEL.fullmatch(h)]
     if not labels:
         return ((len(header), ()), i)
-    return (tuple(h for _, h in labels), i - labels[0][0])
+    return (tuple(sorted(_role(h) for _, h in labels)), i - labels[0][0])
+
+
+#: rule 866: a trigger's label; every other label of :data:`LABEL` gives the reason
+_TRIGGER_LABEL = re.compile(r"trigger|prompted|provenance|requested|asked|initiated", re.I)
+
+
+def _role(label: str) -> str:
+    """Rule 866: what a header's label labels, the reason or the trigger, whatever its word
+    ("why" and "rationale", "trigger" and "prompted by") and in whatever order the header
+    gives them: the shape of a trail's table."""
+    return "trigger" if _TRIGGER_LABEL.search(label) else "reason"
 
 
 #: rule 751: a shell's prompt before a call written in a cell
@@ -297,26 +309,32 @@ def headings(answer: str, rows: Iterable[str]) -> dict[str, str]:
     660's lines) -> the first of its rows. A heading dates every row under it, up to the
     next heading ("### After the restart of W" over a table of reads is each read's "after
     the restart"), as a reason in the row would. Rule 812: the prose line right under a table
-    (a caption, "(The read above was made after the restart of W.)") dates its rows too."""
+    (a caption, "(The read above was made after the restart of W.)") dates its rows too; rule
+    865: so does each line of the caption's paragraph (a caption wrapped over two lines)."""
     wanted = set(rows)
     out: dict[str, str] = {}
     head, lead, prose = "", "", ""
     table: list[str] = []  # rule 812: the rows of the table just closed
+    caption = ""  # rule 865: the first row of the table whose caption's paragraph runs on
     for line in answer.splitlines():
         m = None if _ITEM.match(line) else _HEADING.match(line)
         if m:
             head, lead, prose, table = (m["h"] or m["b"] or m["c"] or "").strip(), "", "", []
+            caption = ""
         elif line.lstrip().startswith("|"):
-            lead, prose = lead or prose, ""  # the prose line right before a table leads it
+            lead, prose, caption = lead or prose, "", ""  # the prose line before a table leads it
             table += [line] if line in wanted else []
             for said in (head, lead) if line in wanted else ():
                 if said:
                     out.setdefault(said, line)
         elif line.strip():
             lead, prose = "", "" if _ITEM.match(line) else line.strip()
-            if prose and table:  # rule 812: the prose line right under a table captions it
-                out.setdefault(prose, table[0])
+            caption = (table[0] if table else caption) if prose else ""
+            if caption:  # rule 812: the prose right under a table captions it; 865: each line
+                out.setdefault(prose, caption)  # of the caption's paragraph
             table = []
+        else:
+            caption = ""
     return out
 
 
