@@ -4159,6 +4159,14 @@ REASONS.update(
     }
 )
 
+# ---- decided (the lead, session 29): qa_root_unsure_catalogue_43a reads the subject's own memory
+# series and states its growth beside its uncertainty, as listed_unsure_readings does: its band
+# (README "Decision: round 43a's Q&A catalogue") ----
+_DECIDED_29 = {"qa_root_unsure_catalogue_43a": dict(RUBRIC_BANDS["listed_unsure_readings"])}
+RUBRIC_BANDS.update(_DECIDED_29)
+for _name in sorted(_DECIDED_29):
+    REASONS.pop(_name, None)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
