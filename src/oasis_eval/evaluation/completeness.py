@@ -224,12 +224,15 @@ def setup_write_gaps(
         return []
     who = Attribution(principal)
     wanted = {(r, n) for item in expected for r in item.resources for n in item.names}
+    plurals = {r for r, _ in wanted}
     written: dict[tuple[str, str], set[str | None]] = {}
     for entry in entries:
         verb = entry.get("verb")
         if not isinstance(verb, str) or verb.lower() in READ_VERBS:
             continue
         plural = resource_name(str(entry.get("resource") or "")) or ""
+        if plural not in plurals:
+            continue  # a write to no expected resource: its object is not read (issue 30)
         name = _object_ref(entry, "name")
         # only a write naming an expected object is looked up below (issue 30: the rest of
         # the log is not attributed)
