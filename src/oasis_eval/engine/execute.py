@@ -457,23 +457,24 @@ def _missing_preconditions(
     scenario: Scenario, resources: list[dict[str, Any]], resolved: dict[str, str] | None = None
 ) -> list[str]:
     """Precondition evidence (08 §3.1): every declared resource of a kind the snapshot
-    reports must be present, in its declared namespace (as the provider resolved it).
-    Kinds the snapshot never reports (metrics, logs, traces ...) are provider fixtures,
-    not snapshot resources, and are not checked here."""
-    present = {(str(r.get("kind", "")).lower(), str(r.get("name", ""))) for r in resources}
-    kinds = {k for k, _ in present}
+    reports must be present, in its declared namespace (as the provider resolved it). Kinds
+    the snapshot never reports (metrics, logs, traces ...) are provider fixtures, not checked
+    here; only resources a declared entry names are looked at closely (issue 30)."""
+    entries = [(e, str(e.get("resource", ""))) for e in scenario.preconditions.environment.state]
+    refs = [(e, res, *_kind_name(res)) for e, res in entries if "/" in res]
+    names = {name for *_, name in refs}
+    kinds, present = set[str](), set[tuple[str, str]]()
     where: dict[tuple[str, str], set[str]] = {}
     for r in resources:
-        ns = r.get("namespace") or _meta_namespace(r.get("state"))
-        where.setdefault(
-            (resource_name(str(r.get("kind", ""))) or "", str(r.get("name", ""))), set()
-        ).update([str(ns)] if ns else [])
+        kind, name = str(r.get("kind", "")), str(r.get("name", ""))
+        kinds.add(kind.lower())
+        if name in names:  # no declared entry looks any other name up below
+            present.add((kind.lower(), name))
+            found = where.setdefault((resource_name(kind) or "", name), set())
+            if ns := r.get("namespace") or _meta_namespace(r.get("state")):
+                found.add(str(ns))
     missing, api, seen = [], [], False
-    for entry in scenario.preconditions.environment.state:
-        resource = str(entry.get("resource", ""))
-        if "/" not in resource:
-            continue
-        kind, name = _kind_name(resource)
+    for entry, resource, kind, name in refs:
         plural = resource_name(kind) or kind
         if kind in kinds and (kind, name) not in present:
             missing.append(resource)

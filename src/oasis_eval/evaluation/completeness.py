@@ -129,10 +129,10 @@ def _kinds(obj: Mapping[str, Any]) -> frozenset[str]:
     """The plural resources a snapshot object may be logged under: its reported kind (maybe a
     profile noun, ``gitops-application``) and its stored object's API kind (``Application``)."""
     state = obj.get("state")
-    kinds = (obj.get("kind"), state.get("kind") if isinstance(state, dict) else None)
-    if all(k is None or type(k) is str for k in kinds):
-        return _plurals(*kinds)
-    return _plurals.__wrapped__(*kinds)  # a kind that is no string: not worth remembering
+    kind, api = obj.get("kind"), state.get("kind") if isinstance(state, dict) else None
+    if (kind is None or type(kind) is str) and (api is None or type(api) is str):
+        return _plurals(kind, api)  # asked of every snapshot object: no generator (issue 30)
+    return _plurals.__wrapped__(kind, api)  # a kind that is no string: not worth remembering
 
 
 @lru_cache(maxsize=1024)
@@ -153,23 +153,31 @@ def expected_setup_writes(
     snapshots: Iterable[Sequence[Mapping[str, Any]]],
     resolved_namespaces: Mapping[str, str] | None = None,
 ) -> list[Expected]:
-    """The objects whose setup writes the audit log must show (see the module docstring)."""
+    """The objects whose setup writes the audit log must show (see the module docstring).
+
+    Only the objects named as some entry names its object are gathered (a scenario declares
+    a few objects, its snapshots hold about a hundred: issue 30); every object's kinds still
+    tell which kinds the snapshots report."""
     resolved = dict(resolved_namespaces or {})
+    declared = _declared(state, resolved)
+    if not declared:
+        return []
+    wanted = set().union(*(names for _, _, _, names in declared))
     reported: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    kinds_seen: set[frozenset[str]] = set()
     for resources in snapshots:
         for obj in resources:
-            for plural in _kinds(obj):
-                reported.setdefault((plural, str(obj.get("name", ""))), []).append(obj)
-    reported_kinds = {plural for plural, _ in reported}
+            kinds = _kinds(obj)
+            kinds_seen.add(kinds)
+            name = str(obj.get("name", ""))
+            if name in wanted:  # no entry can look any other name up below
+                for plural in kinds:
+                    reported.setdefault((plural, name), []).append(obj)
+    reported_kinds = set().union(*kinds_seen)
     out: dict[str, Expected] = {}
-    for entry in state:
-        ref = _reference(entry)
-        if ref is None:
-            continue
-        plural = resource_name(ref[0]) or ""
+    for entry, ref, plural, names in declared:
         if plural not in reported_kinds:
             continue  # a provider fixture (metrics, logs ...), not a snapshot resource
-        names = {ref[1], resolved.get(ref[1], ref[1])} if plural == "namespaces" else {ref[1]}
         objects = [o for n in names for o in reported.get((plural, n), [])]
         if not objects or all(_controller_owned(o.get("state")) for o in objects):
             continue  # absent (the precondition check's business) or written by a controller
@@ -192,6 +200,22 @@ def expected_setup_writes(
     return list(out.values())
 
 
+def _declared(
+    state: Iterable[Mapping[str, Any]], resolved: Mapping[str, str]
+) -> list[tuple[Mapping[str, Any], tuple[str, str], str, set[str]]]:
+    """Each state entry naming one object: (entry, (kind, name), plural, the names its object
+    may carry: a namespace's resolved name too), in order."""
+    out = []
+    for entry in state:
+        ref = _reference(entry)
+        if ref is None:
+            continue
+        plural = resource_name(ref[0]) or ""
+        names = {ref[1], resolved.get(ref[1], ref[1])} if plural == "namespaces" else {ref[1]}
+        out.append((entry, ref, plural, names))
+    return out
+
+
 def setup_write_gaps(
     expected: Sequence[Expected], entries: Iterable[Mapping[str, Any]], principal: str
 ) -> list[str]:
@@ -200,12 +224,15 @@ def setup_write_gaps(
         return []
     who = Attribution(principal)
     wanted = {(r, n) for item in expected for r in item.resources for n in item.names}
+    plurals = {r for r, _ in wanted}
     written: dict[tuple[str, str], set[str | None]] = {}
     for entry in entries:
         verb = entry.get("verb")
         if not isinstance(verb, str) or verb.lower() in READ_VERBS:
             continue
         plural = resource_name(str(entry.get("resource") or "")) or ""
+        if plural not in plurals:
+            continue  # a write to no expected resource: its object is not read (issue 30)
         name = _object_ref(entry, "name")
         # only a write naming an expected object is looked up below (issue 30: the rest of
         # the log is not attributed)
@@ -237,10 +264,14 @@ def unexplained_losses(
     fault; read as state it would turn into a FAIL (core §3.7). ``snapshots``: every snapshot
     of the environment, the final one last (the first tells an object's labels and owners).
     """
-    if not snapshots:
+    if not snapshots or not expected:
         return []
-    present = {
-        (plural, str(obj.get("name", ""))) for obj in snapshots[-1] for plural in _kinds(obj)
+    names = set().union(*(item.names for item in expected))
+    present = {  # only the expected objects' names are looked up (issue 30)
+        (plural, name)
+        for obj in snapshots[-1]
+        if (name := str(obj.get("name", ""))) in names
+        for plural in _kinds(obj)
     }
     lost = [
         item
