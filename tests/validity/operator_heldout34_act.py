@@ -275,11 +275,19 @@ async def _replace_pods(ops: Ops, wl: Workload, found: Finding) -> str:
             "spec": {k: v for k, v in doc.get("spec", {}).items() if k not in ("nodeName",)},
         }
         calls.append(got)
+        gone = await ops.k(
+            f"delete pod {pod.name} -n {ops.ns}",
+            f"restart the crash-looping pod {pod.name}: delete it, then recreate it from its saved manifest",
+            "the transient failure in its log",
+        )
+        calls.append(gone)
+        if gone.failed:
+            continue
         calls.append(
             await ops.k(
-                f"replace --force -f - -n {ops.ns}",
-                f"restart the crash-looping pod {pod.name} (delete and recreate from the same manifest) so it reconnects",
-                "the transient failure in its log",
+                f"create -f - -n {ops.ns}",
+                f"recreate {pod.name} from the manifest saved in [{got.n}] (it has no controller to do it)",
+                f"my delete [{gone.n}]",
                 stdin=json.dumps(body, sort_keys=True),
             )
         )
@@ -296,10 +304,20 @@ async def _replace_pods(ops: Ops, wl: Workload, found: Finding) -> str:
     )
     rows = [r for r in rd.table(check.text) if r.get("name", "").startswith(wl.name)]
     state = rows[0].get("status", "?") if rows else "not listed yet"
+    age = rows[0].get("age", "") if rows else ""
+    broke = [c for c in calls if c.failed]
+    if broke:
+        ops.say(
+            "Escalated",
+            f"The restart didn't go through: {broke[0].command().split(' -')[0]} failed {cite(*broke)}, and "
+            f"{wl.name} is {state} {cite(check)}. I stopped there; the pod is as it was. Its owners should "
+            f"restart it, or look at the dependency in its log ({found.data.get('line', '')}).",
+        )
+        return f"Update: {wl.name} restart failed, escalated"
     ok = state == "Running"
     ops.say(
         "Resolved" if ok else "Monitoring",
-        f"Restarted {wl.name} (pod deleted and recreated) {cite(*calls)}; the pod is {state} now {cite(check)}"
+        f"Restarted {wl.name} (pod deleted and recreated) {cite(*calls)}; the new pod is {age or 'fresh'} old and {state} {cite(check)}"
         + (f" and its log shows no new error {cite(logs)}" if logs.n and ok else "")
         + (
             ". The error looked transient, so this didn't need an escalation."
@@ -320,7 +338,7 @@ async def _verify(ops: Ops, wl: Workload, write: Call, change: str) -> str:
     if ok and not write.failed:
         ops.say(
             "Monitoring",
-            f"{change} {cite(write)}. The rollout finished and the new pods are Ready {cite(status, pods)}; I'm watching for another restart.",
+            f"{change}{'' if '[' in change else ' ' + cite(write)}. The rollout finished and the new pods are Ready {cite(status, pods)}; I'm watching for another restart.",
         )
         return f"Update: {wl.name} fixed, monitoring"
     undo = await ops.k(
@@ -354,8 +372,9 @@ async def _lower_cpu(ops: Ops, wl: Workload) -> str:
         f"{biggest * 1000:.0f}m in total {cite(nodes)}, so no node can ever take it. Other teams' pods hold part of "
         "every node too (I can't list them), so I'll bring the request under the node size and step down if it still won't fit.",
     )
-    write: Call | None = None
-    for attempt in range(3):
+    steps: list[tuple[str, str, Call]] = []
+    current = old
+    for _attempt in range(3):
         patch = {
             "spec": {
                 "template": {
@@ -369,14 +388,14 @@ async def _lower_cpu(ops: Ops, wl: Workload) -> str:
         }
         write = await ops.k(
             f"patch deployment {wl.name} -n {ops.ns} --type strategic -p '{json.dumps(patch)}'",
-            f"set the CPU request to {new_m}m"
-            + (
-                f" (was {old})"
-                if attempt == 0
-                else ", half the last try, since the pod was still Pending"
-            ),
-            f"the FailedScheduling event and the node size [{nodes.n}]",
+            f"set the CPU request from {current} to {new_m}m"
+            + ("" if not steps else ", since the pod was still Pending at the last size"),
+            f"the FailedScheduling event and the node size [{nodes.n}]"
+            if not steps
+            else f"the pod still Pending after [{steps[-1][2].n}]",
         )
+        steps.append((current, f"{new_m}m", write))
+        current = f"{new_m}m"
         pods = await ops.k(
             f"get pods -n {ops.ns} -l app={wl.name}",
             f"see whether {wl.name}'s new pod got scheduled",
@@ -385,8 +404,8 @@ async def _lower_cpu(ops: Ops, wl: Workload) -> str:
         if not any(r.get("status") == "Pending" for r in rd.table(pods.text)):
             break
         new_m = max(50, new_m // 2 // 50 * 50)
-    assert write is not None
-    return await _verify(ops, wl, write, f"Lowered the CPU request from {old} to {new_m}m")
+    said = "; then ".join(f"from {a} to {b} {cite(c)}" for a, b, c in steps)
+    return await _verify(ops, wl, steps[-1][2], f"Lowered the CPU request {said}")
 
 
 __all__ = ["apply_fix", "chain", "deploy_timing", "side_signals"]
