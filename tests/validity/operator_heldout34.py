@@ -165,7 +165,7 @@ def _unhealthy(view, names: list[str]) -> list[str]:
     """A pod the request spells by its workload prefix (a bare pod has no Deployment)."""
     from .operator_heldout34_look import spelled
 
-    said = {w for w in spelled(view_prompt(view)) if "-" in w}
+    said = {w for w in spelled(view_prompt(view)) if len(w) >= 3}
     for pod in view.pods:
         base = pod.get("name", "").rsplit("-", 1)[0]
         if base in said:

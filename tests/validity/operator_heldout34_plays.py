@@ -18,13 +18,10 @@ from .operator_heldout34_page import percent
 
 
 async def canary(ops: Ops, view: View, name: str) -> None:
+    stable = name
+    canaries = [d.get("name", "") for d in view.deployments if "canary" in d.get("name", "")]
     name = next(
-        (
-            d.get("name", "")
-            for d in view.deployments
-            if "canary" in d.get("name", "") and d.get("name", "").startswith(name)
-        ),
-        name,
+        (c for c in canaries if c.startswith(f"{stable}-")), canaries[0] if canaries else stable
     )
     m = re.search(r"under\s+(\d+(?:\.\d+)?)\s*%", ops.prompt)
     limit = float(m.group(1)) / 100 if m else 0.02
@@ -76,20 +73,22 @@ async def canary(ops: Ops, view: View, name: str) -> None:
         "confirm the canary has no pods left serving",
         f"the roll-back [{write.n}]",
     )
-    stable = [
-        d.get("name", "") for d in view.deployments if name.startswith(d.get("name", "") + "-")
-    ]
+    main = (
+        [stable]
+        if stable != name and any(d.get("name") == stable for d in view.deployments)
+        else []
+    )
     stable_call = None
-    if stable:
+    if main:
         stable_call = await ops.k(
-            f"get deployment {stable[0]} -n {ops.ns}",
-            f"make sure the stable {stable[0]} is fully up to take the traffic",
+            f"get deployment {main[0]} -n {ops.ns}",
+            f"make sure the stable {main[0]} is fully up to take the traffic",
             f"the roll-back [{write.n}]",
         )
     ops.say(
         "Resolved",
         f"I scaled {name} from {before} ready to 0 {cite(write)}; it now serves nothing {cite(check)}"
-        + (f" and {stable[0]} is carrying all traffic {cite(stable_call)}" if stable else "")
+        + (f" and {main[0]} is carrying all traffic {cite(stable_call)}" if main else "")
         + ". The canary Deployment is kept (scaled to zero) so the team can look at it; the new image needs a fix before another try.",
     )
 
