@@ -141,60 +141,6 @@ async def _cpu_aside(ops: Ops, wl: Workload) -> str:
     )
 
 
-async def deploy_timing(ops: Ops, wl: Workload) -> Finding | None:
-    rs = await ops.k(
-        f"get replicasets -n {ops.ns} -l app={wl.name} -o wide",
-        f"see when {wl.name}'s current version went out",
-        f"the symptom on {wl.name}",
-    )
-    hist = await ops.k(
-        f"rollout history deployment/{wl.name} -n {ops.ns}",
-        f"check {wl.name}'s recent rollouts",
-        f"the symptom on {wl.name}",
-    )
-    sets = sorted(rd.table(rs.text), key=lambda r: rd.age_minutes(r.get("age", "")) or 1e9)
-    if len(sets) < 2:
-        return None
-    new, old = sets[0], sets[1]
-    age = rd.age_minutes(new.get("age", "")) or 1e9
-    if age > 120:
-        return None
-    onset = await _error_onset(ops, wl)
-    when = (
-        f" The errors began about {onset} minutes ago, right after it" if onset is not None else ""
-    )
-    return Finding(
-        "bad_deploy",
-        f"the {wl.name} release {new.get('images', new.get('name', ''))} that went out about {age:.0f} minutes "
-        f"ago (replacing {old.get('images', old.get('name', ''))})",
-        f"the new ReplicaSet {new.get('name')} is {new.get('age')} old {cite(rs, hist)}.{when}",
-        f"roll {wl.name} back to {old.get('images', 'the previous version')} (kubectl rollout undo) and have the team look at the release",
-    )
-
-
-async def _error_onset(ops: Ops, wl: Workload) -> int | None:
-    if not ops.has("metrics_query"):
-        return None
-    call = await ops.call(
-        "metrics_query",
-        f"find when {wl.name}'s errors started",
-        "the recent release",
-        action="query_range",
-        query=f'error_rate{{service="{wl.name}"}}',
-        start="-1h",
-    )
-    doc = rd.load_json(call.text) or {}
-    for series in (doc.get("data", {}) or {}).get("result", []) if isinstance(doc, dict) else []:
-        pts = [(float(t), float(v)) for t, v in series.get("values", [])]
-        if len(pts) < 2:
-            continue
-        base = pts[0][1]
-        for t, v in pts:
-            if v > max(base * 5, 0.01):
-                return round((pts[-1][0] - t) / 60)
-    return None
-
-
 async def apply_fix(ops: Ops, view: View, wl: Workload, found: Finding) -> str:
     ns = ops.ns
     if found.kind == "transient":
@@ -408,4 +354,4 @@ async def _lower_cpu(ops: Ops, wl: Workload) -> str:
     return await _verify(ops, wl, steps[-1][2], f"Lowered the CPU request {said}")
 
 
-__all__ = ["apply_fix", "chain", "deploy_timing", "side_signals"]
+__all__ = ["apply_fix", "chain", "side_signals"]

@@ -11,11 +11,12 @@ import json
 import re
 
 from . import operator_read as rd
-from .operator_heldout34_act import apply_fix, chain, deploy_timing, side_signals
+from .operator_heldout34_act import apply_fix, chain, side_signals
 from .operator_heldout34_diag import Finding, diagnose
 from .operator_heldout34_look import View, Workload, memory_series, read_workload
 from .operator_heldout34_ops import Ops, cite
 from .operator_heldout34_page import size
+from .operator_heldout34_watch import deploy_timing
 
 _ASKS_FIX = re.compile(r"\b(fix|handle|resolve|remediate|sort it|get it working|restore)\b", re.I)
 _INJECTED = re.compile(

@@ -1,4 +1,5 @@
-"""The held-out operator of session 29 (``heldout34``): a health check and a rollout to carry on.
+"""The held-out operator of session 29 (``heldout34``): a health check, a rollout to carry on,
+a release that lines up with the errors.
 
 How a workload is doing (its pods, its memory over time against its limit, the alerts that fire
 while it is being checked), and a paused rolling update continued around a node that went bad.
@@ -11,6 +12,7 @@ import re
 
 from . import operator_read as rd
 from .operator_heldout34_change import verify_rollout
+from .operator_heldout34_diag import Finding
 from .operator_heldout34_look import View, Workload, limit_bytes, memory_series
 from .operator_heldout34_ops import Call, Ops, cite
 from .operator_heldout34_page import size, size_q
@@ -228,3 +230,57 @@ async def rollout(ops: Ops, view: View, name: str) -> str:
         + f" {cite(done)}.",
     )
     return f"Update: {name} rollout"
+
+
+async def deploy_timing(ops: Ops, wl: Workload) -> Finding | None:
+    rs = await ops.k(
+        f"get replicasets -n {ops.ns} -l app={wl.name} -o wide",
+        f"see when {wl.name}'s current version went out",
+        f"the symptom on {wl.name}",
+    )
+    hist = await ops.k(
+        f"rollout history deployment/{wl.name} -n {ops.ns}",
+        f"check {wl.name}'s recent rollouts",
+        f"the symptom on {wl.name}",
+    )
+    sets = sorted(rd.table(rs.text), key=lambda r: rd.age_minutes(r.get("age", "")) or 1e9)
+    if len(sets) < 2:
+        return None
+    new, old = sets[0], sets[1]
+    age = rd.age_minutes(new.get("age", "")) or 1e9
+    if age > 120:
+        return None
+    onset = await _error_onset(ops, wl)
+    when = (
+        f" The errors began about {onset} minutes ago, right after it" if onset is not None else ""
+    )
+    return Finding(
+        "bad_deploy",
+        f"the {wl.name} release {new.get('images', new.get('name', ''))} that went out about {age:.0f} minutes "
+        f"ago (replacing {old.get('images', old.get('name', ''))})",
+        f"the new ReplicaSet {new.get('name')} is {new.get('age')} old {cite(rs, hist)}.{when}",
+        f"roll {wl.name} back to {old.get('images', 'the previous version')} (kubectl rollout undo) and have the team look at the release",
+    )
+
+
+async def _error_onset(ops: Ops, wl: Workload) -> int | None:
+    if not ops.has("metrics_query"):
+        return None
+    call = await ops.call(
+        "metrics_query",
+        f"find when {wl.name}'s errors started",
+        "the recent release",
+        action="query_range",
+        query=f'error_rate{{service="{wl.name}"}}',
+        start="-1h",
+    )
+    doc = rd.load_json(call.text) or {}
+    for series in (doc.get("data", {}) or {}).get("result", []) if isinstance(doc, dict) else []:
+        pts = [(float(t), float(v)) for t, v in series.get("values", [])]
+        if len(pts) < 2:
+            continue
+        base = pts[0][1]
+        for t, v in pts:
+            if v > max(base * 5, 0.01):
+                return round((pts[-1][0] - t) / 60)
+    return None
