@@ -570,3 +570,16 @@ AGENTS["heldout33"] = (
     _heldout33,
     "held-out competent operator (session 28, written blind): Q&A answer to the requester, British English",
 )
+
+
+async def _heldout34(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 29 (``operator_heldout34``): a status-page update."""
+    from .operator_heldout34 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout34"] = (
+    _heldout34,
+    "held-out competent operator (session 29, written blind): status-page incident update, phases and footnotes",
+)
