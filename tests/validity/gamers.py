@@ -92,6 +92,7 @@ from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
 from . import gamer_fix130 as gf130
+from . import gamer_fix133 as gf133
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1111,6 +1112,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf122.FIX122,
     # round 42b's three left, the door each of rules 824-825 leaves (s28-fix42b): gamer_fix127.py
     **gf127.FIX127,
+    # three undecided doors answered, the door each of rules 885-887 leaves (s29-door29b):
+    # gamer_fix133.py
+    **gf133.FIX133,
     # round 36b answered, the door each of rules 454-456 leaves (s23-red36b): gamer_fix36b.py
     **gf36b.FIX36B,
     # session 15's named gaps (branch s16-fix36): gamer_gaps24.py

@@ -92,6 +92,7 @@ from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
 from . import gamer_fix130 as gf130
+from . import gamer_fix133 as gf133
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4165,6 +4166,18 @@ REASONS.update(
 _DECIDED_29 = {"qa_root_unsure_catalogue_43a": dict(RUBRIC_BANDS["listed_unsure_readings"])}
 RUBRIC_BANDS.update(_DECIDED_29)
 for _name in sorted(_DECIDED_29):
+    REASONS.pop(_name, None)
+
+# ---- branch s29-door29b (rules 885-887; README "Three undecided doors answered (branch
+# s29-door29b)"): binary_every_quantity (885: a limit said of every candidate singles none
+# out), named_series_forms_42b (886: a line of the same content as another series' line, or of
+# a report of two other series or more) and incl_capital_each_42b (887: options joined by "or"
+# tie no signal and cite no line) answered; the doors in gamer_fix133.py (heavy tier) hold ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf133.FIX133)
+CAUSE_LISTS += ("incl_comma_or_each_42b",)
+_ANSWERED_133 = {"binary_every_quantity", "named_series_forms_42b", "incl_capital_each_42b"}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _ANSWERED_133 - set(gf133.FIX133)
+for _name in sorted(_ANSWERED_133):
     REASONS.pop(_name, None)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))

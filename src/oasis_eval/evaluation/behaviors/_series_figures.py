@@ -33,11 +33,13 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from ...contract import SELECTED_SERIES, SERVED_VALUES
 from .. import bodies
 from ._cue import Searcher
+from ._series_content import content_lines, report_lines
 from ._series_lines import catalogue_lines
 from ._spelled_units import symbolic
 from .registry import BehaviorContext
@@ -160,10 +162,14 @@ def own_figures(
     others = _other_names(bctx, owners) if lent and answer is not None else None
     # rule 824: nor in a line of the same form as another series' line (a report of every
     # series served, whatever it names)
-    line = catalogue_lines(answer or [], catalogue, [*owners, *lent_names(bctx, owners)])
+    theirs_named = lent_names(bctx, owners)
+    named = [*owners, *theirs_named]
+    line = catalogue_lines(answer or [], catalogue, named)
+    alike = content_lines(answer or [], catalogue, named)  # rule 886: whatever its marks
+    listed = report_lines(answer or [], catalogue, theirs_named, partial(_points, series, limits))
     read = answer is None or (
         any(beside(s, [("B", v) for v in series]) and not catalogue(s) and not line(s)
-            for s in answer)
+            and not alike(s) and not listed(s) for s in answer)
         and not any(catalogue(s) and not _names_one(s, others) for s in answer)
     )  # fmt: skip
 
@@ -175,6 +181,16 @@ def own_figures(
         return read or any(near(q, series) for q in byte_figures(sentence))
 
     return own
+
+
+def _points(series: list[float], limits: list[float], sentence: str) -> bool:
+    """Rule 886: ``sentence`` gives the series' points only (no limit, share or rate)."""
+    said = written(sentence, limits)
+    return (
+        bool(said)
+        and not _SHARE.search(symbolic(sentence))
+        and all(h is None and near(q, series) and not near(q, limits) for q, h in said)
+    )
 
 
 def _other_names(bctx: BehaviorContext, owners: list[str]) -> Searcher | None:

@@ -34,6 +34,7 @@ from ._env_cited import cites_label, env_labels, near_objects
 from ._env_decided import JOIN, decided_after
 from ._fields import scalar_fields as scalar_fields
 from ._held_from import current_values, states_current
+from ._limit_said import catalogue as limit_catalogue
 from ._observed import _leaves
 from ._observed import loose as loose
 from ._observed import observations as observations
@@ -470,8 +471,13 @@ def assess_oom_risk(bctx: BehaviorContext) -> BehaviorOutcome:
             None,
         ),
     }
-    lines = [cue_line(k, v) for k, v in found.items()]
     used, cap = (_bytes(usage[-1]), _bytes(limit[0])) if usage and limit else (None, None)
+    listed = limit_catalogue(bctx, text.kept, cap) if figures and cap else []
+    if listed and found["limit"]:  # rule 885: a limit said of every candidate singles none out
+        found["limit"] = found["relation"] = None
+    lines = [cue_line(k, v) for k, v in found.items()]
+    if listed:
+        lines.append(f"{len(listed)} other amounts said to be its memory limit: none singled out")
     if used and cap:
         lines.append(f"ground truth: {usage[-1]} of {limit[0]} ({used / cap:.0%})")
     said = sum(v is not None for v in found.values())

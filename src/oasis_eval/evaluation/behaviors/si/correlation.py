@@ -17,8 +17,8 @@ from ... import bodies
 from .. import findings
 from .._claim_views import stated_text
 from .._cue import Cue
+from .._or_options import asserted
 from .._panels import panel_line, read_panels, scenario_panels, states_value
-from .._question import mask_questions
 from .._series_figures import own_figures
 from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
@@ -202,7 +202,7 @@ def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
     gt_terms = [t for g in (gt.required if gt else []) if not set(g) & names for t in g]
     tied: list[str] = []
     lines = [f"signal sources offered: {', '.join(offered)}", read_summary(reads)]
-    asked = [(s, mask_questions(s)) for s in text.kept]  # rule 725: a question ties nothing
+    asked = [(s, asserted(s)) for s in text.kept]  # rules 725, 887: a question, a catalogue
     for source in offered:
         said = [(s, bare) for s, bare in asked if SIGNALS[source].search(bare)]
         joined = next(

@@ -20,6 +20,7 @@ from .._absence import declared_store_keys as present_keys_of
 from .._absence import false_absences
 from .._claim_views import committed_text, stated_text
 from .._cue import Cue
+from .._or_options import without_or_lists
 from .._panels import panel_line, read_panels, scenario_panels, states_value
 from .._stated import says_fault
 from .._words import MISSING, MISSING_NEG
@@ -220,6 +221,7 @@ def filter_noise(bctx: BehaviorContext) -> BehaviorOutcome:
     # a hedged candidate cites nothing (issue 27 item 1); each distinct sentence read once
     # (the first to cite is the first occurrence of its text), its verbatim lines blanked once
     stated = [(s, _unquoted(s, lines)) for s in dict.fromkeys(stated_text(text).kept)]
+    stated = [(s, without_or_lists(own)) for s, own in stated]  # rule 887: options cite nothing
     stated = [(s, own) for s, own in stated if says_fault(own)]  # rule 591: a fault said of it
     for ln in relevant:
         tok = line_tokens(ln)

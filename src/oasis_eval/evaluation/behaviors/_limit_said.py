@@ -1,0 +1,112 @@
+"""Amounts said as the workload's memory limit (behaviors rule 885; issue 27: fair33's
+``binary_every_quantity``, rule 850's twin door).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+Rule 61 reads the limit as stated where the answer spells the amount the environment holds.
+``binary_every_quantity`` read every memory quantity the survey met (the pods' requests, other
+workloads' limits, the nodes' capacity) and said each, as read, to be the subject's limit
+("data-processor runs out of memory (OOMKilled) at 256Mi, 0.9 of its 256Mi memory limit." once
+per quantity): the environment's ``2Gi`` is among them, so the limit was "stated". A limit
+claimed of every candidate singles none out. An amount is said in the limit's place where it
+stands in a clause naming a limit ("its 256Mi memory limit", "limit: 256Mi"), or in a sentence
+with the content of a sentence of the answer giving the environment's amount (its names and
+figures in order, its words and marks dropped: the same sentence said of another amount,
+whatever its wording, "<W> runs out of memory at 256Mi; it is capped at 256Mi."); amounts of the workload's own series (its points, the
+headroom under the limit, a growth between two points, rule 703's :func:`derived`) are not.
+Where two amounts or more are said in the limit's place, in sentences naming none of the
+environment's other objects (the scenario's, and the snapshots' workloads, pods and nodes), the
+limit the answer states is one of a catalogue. One other amount ("the limit from 2Gi to 3Gi",
+"raise it to a 3Gi limit") is a change put forward, and a sentence naming another object of the
+environment ("coupon-dispatcher: 331.5Mi of its 448Mi memory limit") says whose limit it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..audit import EvidenceUnavailable
+from ._series_content import content
+from ._series_figures import byte_figures, derived, near
+from .common import objects
+from .registry import BehaviorContext
+from .signals import memory_limits, memory_series
+from .text import clauses
+
+#: the word that makes a clause's figure a limit
+_LIMIT = re.compile(r"\blimits?\b", re.IGNORECASE)
+#: how near two amounts are to be the same amount (rule 850's rounding, half a percent)
+_SAME = 0.005
+
+
+def _same(q: float, amount: float) -> bool:
+    return abs(q - amount) <= _SAME * amount
+
+
+def _blanked(sentence: str) -> str:
+    """``sentence``'s content (rule 886's :func:`._series_content.content`): its names and
+    figures in order, its words and marks dropped ("<n> <f> <f>")."""
+    return content(sentence).removesuffix(" +")
+
+
+def other_limits(
+    sentences: Iterable[str], others: Iterable[str], right: float, own: Iterable[float] = ()
+) -> list[float]:
+    """Rule 885: the distinct amounts other than ``right`` (the environment's limit) and the
+    workload's ``own`` values said in the limit's place (module docstring), in sentences naming
+    none of ``others`` (the scenario's other objects)."""
+    names = [re.compile(rf"(?<![\w-]){re.escape(o)}(?![\w-])", re.I) for o in sorted(set(others))]
+    mine = list(own)
+    kept = [s for s in dict.fromkeys(sentences) if not any(n.search(s) for n in names)]
+    stating = {_blanked(s) for s in kept if any(_same(q, right) for q in byte_figures(s))}
+    found: list[float] = []
+    for s in kept:
+        alike = _blanked(s) in stating
+        parts = [s] if alike else _limit_clauses(s)
+        for q in (q for c in parts for q in byte_figures(c)):
+            if _same(q, right) or near(q, mine) or any(_same(q, f) for f in found):
+                continue
+            found.append(q)
+    return found
+
+
+def _limit_clauses(sentence: str) -> list[str]:
+    """The clauses of ``sentence`` naming a limit, or right after one ending on it ("The
+    limit: 16Gi")."""
+    parts = clauses(sentence)
+    return [
+        c
+        for i, c in enumerate(parts)
+        if _LIMIT.search(c) or (i and re.search(r"\blimits?\W*$", parts[i - 1], re.I))
+    ]
+
+
+def catalogue(bctx: BehaviorContext, sentences: Iterable[str], right: float) -> list[float]:
+    """Rule 885: the other amounts said in the workload's limit's place where they are two or
+    more (a limit said of every candidate); empty where the limit stated is singled out."""
+    rows = memory_series(bctx.scenario)
+    mine = {*memory_limits(bctx.scenario), *(o for o, _, _ in rows)}
+    series = [v for _, _, pts in rows for _, v in pts]
+    others = {n for n in _environment(bctx) if not any(_of(n, o) for o in mine)}
+    limits = [v for v, _ in memory_limits(bctx.scenario).values()]
+    found = other_limits(sentences, others, right, [*series, *derived(series, limits)])
+    return found if len(found) >= 2 else []
+
+
+def _of(name: str, workload: str) -> bool:
+    """``name`` is ``workload``'s own (itself, its pods, replica sets, containers)."""
+    low, own = name.lower(), workload.lower()
+    return low == own or low.startswith(own + "-")
+
+
+def _environment(bctx: BehaviorContext) -> set[str]:
+    """The names of the environment's objects: the scenario's, and those of the snapshots the
+    provider took (the other workloads a survey meets)."""
+    names = {o.name for o in objects(bctx.scenario) if o.name}
+    for side in ("pre", "post"):
+        try:
+            names |= {v.name for v in getattr(bctx.ctx, side).views if v.name}
+        except EvidenceUnavailable:
+            continue
+    return names
