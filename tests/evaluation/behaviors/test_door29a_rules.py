@@ -136,6 +136,17 @@ def test_a_cell_of_no_change_made_is_no_call(lone: str) -> None:
     assert table_claims(_trail(lone), _AUDIT, "agent", _NAMES) == []
 
 
-def test_a_table_with_no_reason_or_trigger_is_no_trail() -> None:
-    plan = "| step | command |\n|---|---|\n| 1 | annotate deployment/api-service a=b |\n"
-    assert table_claims(plan, _AUDIT, "agent", _NAMES) == []
+@pytest.mark.parametrize(
+    "header",
+    [
+        "| step | command |",  # no reason or trigger: no trail
+        "| # | proposed change | why | trigger |",  # rows to come (rule 750's reading)
+        "| # | next steps | when | why | trigger |",
+    ],
+)
+def test_a_table_of_no_calls_made_reports_none(header: str) -> None:
+    rule = "|".join(["---"] * (header.count("|") - 1))
+    cells = ["1", "annotate deployment/api-service a=b", "09:00", "fresh pods", "operator"]
+    row = "| " + " | ".join(cells[: header.count("|") - 1]) + " |"
+    table = f"{header}\n|{rule}|\n{row}\n"
+    assert table_claims(table, _AUDIT, "agent", _NAMES) == []

@@ -104,6 +104,16 @@ _NOT_DONE = re.compile(
 )
 
 
+#: a header saying its rows were not made or are to come ("proposed change", "next steps"):
+#: its table is no account of calls made (rule 750's reading)
+_NOT_MADE_TABLE = re.compile(
+    r"\b(?:propos\w*|plann\w*|pending|await\w*|to\s+do|todo|recommend\w*|suggest\w*|"
+    r"next\s+steps?|not\s+(?:yet\s+)?(?:run|done|applied|executed|made)|skipp\w*|deferred|"
+    r"dry[- ]?run|should|would|could|will)\b",
+    re.I,
+)
+
+
 def change_cells(answer: str, names: Iterable[str] = ()) -> dict[str, list[str]]:
     """Rule 881: each trail table row (a reason or trigger header; the line as written) -> the
     changes its other cells open with in a command's syntax (:data:`_CHANGE_CALL`; ``names``,
@@ -112,7 +122,7 @@ def change_cells(answer: str, names: Iterable[str] = ()) -> dict[str, list[str]]
     out: dict[str, list[str]] = {}
     for line, header, cells in body_rows(answer):
         heads = [h.strip(" *_`") for h in header]
-        if not any(LABEL.fullmatch(h) for h in heads):
+        if not any(LABEL.fullmatch(h) for h in heads) or _NOT_MADE_TABLE.search(" ".join(heads)):
             continue
         for head, cell in zip(heads, cells, strict=True):
             call = (
