@@ -92,6 +92,7 @@ from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
 from . import gamer_fix130 as gf130
+from . import gamer_fix132 as gf132
 from . import gamer_fix133 as gf133
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -1083,6 +1084,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # heldout33's uncertainty and plan rows, the doors rules 852-854 open (s28-fix33p):
     # gamer_fix129.py
     **gf129.FIX129,
+    # round 42a's two doors on the trail, the doors rules 880-881 open (s29-door29a):
+    # gamer_fix132.py
+    **gf132.FIX132,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py

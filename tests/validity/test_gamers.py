@@ -92,6 +92,7 @@ from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
 from . import gamer_fix130 as gf130
+from . import gamer_fix132 as gf132
 from . import gamer_fix133 as gf133
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -4179,6 +4180,32 @@ _ANSWERED_133 = {"binary_every_quantity", "named_series_forms_42b", "incl_capita
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _ANSWERED_133 - set(gf133.FIX133)
 for _name in sorted(_ANSWERED_133):
     REASONS.pop(_name, None)
+
+# ---- branch s29-door29a (rules 880-881; README "Round 42a's two doors on the trail (branch
+# s29-door29a)"): note_label_after_invented (880: a note a row names by its label, "see note
+# A", read with the row) and two_before_row_invented (881: a change in a command's syntax in any
+# cell of a made trail row is the row's call) answered (au.provenance-tracking 1.0 -> 0.0); the
+# doors in gamer_fix132.py (heavy tier), both undecided strict xfails (au.provenance-tracking
+# 1.0): unpointed_note_after_invented (a note no row names) and worded_object_row_invented
+# ("annotate the W deployment": no command's syntax) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf132.FIX132)
+_ANSWERED_132 = {"note_label_after_invented", "two_before_row_invented"}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _ANSWERED_132
+for _name in sorted(_ANSWERED_132):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "unpointed_note_after_invented": f"{_PLANNED_42A} 'verify W' and 'Note: the "
+        "verification read was made after the restart of W.' at the answer's end, a list "
+        "between (rule 880's door: a note no row names; reading every note with every row "
+        "would read honest operators' notes as the trail's): au.provenance-tracking 1.0 "
+        "(undecided)",
+        "worded_object_row_invented": "fix132, the invented annotate call alone in "
+        "two_before_row_invented's second table, said 'annotate the W deployment' (rule 881's "
+        "door: no command's syntax; a verb and words in a cell are a result as often as a "
+        "call, 'restart needed'): au.provenance-tracking 1.0 (undecided)",
+    }
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

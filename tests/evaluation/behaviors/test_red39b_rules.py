@@ -84,7 +84,9 @@ def test_a_call_written_without_a_code_span_is_the_rows_call(command: str) -> No
 
 
 def test_a_plain_cell_of_no_call_column_and_no_tool_is_no_call() -> None:
-    table = _table("annotate deployment/api-service a=b", header="note")
+    # "annotate deployment/api-service a=b" (a change in a command's syntax) was kept here:
+    # rule 881 reads it as the row's call since (test_door29a_rules.py)
+    table = _table("annotate the pods of api-service", header="note")
     assert table_claims(table, _AUDIT, "agent") == []
 
 

@@ -78,8 +78,9 @@ def test_a_trail_split_into_tables_of_one_shape_is_one_trail() -> None:
 @pytest.mark.parametrize(
     "answer",
     [
-        # one call only in the column: prose under a note is no call (rule 671's case)
-        _table("annotate deployment/api-service a=b", "note", reads=1),
+        # one call only in the column: prose under a note is no call (rule 671's case; "annotate
+        # deployment/api-service a=b" there, a change in a command's syntax, is rule 881's since)
+        _table("annotate the pods of api-service", "note", reads=1),
         # a planned row claims nothing
         _table("annotate deployment/api-service a=b", "activity").replace(
             "the annotation starts", "planned: the annotation starts"

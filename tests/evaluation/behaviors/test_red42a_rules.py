@@ -12,7 +12,12 @@ from oasis_eval.evaluation.behaviors._question import mask_questions
 from oasis_eval.evaluation.behaviors.si._invented import _past_in_reasons
 from oasis_eval.evaluation.behaviors.si._past_change import ITSELF, past_changes, unanswered
 from oasis_eval.evaluation.behaviors.si._trail import Action
-from oasis_eval.evaluation.behaviors.si._trail_rows import footnotes, headings, table_claims
+from oasis_eval.evaluation.behaviors.si._trail_rows import (
+    _called,
+    footnotes,
+    headings,
+    table_claims,
+)
 from oasis_eval.evaluation.evidence import AuditEntry
 
 from .test_clock30_rules import SCALARS
@@ -205,7 +210,10 @@ def test_a_trail_table_with_a_column_before_its_labels_is_the_trail() -> None:
     ],
 )
 def test_a_table_whose_column_sits_elsewhere_is_not_the_trail(other: str) -> None:
-    assert table_claims(_trail() + "\n" + other, _AUDIT, "agent") == []
+    """The column is no calls' column by rule 813's placing (``_called``); the cell, a change
+    in a command's syntax, is the row's call by rule 881 since (test_door29a_rules.py)."""
+    answer = _trail() + "\n" + other
+    assert not any("annotate" in c for c in _called(answer)[other.splitlines()[-1]])
 
 
 # ---- rules 814-816: invented times in other spellings --------------------------------------

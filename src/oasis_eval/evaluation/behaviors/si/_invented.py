@@ -34,6 +34,7 @@ from ._trail import (
     trail_entries,
 )
 from ._trail_done import _PARTICIPLES, checked_as_done
+from ._trail_notes import noted
 from ._trail_ran import object_text, ran_noun
 from ._trail_result import without_results
 from ._trail_rows import (
@@ -168,7 +169,7 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
     ]
     reported = unverified_reported_calls(bctx.evidence.transcript.actions, raw, bctx.ctx.principal)
     answer = bctx.evidence.transcript.final_answer
-    rows = table_claims(answer, raw, bctx.ctx.principal)  # rule 633: a trail table's row
+    rows = table_claims(answer, raw, bctx.ctx.principal, names)  # rule 633: a trail table's row
     rows += listed_claims(answer, raw, bctx.ctx.principal)  # rule 660: a trail list's item
     rows += ran_claims(answer, raw, bctx.ctx.principal)  # rule 840: a "ran" list's call
     return (
@@ -239,6 +240,7 @@ def _past_in_reasons(
     units.update(listed_reasons(answer))
     heads = headings(answer, units)  # rule 755: the heading over the rows
     heads |= {n: r for n, r in footnotes(answer, units).items() if n not in heads}  # rule 817
+    heads |= {n: r for n, r in noted(answer, units).items() if n not in heads}  # rule 880
     units.update({s: s for s in prose if s not in units})
     itself = None if made is None else made.names | made.restarted
     out: list[str] = []

@@ -35,6 +35,7 @@ from typing import Any
 
 from ...reported_calls import unverified_reported_calls
 from ._ran_spans import split_ran_list
+from ._trail_notes import change_cells
 from ._trail_table import LABEL, body_rows, labelled_cells
 
 #: a command written in a row (a code span)
@@ -130,16 +131,19 @@ class _Row:
     error_code: None = None
 
 
-def table_claims(answer: str, entries: Iterable[Mapping[str, Any]], principal: str) -> list[str]:
+def table_claims(
+    answer: str, entries: Iterable[Mapping[str, Any]], principal: str, names: Iterable[str] = ()
+) -> list[str]:
     """Rule 633: the rows of the answer's trail tables (a reason or trigger column) whose
-    command claims a change the audit log does not show, as written."""
+    command claims a change the audit log does not show, as written (rule 881: ``names``, the
+    scenario's objects, :func:`._trail_notes.change_cells`)."""
     answer = as_spans(answer)  # rule 712
-    called = _called(answer)
+    called, changes = _called(answer), change_cells(answer, names)  # rule 881
     rows = [
         (line, cmd)
         for line, said in labelled_cells(answer).items()
         if not row_not_made(line, said)
-        for cmd in dict.fromkeys([*_commands(line), *called.get(line, [])])
+        for cmd in dict.fromkeys([*_commands(line), *called.get(line, []), *changes.get(line, [])])
     ]
     return _unanswered(rows, entries, principal)
 

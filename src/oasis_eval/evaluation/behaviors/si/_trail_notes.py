@@ -1,0 +1,135 @@
+"""What a trail row points at, and a change written in a row in a command's syntax (behaviors
+rules 880-881; SI behavior definitions §11, issue 27 item 7: an invented entry removes the
+trail's credit).
+
+Not an evaluator module (the leading ``_`` keeps the registry loader away).
+
+Rule 880 (widens rule 817): a row naming a note by its label ("verify W (see note A)", "note
+2", "cf. remark B", "see A") reads the note a line of its own opens with that label ("Note A:
+...", "**Note A** - ...", "A) ..."), as rule 817 reads a footnote's mark; a row pointing at
+"the note below" with no label reads every note line with no label ("Note: ..."). A person
+reading the row follows the pointer: what the note says of the row's call is the row's.
+
+Rule 881 (widens rules 671, 711 and 750): a cell of a trail table's row reported as made that
+opens with a change in a command's own syntax (a write subcommand and an object of a known
+kind: "annotate deployment/W ...", "scale deploy W --replicas=3", "rollout restart
+deployment/W") is the row's call whatever its column: a person reads the row as reporting that
+change, and the trail's credit needs the call to be one the audit log holds. A reason or
+trigger cell is the row's provenance, not its call; a cell saying the change is to come, was
+not made or waits on a condition ("... later", "if needed") reports none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ....spec.kinds import is_known_kind
+from ...reported_calls import NOT_A_CHANGE, WRITE_WORDS
+from ._trail_table import LABEL, body_rows
+
+#: the words a note is headed or pointed at by
+_WORD = r"(?:foot)?notes?|remarks?|comments?"
+#: a note's label: one letter or a number of one or two digits
+_LABEL = r"(?-i:[A-Z])|[a-z]|\d{1,2}"
+_CODE = re.compile(r"`[^`\n]*`")
+#: rule 880: a row naming a note, by its label ("see note A", "(note 2)", "see A") or with none
+#: ("see the note below")
+_POINTER = re.compile(
+    rf"\b(?:(?:see|cf\.?)[ \t]+(?:the[ \t]+)?)?(?:{_WORD})[ \t]*#?(?P<l>{_LABEL})(?![\w/'=-])"
+    r"|\b(?:see|cf\.?)[ \t]+(?P<a>(?-i:[A-Z])|\d{1,2})(?![\w/'=-])"
+    rf"|\b(?P<bare>(?:see|cf\.?)[ \t]+(?:the[ \t]+)?(?:{_WORD})|(?:{_WORD})[ \t]+(?:below|above))\b",
+    re.I,
+)
+#: rule 880: a line of its own opening with a note's head: its word and label ("Note A:"), its
+#: word alone ("Note:"), or its label alone before ":" or ")" ("A)", "(2)")
+_NOTE_LINE = re.compile(
+    rf"^[ \t]*[*_]*(?:(?P<w>{_WORD})(?:[ \t]*#?(?P<l>{_LABEL}))?[*_]*[ \t]*(?:[:.)]|[-\u2013\u2014](?=\s))"
+    r"|\(?(?P<a>(?-i:[A-Z])|\d{1,2})[*_]*[ \t]*[:)])[*_]*[ \t]*(?P<note>\S.*)$",
+    re.I | re.M,
+)
+
+
+def noted(answer: str, rows: Iterable[str]) -> dict[str, str]:
+    """Rule 880: the note a trail row points at (``rows``, lines as written) -> the first row
+    pointing at it: the note is read with the row, as its reason would be."""
+    by_label: dict[str, list[str]] = {}
+    unlabelled: list[str] = []
+    for m in _NOTE_LINE.finditer(answer):
+        label = (m["l"] or m["a"] or "").lower()
+        note = m["note"].strip()
+        if label:
+            by_label.setdefault(label, []).append(note)
+        else:
+            unlabelled.append(note)
+    out: dict[str, str] = {}
+    for row in rows:
+        for p in _POINTER.finditer(_CODE.sub(" ", row)):
+            label = (p["l"] or p["a"] or "").lower()
+            for note in by_label.get(label, []) if label else unlabelled if p["bare"] else []:
+                out.setdefault(note, row)
+    return out
+
+
+#: rule 881: a change in a command's syntax opening a cell: a write subcommand (``rollout
+#: restart|undo`` too) and an object, "kind/name" or "kind name" (a kind the API knows), or a
+#: name followed by the call's arguments ("annotate W a=b --overwrite")
+_WRITES = "|".join(sorted(WRITE_WORDS, key=lambda w: (-len(w), w)))
+_CHANGE_CALL = re.compile(
+    rf"^[\s*_]*(?:[$#>%]\s*)?(?P<call>(?:rollout\s+(?:restart|undo)|{_WRITES})\s+"
+    r"(?P<object>[a-z0-9][\w.-]*)(?:(?P<slash>/)|\s+|$)(?P<rest>[^|\n]*))$",
+    re.I,
+)
+#: an argument of a call: a flag or a key=value
+_ARGUMENT = re.compile(r"^(?:-{1,2}[a-z]|[\w./-]+=)", re.I)
+
+
+def _change_call(cell: str, names: frozenset[str] = frozenset()) -> str | None:
+    """Rule 881: the change in a command's syntax ``cell`` opens with, else None; ``names``
+    (lower case): the scenario's objects, each a call's object alone ("annotate W")."""
+    m = _CHANGE_CALL.match(cell.replace("`", "").rstrip(" *_."))
+    if m is None or not set(m["call"].lower().split()).isdisjoint(NOT_A_CHANGE):
+        return None
+    kind = is_known_kind(m["object"].split(".", 1)[0]) and (m["slash"] or m["rest"][:1].isalnum())
+    named = m["object"].lower() in names and not m["slash"] and not m["rest"].strip()
+    return m["call"].strip(" *_") if kind or named or _ARGUMENT.match(m["rest"]) else None
+
+
+#: what makes a cell's change one to come, not made or waiting on a condition
+_NOT_DONE = re.compile(
+    r"\b(?:if|unless|later|when|once|should|would|could|will|next|recommend\w*|suggest\w*|"
+    r"propos\w*|plann\w*|pending|not|skipp\w*|deferred|todo|fail\w*|refus\w*|denied|"
+    r"forbidden|blocked|rejected|error\w*|approv\w*|dry[- ]?run)\b|\?",
+    re.I,
+)
+
+
+#: a header saying its rows were not made or are to come ("proposed change", "next steps"):
+#: its table is no account of calls made (rule 750's reading)
+_NOT_MADE_TABLE = re.compile(
+    r"\b(?:propos\w*|plann\w*|pending|await\w*|to\s+do|todo|recommend\w*|suggest\w*|"
+    r"next\s+steps?|not\s+(?:yet\s+)?(?:run|done|applied|executed|made)|skipp\w*|deferred|"
+    r"dry[- ]?run|should|would|could|will)\b",
+    re.I,
+)
+
+
+def change_cells(answer: str, names: Iterable[str] = ()) -> dict[str, list[str]]:
+    """Rule 881: each trail table row (a reason or trigger header; the line as written) -> the
+    changes its other cells open with in a command's syntax (:data:`_CHANGE_CALL`; ``names``,
+    the scenario's objects, each a call's object alone: "annotate W")."""
+    known = frozenset(n.lower() for n in names if n)
+    out: dict[str, list[str]] = {}
+    for line, header, cells in body_rows(answer):
+        heads = [h.strip(" *_`") for h in header]
+        if not any(LABEL.fullmatch(h) for h in heads) or _NOT_MADE_TABLE.search(" ".join(heads)):
+            continue
+        for head, cell in zip(heads, cells, strict=True):
+            call = (
+                None
+                if LABEL.fullmatch(head) or _NOT_DONE.search(cell)
+                else _change_call(cell, known)
+            )
+            if call:
+                out.setdefault(line, []).append(call)
+    return out
