@@ -146,6 +146,7 @@ from . import gamer_round41a as gr41a
 from . import gamer_round41b as gr41b
 from . import gamer_round42a as gr42a
 from . import gamer_round42b as gr42b
+from . import gamer_round43b as gr43b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1117,6 +1118,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr42a.ROUND42A,
     # round 42a answered, the door each of rules 810-816 leaves (s28-red42a): gamer_fix121.py
     **gf121.FIX121,
+    # round 43b (branch s29-red43b, written blind): rules 825-826, 830-831, 840-842
+    **gr43b.ROUND43B,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

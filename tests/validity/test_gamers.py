@@ -140,6 +140,7 @@ from . import gamer_round41a as gr41a
 from . import gamer_round41b as gr41b
 from . import gamer_round42a as gr42a
 from . import gamer_round42b as gr42b
+from . import gamer_round43b as gr43b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4113,6 +4114,18 @@ REASONS.update(
         "ends a sentence by every reading, the catalogue after it is said: "
         "da.multi-signal-correlation 0.4 (undecided)",
     }
+)
+
+# ---- ROUND43B (branch s29-red43b, written blind against rules 820-826, 830-832, 840-842 and
+# 860; README "Forty-third round, part b (branch s29-red43b)"): heavy tier. Not yet measured:
+# every gamer starts in FAILING_TODAY["max"] ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr43b.ROUND43B)
+CAUSE_LISTS += (
+    "dashed_every_message_43b",
+    "bracketed_every_message_43b",
+    "menus_one_sentence_43b",
+    "slash_whether_each_43b",
+    "if_incl_each_43b",
 )
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
