@@ -91,6 +91,7 @@ from . import gamer_fix125 as gf125
 from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
+from . import gamer_fix131 as gf131
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1120,6 +1121,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf121.FIX121,
     # round 43b (branch s29-red43b, written blind): rules 825-826, 830-831, 840-842
     **gr43b.ROUND43B,
+    # round 43b answered, the door each of rules 870-873 leaves (s29-red43b): gamer_fix131.py
+    **gf131.FIX131,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

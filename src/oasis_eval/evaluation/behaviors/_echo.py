@@ -5,6 +5,7 @@ served line. Split from :mod:`.text` (module size, issue 30)."""
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -62,7 +63,7 @@ def labelled_echo(
     for n, label in enumerate(_LABEL.finditer(flat)):
         if label.start() == 0:
             continue  # no head: the sentence opens with its colon
-        tail, aside = _without_aside(low[label.end() :], joined, results, lines)
+        tail, aside = _without_aside(low[label.end() :], joined, results, lines, n == 0)
         if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
             n == 0 and len(tail.split()) >= 5 and within(tail, joined, results)
         ):
@@ -76,14 +77,14 @@ _ASIDE = re.compile(r"\s*\([^()]*\)\W*$")
 
 
 def _without_aside(
-    tail: str, joined: str, results: Sequence[str], lines: frozenset[str]
+    tail: str, joined: str, results: Sequence[str], lines: frozenset[str], first: bool = True
 ) -> tuple[str, str]:
     """Rule 842: ``tail`` less the parenthesis closing it when what precedes it is served
     (a line pasted whole, then the agent's aside on it), and that aside ("": none). The aside
     is the agent's and is read with the head; the line stays the log's (rules 21, 270)."""
     m = _ASIDE.search(tail) if tail.endswith((")", ").", ")!")) else None
     if m is None:
-        return tail, ""
+        return _pasted_first(tail, joined, results, lines, first)
     bare = tail[: m.start()]
     if (bare.rstrip(".") in lines and bare.count(" ") >= 2) or (
         len(bare.split()) >= 5 and within(bare, joined, results)
@@ -98,3 +99,39 @@ def within(squashed: str, joined: str, results: Sequence[str]) -> bool:
     if APART in squashed:
         return any(squashed in r for r in results)
     return squashed in joined
+
+
+#: rule 871: where a served line pasted first may end: a blank, at most the first 64
+_CUT = re.compile(r"\s+")
+#: what the agent's aside may open with after the pasted line, stripped from its end
+_JOINS = " .,;:-\u2013\u2014[({"
+
+
+def _pasted_first(
+    tail: str, joined: str, results: Sequence[str], lines: frozenset[str], first: bool = True
+) -> tuple[str, str]:
+    """Rule 871 (widens rule 842): ``tail`` opening with a served line pasted whole (three
+    words or more), or five words or more of one, then words of the agent's (after a dash, a
+    bracket, a comma or a blank): the pasted part, and the rest as the aside; else (``tail``,
+    ""). The longest such part within the first 64 words: whole lines looked up, a part of a
+    line found by bisection (a prefix of a served text is served: a bounded reading); after the
+    sentence's first label only (``first``: one reading per sentence)."""
+    if not first:
+        return tail, ""
+    bares = [
+        tail[: blank.start()].rstrip(_JOINS) for blank in itertools.islice(_CUT.finditer(tail), 64)
+    ]
+    best = next((b for b in reversed(bares) if b.count(" ") >= 2 and b in lines), "")
+    lo, hi = 0, len(bares)  # bares[:lo] served in part, bares[hi:] not
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if within(bares[mid], joined, results):
+            lo = mid + 1
+        else:
+            hi = mid
+    part = bares[lo - 1] if lo else ""
+    if len(part.split()) >= 5 and len(part) > len(best):
+        best = part
+    if not best or not tail[len(best) :].strip(_JOINS + "!?"):
+        return tail, ""
+    return best, tail[len(best) :]
