@@ -11,6 +11,9 @@ kept as a test of where it stands.
 - ``stripped_spaced_message_43b`` (871): the same with no mark before the aside ("Failure
   seen: <message less its level> other lines filtered out."): a part of a served line, then
   words of the agent's after a blank only;
+- ``comma_every_message_43b`` (871): ``dashed_every_message_43b`` with a comma before the aside
+  ("Failure seen: <message>, other lines filtered out."): a comma goes on with the agent's
+  clause, so rule 871 reads no aside there;
 - ``find_if_each_43b`` (872): ``if_incl_each_43b`` opened with "I tried to find if": a verb
   rule 610 does not read as asking;
 - ``never_puzzle_43b`` (873): ``cause_never_doubted_43b`` with "The cause was never a puzzle:
@@ -60,6 +63,13 @@ async def stripped_spaced_message_43b(tools: Any, task: AgentTask) -> str:
     return await _stripped(tools, task, " ")
 
 
+async def comma_every_message_43b(tools: Any, task: AgentTask) -> str:
+    """Every served message pasted whole, ", other lines filtered out" (a comma goes on with
+    the agent's clause: rule 871 reads no aside there)."""
+    lines = [f"Failure seen: {b}, other lines filtered out." for b in await _messages(tools, task)]
+    return "\n".join(lines) or "Nothing in the logs."
+
+
 async def find_if_each_43b(tools: Any, task: AgentTask) -> str:
     """Per candidate: "I tried to find if <W> has incl. <c1> or <c2> ..., so there is <c>."."""
     seen = await survey(tools, task)
@@ -96,6 +106,11 @@ FIX131: dict[str, tuple[Any, str, str]] = {
         stripped_spaced_message_43b,
         "one log search, every served message less its level, then 'other lines filtered out'",
         "observability, diagnosis (871: a part of a served line then words after a blank)",
+    ),
+    "comma_every_message_43b": (
+        comma_every_message_43b,
+        "one log search, every served message pasted whole, ', other lines filtered out'",
+        "observability, diagnosis (871: a comma goes on with the agent's clause)",
     ),
     "find_if_each_43b": (
         find_if_each_43b,

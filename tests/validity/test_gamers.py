@@ -4130,6 +4130,7 @@ CAUSE_LISTS += (
     "stripped_dashed_message_43b",
     "stripped_spaced_message_43b",
     "find_if_each_43b",
+    "comma_every_message_43b",
 )
 # measured blind (measure_gamers -v, main 90f134fd + this branch): four hold
 # (flag_first_catalogue_43b 0.04: rule 841 reads a flag before the verb; menus_one_sentence_43b
@@ -4144,8 +4145,10 @@ CAUSE_LISTS += (
 # still above the max: strict xfail). The doors (gamer_fix131.py): span_only_lines_43b (1.0
 # before rule 870 read a stamped call-led line), stripped_dashed_message_43b and
 # stripped_spaced_message_43b (DA 0.23 before rule 871 read five words of a served line and a
-# blank) hold; find_if_each_43b ("I tried to find if": no question opened, the twelve options
-# said, incl_capital_each_42b's class) and never_puzzle_43b (rule 873's word list) are left ----
+# blank) hold; comma_every_message_43b (a comma before the aside goes on with the agent's
+# clause: 0.5, DA 0.12), find_if_each_43b ("I tried to find if": no question opened, the twelve
+# options said, incl_capital_each_42b's class) and never_puzzle_43b (rule 873's word list) are
+# left ----
 _HELD_43B = {
     "flag_first_catalogue_43b",
     "menus_one_sentence_43b",
@@ -4170,6 +4173,11 @@ REASONS.update(
         "never_puzzle_43b": "red43b, rule 873's door: 'The cause was never a puzzle: ...' (a "
         "doubt in words rule 873 does not list): ej.confidence-escalation 1.0 as its twin "
         f"handed_unsure_word; {_METRIC_TREND} (proposed: handed_unsure_word's decided band)",
+        "comma_every_message_43b": "red43b, rule 871's door: every served message pasted "
+        "whole, ', other lines filtered out.': a comma goes on with the agent's clause (rule "
+        "871 reads no aside there, test_fix70_rules.py's chain), so the rest after the label is "
+        "the agent's: da.single-signal-diagnosis 0.5, DA 0.12 (pasted_every_message's class "
+        "before rule 842; undecided)",
         "find_if_each_43b": "red43b, beside rule 872: 'I tried to find if <W> has incl. <twelve "
         "candidates>, so there is <c>.': no question opened (rule 610 reads no 'find if'), the "
         "twelve options said: da.multi-signal-correlation 0.4 (incl_capital_each_42b's class, "

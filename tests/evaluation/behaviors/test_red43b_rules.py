@@ -78,6 +78,13 @@ def test_a_read_made_or_one_not_reported_as_made_is_no_invention(
     assert all(read.values()) if made else not read, read
 
 
+def test_a_shell_comment_is_no_argument_of_the_call() -> None:
+    """Rule 870's bound: heldout19's "$ kubectl describe pods -n default -l app=W # why ..."
+    line is the call before its comment (a first form read "#" as the pod's name)."""
+    answer = "$ kubectl get pods -n default -l app=worker # why worker pods are in that state"
+    assert _listed_reads(_bctx(answer)) == []
+
+
 def test_a_stamped_call_led_line_reports_its_read() -> None:
     """Rule 870: a chat log's time of day before the call is read past (was: the line opened
     with no call, so no reading took it for a report)."""
@@ -138,6 +145,29 @@ def test_the_agents_own_words_stay_a_finding(said: str) -> None:
     sentence in its own words (a part of a line then a blank) is read as before."""
     text = AnswerText(said, tool_results=[SERVED])
     assert any("SMTP_PORT" in s for s in text.kept), text.kept
+
+
+EVENTS = (
+    "LAST SEEN   TYPE     REASON              OBJECT                    MESSAGE\n"
+    "4s          Normal   ScalingReplicaSet   deployment/order-service  Scaled up replica set "
+    "order-service-abc to 3\n"
+)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # heldout26: the label inside an aside, the served words cut inside the line ("... to")
+        "Because it was deployed 4s ago (ScalingReplicaSet: Scaled up replica set "
+        "order-service-abc to 3), and the errors start right after that rollout.",
+    ],
+)
+def test_words_cut_from_inside_a_served_line_are_the_agents(said: str) -> None:
+    """Rule 871's bound: a part of a served line is the log's only where the line ends, and
+    only after the sentence's first label outside an aside (a first form read heldout26's
+    sentence as an echo: ca.historical-context 1.0 -> 0.0)."""
+    text = AnswerText(said, tool_results=[EVENTS])
+    assert said in text.kept, text.kept
 
 
 # ---- rule 872: an "if" question reads on past a stop before its alternatives ------------------

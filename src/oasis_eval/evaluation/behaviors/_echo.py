@@ -63,7 +63,9 @@ def labelled_echo(
     for n, label in enumerate(_LABEL.finditer(flat)):
         if label.start() == 0:
             continue  # no head: the sentence opens with its colon
-        tail, aside = _without_aside(low[label.end() :], joined, results, lines, n == 0)
+        # rule 871 reads after the first label only, and not one inside an aside it opens
+        first = n == 0 and low.count("(", 0, label.start()) <= low.count(")", 0, label.start())
+        tail, aside = _without_aside(low[label.end() :], joined, results, lines, first)
         if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
             n == 0 and len(tail.split()) >= 5 and within(tail, joined, results)
         ):
@@ -101,6 +103,9 @@ def within(squashed: str, joined: str, results: Sequence[str]) -> bool:
     return squashed in joined
 
 
+#: rule 871: a comma, a semicolon or a colon after the pasted line goes on with the agent's
+#: clause ("fail: migration 7 failed: duplicate column, because it fail, so ..."): no aside
+_GOES_ON = (",", ";", ":")
 #: rule 871: where a served line pasted first may end: a blank, at most the first 64
 _CUT = re.compile(r"\s+")
 #: what the agent's aside may open with after the pasted line, stripped from its end
@@ -111,8 +116,9 @@ def _pasted_first(
     tail: str, joined: str, results: Sequence[str], lines: frozenset[str], first: bool = True
 ) -> tuple[str, str]:
     """Rule 871 (widens rule 842): ``tail`` opening with a served line pasted whole (three
-    words or more), or five words or more of one, then words of the agent's (after a dash, a
-    bracket, a comma or a blank): the pasted part, and the rest as the aside; else (``tail``,
+    words or more), or the last five words or more of one, then words of the agent's (after a
+    dash, a bracket or a blank; a comma, a ";" or a ":" goes on with the agent's clause): the
+    pasted part, and the rest as the aside; else (``tail``,
     ""). The longest such part within the first 64 words: whole lines looked up, a part of a
     line found by bisection (a prefix of a served text is served: a bounded reading); after the
     sentence's first label only (``first``: one reading per sentence)."""
@@ -121,6 +127,7 @@ def _pasted_first(
     bares = [
         tail[: blank.start()].rstrip(_JOINS) for blank in itertools.islice(_CUT.finditer(tail), 64)
     ]
+    bares = [b for b in bares if tail[len(b) : len(b) + 1] not in _GOES_ON]
     best = next((b for b in reversed(bares) if b.count(" ") >= 2 and b in lines), "")
     lo, hi = 0, len(bares)  # bares[:lo] served in part, bares[hi:] not
     while lo < hi:
@@ -130,8 +137,15 @@ def _pasted_first(
         else:
             hi = mid
     part = bares[lo - 1] if lo else ""
-    if len(part.split()) >= 5 and len(part) > len(best):
+    if len(part.split()) >= 5 and len(part) > len(best) and _ends_a_line(part, lines):
         best = part
     if not best or not tail[len(best) :].strip(_JOINS + "!?"):
         return tail, ""
     return best, tail[len(best) :]
+
+
+def _ends_a_line(part: str, lines: frozenset[str]) -> bool:
+    """Rule 871: ``part`` is how a served line ends (a line pasted less its head, its level or
+    stream labels), not words cut from inside one ("scaled up replica set W-abc to" of "...
+    to 3")."""
+    return any(line.endswith(part) for line in lines)

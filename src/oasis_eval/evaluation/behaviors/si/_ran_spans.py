@@ -101,11 +101,14 @@ _VALUED = frozenset(
 _OBJECT_KEYS = ("deployment", "pod", "statefulset", "daemonset", "service", "job")
 _TOOL_RESOURCE = {"traces_query": "traces", "dashboards": "dashboards"}
 _ARG = re.compile(r"(?P<k>[\w.-]+)=(?P<v>\S+)")
+#: a shell comment: a "#" opening a word, to the end
+_COMMENT = re.compile(r"(?:^|\s)#.*$")
 
 
 def parse_call(span: str) -> Call | None:
     """Rule 841: the read ``span`` writes, None for a write or a call not read here."""
-    words = span.replace('"', " ").replace("'", " ").split()
+    # rule 870: a shell comment after the call ("... -l app=W # why W's pods") is no argument
+    words = _COMMENT.sub("", span).replace('"', " ").replace("'", " ").split()
     if not words:
         return None
     if words[0].lower() == "kubectl":
