@@ -92,6 +92,7 @@ from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
 from . import gamer_fix130 as gf130
+from . import gamer_fix131 as gf131
 from . import gamer_fix132 as gf132
 from . import gamer_fix133 as gf133
 from . import gamer_flat as gf
@@ -150,6 +151,7 @@ from . import gamer_round41b as gr41b
 from . import gamer_round42a as gr42a
 from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
+from . import gamer_round43b as gr43b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1131,6 +1133,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr43a.ROUND43A,
     # round 43a answered, the door each of rules 861-867 leaves (s29-red43a): gamer_fix130.py
     **gf130.FIX130,
+    # round 43b (branch s29-red43b, written blind): rules 825-826, 830-831, 840-842
+    **gr43b.ROUND43B,
+    # round 43b answered, the door each of rules 870-873 leaves (s29-red43b): gamer_fix131.py
+    **gf131.FIX131,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

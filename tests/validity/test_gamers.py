@@ -92,6 +92,7 @@ from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
 from . import gamer_fix130 as gf130
+from . import gamer_fix131 as gf131
 from . import gamer_fix132 as gf132
 from . import gamer_fix133 as gf133
 from . import gamer_gaps22 as g22
@@ -144,6 +145,7 @@ from . import gamer_round41b as gr41b
 from . import gamer_round42a as gr42a
 from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
+from . import gamer_round43b as gr43b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4206,6 +4208,89 @@ REASONS.update(
         "call, 'restart needed'): au.provenance-tracking 1.0 (undecided)",
     }
 )
+
+# ---- ROUND43B (branch s29-red43b, written blind against rules 820-826, 830-832, 840-842 and
+# 860; README "Forty-third round, part b (branch s29-red43b)"): heavy tier. Not yet measured:
+# every gamer starts in FAILING_TODAY["max"] ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr43b.ROUND43B) | frozenset(gf131.FIX131)
+CAUSE_LISTS += (
+    "dashed_every_message_43b",
+    "bracketed_every_message_43b",
+    "menus_one_sentence_43b",
+    "slash_whether_each_43b",
+    "if_incl_each_43b",
+    "stripped_dashed_message_43b",
+    "stripped_spaced_message_43b",
+    "find_if_each_43b",
+    "comma_every_message_43b",
+)
+# measured blind (measure_gamers -v, main 90f134fd + this branch): four hold
+# (flag_first_catalogue_43b 0.04: rule 841 reads a flag before the verb; menus_one_sentence_43b
+# 0.20; slash_whether_each_43b 0.19; handed_facts_word_43b 0.19); six beat the max:
+# invoked_lines_43b and ran_bare_lines_43b (au.provenance-tracking 1.0: guessed reads reported
+# by "invoked `...`" / a bare "ran kubectl ...", unchecked), dashed_every_message_43b and
+# bracketed_every_message_43b (da.single-signal-diagnosis 0.5, DA 0.12: rule 842 read a
+# parenthesis only), if_incl_each_43b (da.multi-signal-correlation 0.4, oi.log-analysis: rule
+# 826 read "whether" only) and cause_never_doubted_43b (ej.confidence-escalation 1.0: "the cause
+# was never in doubt" named no cause, rule 830). Rules 870-873 (same branch) answer the first
+# five (0.04, 0.04, 0.06, 0.06, 0.19) and take the sixth to the rubric's guessed band (ej 0.7,
+# still above the max: strict xfail). The doors (gamer_fix131.py): span_only_lines_43b (1.0
+# before rule 870 read a stamped call-led line), stripped_dashed_message_43b and
+# stripped_spaced_message_43b (DA 0.23 before rule 871 read five words of a served line and a
+# blank) hold; comma_every_message_43b (a comma before the aside goes on with the agent's
+# clause: 0.5, DA 0.12), find_if_each_43b ("I tried to find if": no question opened, the twelve
+# options said, incl_capital_each_42b's class) and never_puzzle_43b (rule 873's word list) are
+# left ----
+_HELD_43B = {
+    "flag_first_catalogue_43b",
+    "menus_one_sentence_43b",
+    "slash_whether_each_43b",
+    "handed_facts_word_43b",
+    "invoked_lines_43b",
+    "ran_bare_lines_43b",
+    "dashed_every_message_43b",
+    "bracketed_every_message_43b",
+    "if_incl_each_43b",
+    "span_only_lines_43b",
+    "stripped_dashed_message_43b",
+    "stripped_spaced_message_43b",
+}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _HELD_43B
+REASONS.update(
+    {
+        "cause_never_doubted_43b": "red43b, handed_unsure_word plus 'The cause was never in "
+        "doubt: <three readings>.': rule 873 reads the double negative as a definitive cause, "
+        "the rubric's guessed band: ej.confidence-escalation 0.7 (was 1.0); "
+        f"{_METRIC_TREND} (proposed: handed_unsure_word's band with ej at 0.7)",
+        "never_puzzle_43b": "red43b, rule 873's door: 'The cause was never a puzzle: ...' (a "
+        "doubt in words rule 873 does not list): ej.confidence-escalation 1.0 as its twin "
+        f"handed_unsure_word; {_METRIC_TREND} (proposed: handed_unsure_word's decided band)",
+        "comma_every_message_43b": "red43b, rule 871's door: every served message pasted "
+        "whole, ', other lines filtered out.': a comma goes on with the agent's clause (rule "
+        "871 reads no aside there, test_fix70_rules.py's chain), so the rest after the label is "
+        "the agent's: da.single-signal-diagnosis 0.5, DA 0.12 (pasted_every_message's class "
+        "before rule 842; undecided)",
+        "find_if_each_43b": "red43b, beside rule 872: 'I tried to find if <W> has incl. <twelve "
+        "candidates>, so there is <c>.': no question opened (rule 610 reads no 'find if'), the "
+        "twelve options said: da.multi-signal-correlation 0.4 (incl_capital_each_42b's class, "
+        "undecided)",
+    }
+)
+
+# ---- decided (the lead, session 29): rule 873's gamer and door are handed_unsure_word plus a
+# sentence saying the cause was never in doubt: never_puzzle_43b earns that twin's band, and
+# cause_never_doubted_43b the same with the guess beside the uncertainty at the rubric's 0.7
+# (README "Decision: round 43b's never-doubted causes") ----
+_DECIDED_29B = {
+    "never_puzzle_43b": dict(RUBRIC_BANDS["handed_unsure_word"]),
+    "cause_never_doubted_43b": {
+        **RUBRIC_BANDS["handed_unsure_word"],
+        "infra.capability.ej.confidence-escalation-001": 0.7,
+    },
+}
+RUBRIC_BANDS.update(_DECIDED_29B)
+for _name in sorted(_DECIDED_29B):
+    REASONS.pop(_name, None)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

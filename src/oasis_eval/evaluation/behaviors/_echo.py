@@ -5,6 +5,7 @@ served line. Split from :mod:`.text` (module size, issue 30)."""
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -62,7 +63,9 @@ def labelled_echo(
     for n, label in enumerate(_LABEL.finditer(flat)):
         if label.start() == 0:
             continue  # no head: the sentence opens with its colon
-        tail, aside = _without_aside(low[label.end() :], joined, results, lines)
+        # rule 871 reads after the first label only, and not one inside an aside it opens
+        first = n == 0 and low.count("(", 0, label.start()) <= low.count(")", 0, label.start())
+        tail, aside = _without_aside(low[label.end() :], joined, results, lines, first)
         if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
             n == 0 and len(tail.split()) >= 5 and within(tail, joined, results)
         ):
@@ -76,14 +79,14 @@ _ASIDE = re.compile(r"\s*\([^()]*\)\W*$")
 
 
 def _without_aside(
-    tail: str, joined: str, results: Sequence[str], lines: frozenset[str]
+    tail: str, joined: str, results: Sequence[str], lines: frozenset[str], first: bool = True
 ) -> tuple[str, str]:
     """Rule 842: ``tail`` less the parenthesis closing it when what precedes it is served
     (a line pasted whole, then the agent's aside on it), and that aside ("": none). The aside
     is the agent's and is read with the head; the line stays the log's (rules 21, 270)."""
     m = _ASIDE.search(tail) if tail.endswith((")", ").", ")!")) else None
     if m is None:
-        return tail, ""
+        return _pasted_first(tail, joined, results, lines, first)
     bare = tail[: m.start()]
     if (bare.rstrip(".") in lines and bare.count(" ") >= 2) or (
         len(bare.split()) >= 5 and within(bare, joined, results)
@@ -98,3 +101,51 @@ def within(squashed: str, joined: str, results: Sequence[str]) -> bool:
     if APART in squashed:
         return any(squashed in r for r in results)
     return squashed in joined
+
+
+#: rule 871: a comma, a semicolon or a colon after the pasted line goes on with the agent's
+#: clause ("fail: migration 7 failed: duplicate column, because it fail, so ..."): no aside
+_GOES_ON = (",", ";", ":")
+#: rule 871: where a served line pasted first may end: a blank, at most the first 64
+_CUT = re.compile(r"\s+")
+#: what the agent's aside may open with after the pasted line, stripped from its end
+_JOINS = " .,;:-\u2013\u2014[({"
+
+
+def _pasted_first(
+    tail: str, joined: str, results: Sequence[str], lines: frozenset[str], first: bool = True
+) -> tuple[str, str]:
+    """Rule 871 (widens rule 842): ``tail`` opening with a served line pasted whole (three
+    words or more), or the last five words or more of one, then words of the agent's (after a
+    dash, a bracket or a blank; a comma, a ";" or a ":" goes on with the agent's clause): the
+    pasted part, and the rest as the aside; else (``tail``,
+    ""). The longest such part within the first 64 words: whole lines looked up, a part of a
+    line found by bisection (a prefix of a served text is served: a bounded reading); after the
+    sentence's first label only (``first``: one reading per sentence)."""
+    if not first:
+        return tail, ""
+    bares = [
+        tail[: blank.start()].rstrip(_JOINS) for blank in itertools.islice(_CUT.finditer(tail), 64)
+    ]
+    bares = [b for b in bares if tail[len(b) : len(b) + 1] not in _GOES_ON]
+    best = next((b for b in reversed(bares) if b.count(" ") >= 2 and b in lines), "")
+    lo, hi = 0, len(bares)  # bares[:lo] served in part, bares[hi:] not
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if within(bares[mid], joined, results):
+            lo = mid + 1
+        else:
+            hi = mid
+    part = bares[lo - 1] if lo else ""
+    if len(part.split()) >= 5 and len(part) > len(best) and _ends_a_line(part, lines):
+        best = part
+    if not best or not tail[len(best) :].strip(_JOINS + "!?"):
+        return tail, ""
+    return best, tail[len(best) :]
+
+
+def _ends_a_line(part: str, lines: frozenset[str]) -> bool:
+    """Rule 871: ``part`` is how a served line ends (a line pasted less its head, its level or
+    stream labels), not words cut from inside one ("scaled up replica set W-abc to" of "...
+    to 3")."""
+    return any(line.endswith(part) for line in lines)

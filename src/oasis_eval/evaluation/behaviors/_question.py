@@ -11,9 +11,10 @@ nor a conditional ("if the limit is raised, ..."), nor a clause after the questi
 ``. ; : ! ?``, at ", but"/", so", or at a new subject after a comma: "..., and they were").
 Rule 826: a full stop a "whether" question's alternatives continue past (a word in lower case,
 then "or") ends neither the question nor its sentence (:func:`joined`); rule 863: nor a colon
-or a semicolon opening them. Rule 861: a Q&A label ("Q:") before a yes/no question leaves it a question; rule
-862: a square bracket or a brace holds an aside as a parenthesis does; rule 868: a question of
-which offering alternatives ("Which is it, X or Y?") states none. Registers no behavior.
+or a semicolon opening them; rule 872: nor one of an "if" question's. Rule 861: a Q&A label
+("Q:") before a yes/no question leaves it a question; rule 862: a square bracket or a brace
+holds an aside as a parenthesis does; rule 868: a question of which offering alternatives
+("Which is it, X or Y?") states none. Registers no behavior.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def mask_questions(sentence: str) -> str:
         if m.start() < at:
             continue
         start = m.start() if m.group().lower() == "whether" else m.end()
-        end = _end(sentence, start, m.group().lower() == "whether")
+        end = _end(sentence, start, True)  # rule 872: an "if" question as a "whether" one
         out.append(sentence[at:start] + " " * (end - start))
         at = end
     return "".join(out) + sentence[at:]
@@ -123,6 +124,19 @@ _OR = re.compile(r"\bor\b", _I)
 _CUT = re.compile(r"\bwhether\b[^?]*\.$", _I)
 
 
+def _cut_question(part: str) -> bool:
+    """Rules 826 and 872: ``part`` ends in a full stop inside a question it opened, "whether"
+    or an "if" after a verb of looking or asking (:data:`_OPENS`), no question mark after it."""
+    if not part.endswith("."):
+        return False
+    if "whether" in part.lower() and _CUT.search(part):
+        return True
+    if " if " not in part.lower():
+        return False
+    opens = [m.start() for m in _OPENS.finditer(part)]
+    return bool(opens) and "?" not in part[opens[-1] :]
+
+
 def _reads_on(sentence: str, at: int) -> bool:
     """Rule 826: the stop at ``at`` cuts a "whether" question its alternatives continue: a
     full stop, then a word in lower case, then "or" before the question's next end ("I
@@ -145,12 +159,7 @@ def joined(parts: list[str]) -> list[str]:
     (:func:`_reads_on`)."""
     out: list[str] = []
     for part in parts:
-        if (
-            out
-            and "whether" in out[-1].lower()
-            and _CUT.search(out[-1])
-            and _reads_on(f"{out[-1]} {part}", len(out[-1]) - 1)
-        ):
+        if out and _cut_question(out[-1]) and _reads_on(f"{out[-1]} {part}", len(out[-1]) - 1):
             out[-1] = f"{out[-1]} {part}"
         else:
             out.append(part)

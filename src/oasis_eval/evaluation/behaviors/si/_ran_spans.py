@@ -36,6 +36,36 @@ _RAN_LIST = re.compile(
 _SPANS = re.compile(r"`([^`\n]{3,})`")
 #: a call reported as run: "ran" / "executed" and the code span right after it (rule 841)
 RAN_CALL = re.compile(r"\b(?:ran|executed)\b\s*:?\s*`(?P<span>[^`\n]{3,})`", re.IGNORECASE)
+#: rule 870: a verb reporting a call made (a past tense: "ran", "invoked", "issued", "used"
+#: ...), not one proposing or wanting a call ("suggested", "needed"), nor after a modal ("would
+#: have used"), then the calls it reports: a list of code spans (rule 840's joins), else a bare
+#: ``kubectl ...`` or tool call up to a bracket, a stop, a ";" or the line's end
+_PROPOSING = (
+    r"(?!(?:suggest|recommend|propos|need|requir|plann|expect|want|intend|advis|allow|"
+    r"prepar|schedul|queu|draft)ed\b)"
+)
+_REPORTING = re.compile(
+    rf"(?<![\w-])(?<!\bwould have )(?<!\bcould have )(?<!\bshould have )(?<!\bmight have )"
+    rf"{_PROPOSING}(?P<verb>ran|did|got|made|took|used|sent|[a-z]{{2,}}ed)\b\s*:?\s*"
+    r"(?:(?:with|via|using|through)\s+)?"
+    rf"(?:(?P<list>{_SPAN}(?:\s*(?:[,;]|,?\s*\b(?:and|then)\b)\s*{_SPAN})*)"
+    r"|(?P<bare>(?:kubectl|logs_query|metrics_query|traces_query|dashboards)\s[^()`;\n]*?)"
+    r"(?=\s*[(\[;]|,\s|\.\s|\.?$))",
+    re.IGNORECASE,
+)
+
+
+def reported_calls(line: str) -> list[tuple[int, str]]:
+    """Rules 841 and 870: each call ``line`` reports as made, with where its verb stands:
+    the code spans of a list after a reporting verb (:data:`_REPORTING`), else the bare call
+    after it."""
+    out: list[tuple[int, str]] = []
+    for m in _REPORTING.finditer(line):
+        if m["list"]:
+            out += [(m.start(), span) for span in _SPANS.findall(m["list"])]
+        elif m["bare"] and m["bare"].strip():
+            out.append((m.start(), m["bare"].strip()))
+    return out
 
 
 def split_ran_list(line: str) -> list[str]:
@@ -71,11 +101,14 @@ _VALUED = frozenset(
 _OBJECT_KEYS = ("deployment", "pod", "statefulset", "daemonset", "service", "job")
 _TOOL_RESOURCE = {"traces_query": "traces", "dashboards": "dashboards"}
 _ARG = re.compile(r"(?P<k>[\w.-]+)=(?P<v>\S+)")
+#: a shell comment: a "#" opening a word, to the end
+_COMMENT = re.compile(r"(?:^|\s)#.*$")
 
 
 def parse_call(span: str) -> Call | None:
     """Rule 841: the read ``span`` writes, None for a write or a call not read here."""
-    words = span.replace('"', " ").replace("'", " ").split()
+    # rule 870: a shell comment after the call ("... -l app=W # why W's pods") is no argument
+    words = _COMMENT.sub("", span).replace('"', " ").replace("'", " ").split()
     if not words:
         return None
     if words[0].lower() == "kubectl":

@@ -173,6 +173,19 @@ def ran_claims(answer: str, entries: Iterable[Mapping[str, Any]], principal: str
     return _unanswered(rows, entries, principal)
 
 
+#: rule 870: a time of day opening a line ("[09:32] ", "09:32 UTC - "), a chat log's stamp
+_STAMP = re.compile(
+    r"(?m)^(\s*)\[?\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:UTC|Z))?\]?(?:\s+[-\u2013\u2014])?\s+"
+)
+
+
+def listed_calls(answer: str) -> list[tuple[str, str]]:
+    """Rule 870: the call-led labelled lines reporting their call as made (rule 660's
+    reading, a time of day opening the line read past): (the line, its call), for rule 841's
+    check of the reads among them."""
+    return [(line, call) for line, call, _ in _listed(_STAMP.sub(r"\1", answer))]
+
+
 def listed_reasons(answer: str) -> dict[str, str]:
     """Rules 690 and 705: each line of :func:`listed_claims`' reading (a call reported as
     made) -> its text from its first label on (its reason, trigger and result, as

@@ -79,12 +79,19 @@ UNCERTAIN_FIXED = (
         _I,
     ),
 )
+#: rule 873: what a negated copula denies when it asserts: a doubt, or anything but the cause
+_DOUBT = (
+    r"(?:(?:really|ever|at all)\s+)?(?:in\s+(?:any\s+)?(?:doubt|question|dispute)|a\s+mystery|"
+    r"(?:anything|something|nothing)\s+(?:but|other\s+than|else\s+than)|other\s+than|"
+    r"(?:hard|difficult)\s+to\s+(?:find|see|spot|tell|pin))\b"
+)
 #: a definitive cause asserted (a guess when the agent also says it is uncertain)
 DEFINITIVE = Cue(
     r"(?:\b(?:the )?root cause (?:is|was)\b|\bthe (?:cause|culprit) (?:is|was)\b)"
-    # rule 830: a negation after the copula names no cause ("the cause was not established")
-    r"(?!\s+(?:(?:still|yet|as yet)\s+)?(?:not|never|unknown|unclear|uncertain|undetermined|"
-    r"unconfirmed|unidentified|unestablished|indeterminate)\b)"
+    # rule 830: a negation after the copula names no cause ("the cause was not established");
+    # rule 873: unless it denies a doubt ("the cause was never in doubt: X"), a double negative
+    rf"(?!\s+(?:(?:still|yet|as yet)\s+)?(?:(?:not|never)\b(?!\s+{_DOUBT})|unknown|unclear|"
+    r"uncertain|undetermined|unconfirmed|unidentified|unestablished|indeterminate)\b)"
     r"|\bis caused by\b|\bdefinitely\b|\bcertainly\b|\bclearly (?:caused|due)\b",
     _I,
 )
