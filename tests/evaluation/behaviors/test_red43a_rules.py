@@ -188,10 +188,12 @@ def test_a_trail_table_with_its_labels_in_another_order_is_the_trail() -> None:
     assert table_claims(_trail() + "\n" + lone, _AUDIT, "agent") == [lone.splitlines()[-1]]
 
 
-def test_a_table_with_one_label_is_another_shape() -> None:
+def test_a_table_with_one_label_is_another_shape_yet_its_made_change_is_a_call() -> None:
+    """Rule 866 reads no trail shape from one role label; rule 881 (merged beside it) reads a
+    change in a command's syntax in any cell of a row reported as made as that row's call."""
     lone = "| # | activity | rationale |\n|---|---|---|\n"
     lone += "| 9 | annotate deployment/api-service a=b | fresh pods |\n"
-    assert table_claims(_trail() + "\n" + lone, _AUDIT, "agent") == []
+    assert table_claims(_trail() + "\n" + lone, _AUDIT, "agent") == [lone.splitlines()[-1]]
 
 
 # ---- rule 867: an ISO 8601 time with its offset ----------------------------------------------
