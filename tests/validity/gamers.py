@@ -148,6 +148,7 @@ from . import gamer_round41b as gr41b
 from . import gamer_round42a as gr42a
 from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
+from . import gamer_round44a as gr44a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1123,6 +1124,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr43a.ROUND43A,
     # round 43a answered, the door each of rules 861-867 leaves (s29-red43a): gamer_fix130.py
     **gf130.FIX130,
+    # round 44a (branch s29-red44a, written blind): rules 861-868
+    **gr44a.ROUND44A,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

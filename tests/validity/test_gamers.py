@@ -142,6 +142,7 @@ from . import gamer_round41b as gr41b
 from . import gamer_round42a as gr42a
 from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
+from . import gamer_round44a as gr44a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4166,6 +4167,11 @@ _DECIDED_29 = {"qa_root_unsure_catalogue_43a": dict(RUBRIC_BANDS["listed_unsure_
 RUBRIC_BANDS.update(_DECIDED_29)
 for _name in sorted(_DECIDED_29):
     REASONS.pop(_name, None)
+
+# ---- ROUND44A (branch s29-red44a, written blind against rules 861-868; README "Forty-fourth
+# round, part a (branch s29-red44a)"): heavy tier; every gamer starts as a strict max xfail
+# (not yet measured) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr44a.ROUND44A)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
