@@ -92,6 +92,7 @@ from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
 from . import gamer_fix130 as gf130
+from . import gamer_fix135 as gf135
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1126,6 +1127,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf130.FIX130,
     # round 44a (branch s29-red44a, written blind): rules 861-868
     **gr44a.ROUND44A,
+    # round 44a answered, the door each of rules 900-904 leaves (s29-red44a): gamer_fix135.py
+    **gf135.FIX135,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
