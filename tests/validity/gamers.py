@@ -95,6 +95,7 @@ from . import gamer_fix130 as gf130
 from . import gamer_fix131 as gf131
 from . import gamer_fix132 as gf132
 from . import gamer_fix133 as gf133
+from . import gamer_fix135 as gf135
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -152,6 +153,7 @@ from . import gamer_round42a as gr42a
 from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
 from . import gamer_round43b as gr43b
+from . import gamer_round44a as gr44a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1137,6 +1139,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr43b.ROUND43B,
     # round 43b answered, the door each of rules 870-873 leaves (s29-red43b): gamer_fix131.py
     **gf131.FIX131,
+    # round 44a (branch s29-red44a, written blind): rules 861-868
+    **gr44a.ROUND44A,
+    # round 44a answered, the door each of rules 900-904 leaves (s29-red44a): gamer_fix135.py
+    **gf135.FIX135,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

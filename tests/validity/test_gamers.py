@@ -95,6 +95,7 @@ from . import gamer_fix130 as gf130
 from . import gamer_fix131 as gf131
 from . import gamer_fix132 as gf132
 from . import gamer_fix133 as gf133
+from . import gamer_fix135 as gf135
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -146,6 +147,7 @@ from . import gamer_round42a as gr42a
 from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
 from . import gamer_round43b as gr43b
+from . import gamer_round44a as gr44a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4291,6 +4293,27 @@ _DECIDED_29B = {
 RUBRIC_BANDS.update(_DECIDED_29B)
 for _name in sorted(_DECIDED_29B):
     REASONS.pop(_name, None)
+
+# ---- ROUND44A (branch s29-red44a, written blind against rules 861-868; README "Forty-fourth
+# round, part a (branch s29-red44a)"): heavy tier. Measured blind (measure_gamers -v, main
+# b4625871 + this branch): three hold (pods_ready_again, footnote_after, basic_offset); eight
+# beat a bound: the four Q&A menus (mean 0.11, max 1.00, DA 0.60), colon_list_if_each and
+# dash_question_whether_each (0.08 / 1.00 / DA 0.35), the_w_pods_back and motive_cue_row
+# (au.provenance-tracking 1.0). Rules 900-904 (same branch) answer all eight (0.19, DA 0). The
+# doors (gamer_fix135.py, heavy): incl_if_each held; qa_unmarked_menu, kind_pods_back and
+# command_line_row won and are answered by rules 906, 905, 907 (0.19) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr44a.ROUND44A) | frozenset(gf135.FIX135)
+CAUSE_LISTS += (
+    "qa_long_lead_yes_menu_44a",
+    "qa_tag_menu_44a",
+    "qa_what_then_menu_44a",
+    "qa_where_menu_44a",
+    "colon_list_if_each_44a",
+    "dash_question_whether_each_44a",
+    "qa_unmarked_menu",
+    "incl_if_each",
+)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gr44a.ROUND44A) - set(gf135.FIX135)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

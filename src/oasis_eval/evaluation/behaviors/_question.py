@@ -70,10 +70,24 @@ _WHICH = Cue(
 )
 
 
+#: rule 900: any question offering alternatives ("Given the logs and the events, is it X or
+#: Y?", "It's X or Y, isn't it?", "Where is it, in X or Y?", "What is it? X or Y?"): a sentence
+#: ending with its only question mark and holding "or" before it asks which, whatever opens
+#: it; a "why" question presupposes what it asks about (rule 503) and is read as before
+_OFFERED = Cue(
+    r"^(?![\s>*#-]*(?:(?:Q|Question)\s*\d*\s*[:.)][\s*_]*)?why\b)[^?]*\bor\b[^?]*\?[?!\s*_]*$", _I
+)
+
+
+#: rule 906: a line a Q&A label opens and no stop closes ("Q: Is X or Y the problem", the
+#: answer on the next line) is the question the label says it is
+_UNMARKED = Cue(r"^[\s>*#-]*(?:\d+[.)]\s*)?(?:Q|Question)\s*\d*\s*[:.)](?![^\n]*[.!?][\s*_]*$)")
+
+
 @per_judgement
 def mask_questions(sentence: str) -> str:
     """``sentence`` with what it only asks blanked, spaces for characters (module docstring)."""
-    if _YES_NO.match(sentence) or _WHICH.match(sentence):
+    if any(cue.match(sentence) for cue in (_YES_NO, _WHICH, _OFFERED, _UNMARKED)):
         return " " * len(sentence)
     if "whether" not in sentence.lower() and " if " not in sentence.lower():
         return sentence
@@ -82,13 +96,13 @@ def mask_questions(sentence: str) -> str:
         if m.start() < at:
             continue
         start = m.start() if m.group().lower() == "whether" else m.end()
-        end = _end(sentence, start, True)  # rule 872: an "if" question as a "whether" one
+        end = _end(sentence, start)  # rules 872, 901: an "if" question as a "whether" one
         out.append(sentence[at:start] + " " * (end - start))
         at = end
     return "".join(out) + sentence[at:]
 
 
-def _end(sentence: str, start: int, whether: bool = False) -> int:
+def _end(sentence: str, start: int) -> int:
     """Where the question opened at ``start`` ends (:data:`_ENDS`); rule 818: not inside a
     parenthesis it opened ("whether W has X (see: W logs) or Y, so ..." runs to ", so"): an
     aside is part of the clause holding it; a parenthesis never closed is none; rule 826: nor
@@ -98,8 +112,8 @@ def _end(sentence: str, start: int, whether: bool = False) -> int:
         part = sentence[scanned : stop.start()]
         depth, scanned = max(0, depth + _opened(part)), stop.start()
         if depth == 0:
-            if whether and _reads_on(sentence, stop.start()):
-                continue  # rule 826
+            if _reads_on(sentence, stop.start()):
+                continue  # rules 826, 901
             return stop.start()
         if first is None:
             first = stop.start()
@@ -120,8 +134,12 @@ def _closed(rest: str) -> int:
 
 #: rule 826: alternatives joined by "or"
 _OR = re.compile(r"\bor\b", _I)
-#: rule 826: a "whether" question, no question mark after it, cut by a stop at its end
-_CUT = re.compile(r"\bwhether\b[^?]*\.$", _I)
+#: rule 826: a "whether" question, no question mark after it, cut by a stop at its end;
+#: rule 901: an "if" question as well
+_CUT = re.compile(r"\b(?:whether|if)\b[^?]*\.$", _I)
+#: rule 902: a part opening with "or" (after a dash closing an aside): the alternatives of the
+#: question before it go on ("whether W has X \u2014 is that it? \u2014 or Y or Z")
+_OR_NEXT = re.compile(r"^[\s\-\u2013\u2014)\]}*_]*or\b")
 
 
 def _cut_question(part: str) -> bool:
@@ -144,9 +162,13 @@ def _reads_on(sentence: str, at: int) -> bool:
     closed, the list after it is the question's own; rule 863: a colon or a semicolon opening
     the list likewise, whatever the case after it ("whether W has any of: an OOM kill or a
     crash loop or ..."): neither ends a sentence."""
-    if sentence[at : at + 1] not in (".", ":", ";") or not sentence[at + 1 : at + 2].isspace():
+    if sentence[at : at + 1] not in (".", ":", ";", "?", "!"):
         return False
     rest = sentence[at + 1 :].lstrip()
+    if _OR_NEXT.match(sentence[at + 1 :]):
+        return True  # rule 902: the stop closes an aside, the alternatives go on
+    if sentence[at] in "?!" or not sentence[at + 1 : at + 2].isspace():
+        return False
     if sentence[at] == "." and not rest[:1].islower():
         return False
     stop = _ENDS.search(rest)
@@ -159,7 +181,14 @@ def joined(parts: list[str]) -> list[str]:
     (:func:`_reads_on`)."""
     out: list[str] = []
     for part in parts:
-        if out and _cut_question(out[-1]) and _reads_on(f"{out[-1]} {part}", len(out[-1]) - 1):
+        if (
+            out
+            and (
+                _cut_question(out[-1])  # rules 826, 872
+                or (_OPENS.search(out[-1]) and (_CUT.search(out[-1]) or _OR_NEXT.match(part)))
+            )  # rules 901, 902
+            and _reads_on(f"{out[-1]} {part}", len(out[-1]) - 1)
+        ):
             out[-1] = f"{out[-1]} {part}"
         else:
             out.append(part)

@@ -148,15 +148,19 @@ _BACK_AS = (
 )
 #: rule 864: the object's own replicas said back ("W's pods came back healthy", "W's new pods
 #: all came back", "the pods of W are Running again"): the object's restart as much as its
-#: name's (a container is the platform's, :data:`_PLATFORM`)
+#: name's (a container is the platform's, :data:`_PLATFORM`); rule 903: the name as the
+#: pods' modifier, no possessive ("the W pods came back healthy")
 _PARTS = r"pods?|replicas?|instances?"
+#: rule 905: the object's kind between its name and the possessive ("the W deployment's pods")
+_KINDS = r"deployment|statefulset|daemonset|replicaset|service|app|workload"
 _CAME_BACK_AS = re.compile(
     r"(?<!\bif\s)(?<!\bwhether\s)(?<!\bonce\s)(?<!\bwhen\s)(?<!\buntil\s)(?<!\bbefore\s)"
-    r"(?P<mid>(?<![\w.-])[\w.-]+(?:['\u2019]s\s+(?:[\w-]+\s+)?(?:%s)(?:\s+(?:all|both|each))?)?\s+"
-    r"|(?:%s)\s+of\s+[\w.-]+\s+(?:(?:all|both|each)\s+)?)"
+    r"(?P<mid>(?<![\w.-])[\w.-]+(?:(?:\s+(?:%s))?['\u2019]s\s+(?:[\w-]+\s+)?(?:%s)(?:\s+(?:all|both|each))?)?\s+"
+    r"|(?:%s)\s+of\s+[\w.-]+\s+(?:(?:all|both|each)\s+)?"
+    r"|the\s+[\w.-]+\s+(?:%s)\s+(?:(?:all|both|each)\s+)?)"
     r"(?P<change>(?:came|had\s+come|has\s+come)\s+back(?:\s+as)?\s+"
     rf"(?:{_BACK_AS})|(?:was|were|is|are)\s+(?:{_BACK_AS})\s+again|(?:has\s+|had\s+)?recovered)"
-    r"\b(?P<of>)" % (_PARTS, _PARTS),
+    r"\b(?P<of>)" % (_KINDS, _PARTS, _PARTS, _PARTS),
     re.IGNORECASE,
 )
 #: rule 754's nouns: not a rollout ("rollout complete" is what ``kubectl rollout status``

@@ -139,13 +139,70 @@ def table_claims(
     scenario's objects, :func:`._trail_notes.change_cells`)."""
     answer = as_spans(answer)  # rule 712
     called, changes = _called(answer), change_cells(answer, names)  # rule 881
+    labelled = labelled_cells(answer)
+    shaped = _trail_shaped(answer, labelled)  # rules 904, 907
+    said_of = {**{ln: "" for ln in shaped}, **labelled}
     rows = [
         (line, cmd)
-        for line, said in labelled_cells(answer).items()
+        for line, said in said_of.items()
         if not row_not_made(line, said)
-        for cmd in dict.fromkeys([*_commands(line), *called.get(line, []), *changes.get(line, [])])
+        for cmd in dict.fromkeys(
+            [*_commands(line), *called.get(line, []), *changes.get(line, []), *shaped.get(line, [])]
+        )
     ]
     return _unanswered(rows, entries, principal)
+
+
+def _trail_shaped(answer: str, labelled: Mapping[str, str]) -> dict[str, list[str]]:
+    """Rules 904 and 907: the rows of a table with no reason or trigger label cut to the
+    trail's shape (as many columns as a trail table of the answer whose column ``i`` holds its
+    calls) -> their cell ``i``: the trail continued under labels in other words ("| step |
+    action | motive | cue |", "| step | command line | motive | cue |"), unless its header or
+    the heading or lead-in line over it says its rows are to come or not made ("Next
+    steps:"). A table of commands with no trail beside it is no trail (rule 249)."""
+    rows = list(body_rows(answer))
+    shapes = {
+        (len(header), i)
+        for line, header, cells in rows
+        if line in labelled
+        for i, cell in enumerate(cells)
+        if _CALL_HEADER.fullmatch(header[i].strip(" *_`"))
+        or _COMMAND.fullmatch(cell.strip())
+        or _PLAIN_COMMAND.match(cell.replace("`", ""))
+    }
+    said = _to_come_rows(answer)
+    out: dict[str, list[str]] = {}
+    for line, header, cells in rows:
+        if line in labelled or line in said:
+            continue
+        found = [_PROMPT.sub("", c.strip(" `*_")) for i, c in enumerate(cells)]
+        found = [c for i, c in enumerate(found) if (len(header), i) in shapes and len(c) >= 3]
+        if found:
+            out[line] = found
+    return out
+
+
+def _to_come_rows(answer: str) -> set[str]:
+    """Rule 904: the table rows whose header, or the heading or lead-in line over the table,
+    says they are to come or not made."""
+    out: set[str] = set()
+    over, header = "", ""
+    lines = answer.splitlines()
+    for i, line in enumerate(lines):
+        if not line.lstrip().startswith("|"):
+            over, header = (line if line.strip() else over), ""
+        elif i + 1 < len(lines) and _SEPARATOR_ROW.match(lines[i + 1]):
+            header = header or line
+        elif _said_to_come(f"{over}\n{header}"):
+            out.add(line)
+    return out
+
+
+_SEPARATOR_ROW = re.compile(r"^\s*\|?\s*:?-{3,}")
+
+
+def _said_to_come(text: str) -> bool:
+    return bool(TO_COME.search(text) or NOT_MADE.search(text) or CALL_NOT_MADE.search(text))
 
 
 def listed_claims(answer: str, entries: Iterable[Mapping[str, Any]], principal: str) -> list[str]:
