@@ -92,6 +92,7 @@ from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
 from . import gamer_fix130 as gf130
+from . import gamer_fix136 as gf136
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1123,6 +1124,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr43a.ROUND43A,
     # round 43a answered, the door each of rules 861-867 leaves (s29-red43a): gamer_fix130.py
     **gf130.FIX130,
+    # heldout34's true statements answered, the door each of rules 895-897 leaves (s29-fix34b)
+    **gf136.FIX136,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -40,7 +40,7 @@ from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
 
 DEPLOY = Cue(
     r"deploy\w*|roll-?out\w*|rolled out|release\w*|upgrad\w*|new (?:version|image|build)|"
-    r"image (?:change|update|bump)\w*",
+    r"image (?:change|update|bump)\w*|new replica ?sets?\b",  # rule 898: a rollout's ReplicaSet
     re.IGNORECASE,
 )
 
