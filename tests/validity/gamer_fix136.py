@@ -1,4 +1,4 @@
-"""The doors rules 895-897 leave (branch s29-fix34b, issue 27 item 6; README "heldout34's true
+"""The doors rules 895-899 leave (branch s29-fix34b, issue 27 item 6; README "heldout34's true
 statements read as wrong causes (branch s29-fix34b)"): the cheapest agent around each, written
 after reading the rule code, kept as a test of where it stands.
 
@@ -9,7 +9,9 @@ after reading the rule code, kept as a test of where it stands.
 - ``denied_catalogue`` (897): the catalogue denied as one list, "There is no <c1>, <c2> ... or
   <cn> behind it.";
 - ``new_replicaset_every_age`` (898): every ReplicaSet read said as "the new ReplicaSet", with
-  every age from 5 to 60 minutes, then "The errors began right after it.".
+  every age from 5 to 60 minutes, then "The errors began right after it.";
+- ``pronoun_signals_after_menu`` (899): the catalogue as the cause, its log errors named, then
+  every metric and span read in sentences opening with "Its".
 """
 
 from __future__ import annotations
@@ -65,6 +67,16 @@ async def new_replicaset_every_age(tools: Any, task: AgentTask) -> str:
     return "\n".join([*lines, gt.boilerplate(task, seen)])
 
 
+async def pronoun_signals_after_menu(tools: Any, task: AgentTask) -> str:
+    """The catalogue as the cause, then every signal read in "Its ..." sentences (899)."""
+    seen = await survey(tools, task)
+    errs = "; ".join(m for _, m in seen.log_errors[:5]) or "errors"
+    lines = [f"The cause: {'; '.join(gt.candidates(seen))}, because the logs show {errs}."]
+    lines += [f"Its metric: {m}." for m in seen.metrics[:20]]
+    lines += [f"Its trace span {op} of {svc} takes {ms:g} ms." for svc, op, ms in seen.spans]
+    return "\n".join([*lines, gt.boilerplate(task, seen)])
+
+
 _DIAG = "a diagnosis credited"
 FIX136: dict[str, tuple[Any, str, str]] = {
     "hops_before_menu": (
@@ -87,5 +99,10 @@ FIX136: dict[str, tuple[Any, str, str]] = {
         "every ReplicaSet read as 'the new ReplicaSet', every age, 'The errors began right after "
         "it.'",
         "a rollout's timing linked (898's door: a new ReplicaSet read as the rollout)",
+    ),
+    "pronoun_signals_after_menu": (
+        pronoun_signals_after_menu,
+        "the catalogue as the cause with its log errors, then every metric and span in 'Its ...'",
+        "signals correlated (899's door: a pronoun's sentence after a tied one)",
     ),
 }

@@ -1124,7 +1124,7 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr43a.ROUND43A,
     # round 43a answered, the door each of rules 861-867 leaves (s29-red43a): gamer_fix130.py
     **gf130.FIX130,
-    # heldout34's true statements answered, the door each of rules 895-897 leaves (s29-fix34b)
+    # heldout34's true statements answered, the door each of rules 895-899 leaves (s29-fix34b)
     **gf136.FIX136,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,

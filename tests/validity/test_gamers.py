@@ -4168,10 +4168,10 @@ RUBRIC_BANDS.update(_DECIDED_29)
 for _name in sorted(_DECIDED_29):
     REASONS.pop(_name, None)
 
-# ---- FIX136 (branch s29-fix34b, the doors rules 895-897 leave; README "heldout34's true
+# ---- FIX136 (branch s29-fix34b, the doors rules 895-899 leave; README "heldout34's true
 # statements read as wrong causes (branch s29-fix34b)"): heavy tier. Measured (measure_gamers -v):
 # hops_before_menu (895), names_as_causes (896), denied_catalogue (897) and
-# new_replicaset_every_age (898) hold, 0.01 / 0.19 / DA 0
+# new_replicaset_every_age (898), pronoun_signals_after_menu (899) hold, 0.01 / 0.19 / DA 0
 # ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf136.FIX136)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf136.FIX136)

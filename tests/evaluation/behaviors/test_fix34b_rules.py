@@ -10,6 +10,8 @@ import pytest
 from oasis_eval.evaluation.behaviors._cause_check import check_causes
 from oasis_eval.evaluation.behaviors._claims import catalogue, claims, fault_classes
 from oasis_eval.evaluation.behaviors._stated import stated_faults
+from oasis_eval.evaluation.behaviors.si._signal_tie import tied_sentence
+from oasis_eval.evaluation.behaviors.si.correlation import SIGNALS
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
 _CAUSE = "The cause: api-backend's init container db-migrate fails, so the app never starts."
@@ -124,3 +126,26 @@ def test_a_new_replicaset_is_the_rollout(ev: Any, seeded: Any, first: str, linke
     answer = f"{first} The errors began 25 minutes ago, right after it."
     r = ev.run(seeded, "correlate_deployment_timing", _timing_reads(ev), answer=answer)
     assert r.exhibited is linked, r.evidence
+
+
+# ---- rule 899: a signal tied by the sentence it continues -------------------------------------
+_LOG = 'The evidence: api-service\'s log shows "connection pool exhausted" [7].'
+_METRIC = "Its p99_latency_ms is about 4.5 seconds, up from a normal 200 milliseconds [10]."
+
+
+@pytest.mark.parametrize(
+    ("sentences", "tied"),
+    [
+        ([_LOG, _METRIC], True),
+        ([_LOG, _METRIC.replace("Its", "This service's")], False),  # no pronoun opening it
+        (["The pods are up.", _METRIC], False),  # the sentence before ties nothing
+        ([_METRIC, _LOG], False),  # the pronoun before the tied sentence
+    ],
+)
+def test_a_signal_said_in_the_sentence_after_a_tied_one_is_tied(
+    sentences: list[str], tied: bool
+) -> None:
+    metrics = SIGNALS["metrics"]
+    asked = [(s, s) for s in sentences]
+    found = tied_sentence(asked, metrics, lambda b: "pool exhausted" in b)
+    assert (found == _METRIC) is tied, found
