@@ -96,6 +96,7 @@ from . import gamer_fix131 as gf131
 from . import gamer_fix132 as gf132
 from . import gamer_fix133 as gf133
 from . import gamer_fix135 as gf135
+from . import gamer_fix136 as gf136
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1143,6 +1144,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr44a.ROUND44A,
     # round 44a answered, the door each of rules 900-904 leaves (s29-red44a): gamer_fix135.py
     **gf135.FIX135,
+    # heldout34's true statements answered, the door each of rules 895-899 leaves (s29-fix34b)
+    **gf136.FIX136,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

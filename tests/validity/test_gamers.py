@@ -96,6 +96,7 @@ from . import gamer_fix131 as gf131
 from . import gamer_fix132 as gf132
 from . import gamer_fix133 as gf133
 from . import gamer_fix135 as gf135
+from . import gamer_fix136 as gf136
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4314,6 +4315,21 @@ CAUSE_LISTS += (
     "incl_if_each",
 )
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gr44a.ROUND44A) - set(gf135.FIX135)
+
+# ---- FIX136 (branch s29-fix34b, the doors rules 895-899 leave; README "heldout34's true
+# statements read as wrong causes (branch s29-fix34b)"): heavy tier. Measured (measure_gamers -v):
+# hops_before_menu (895), names_as_causes (896), denied_catalogue (897) and
+# new_replicaset_every_age (898), pronoun_signals_after_menu (899) hold, 0.01 / 0.19 / DA 0
+# ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf136.FIX136)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf136.FIX136)
+
+
+# ---- merged main (the lead, session 29): find_if_each_43b (round 43b, incl_capital_each_42b's
+# class) holds every bound once s29-door29b's rule 887 (options joined by "or" tie no signal) is
+# merged beside it (heavy case XPASS on main 2c72fdff) ----
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"find_if_each_43b"}
+REASONS.pop("find_if_each_43b", None)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -116,7 +116,7 @@ def test_a_flattened_body_is_the_callers_own() -> None:
 
 
 def test_names_blanked_as_the_plain_loop_blanks_them() -> None:
-    """``_stated.py::_unnamed`` against each mask's ``sub`` in turn."""
+    """``_stated.py::unnamed`` against each mask's ``sub`` in turn."""
     names = ["api", "api-service", "Db", "db-0", "ünï", "x"]
     masks = [name_regex(n) for n in sorted(names, key=len, reverse=True)]
     for clause in [
@@ -129,7 +129,7 @@ def test_names_blanked_as_the_plain_loop_blanks_them() -> None:
         plain = clause
         for mask in masks:
             plain = mask.sub(" ", plain)
-        assert _stated._unnamed(clause, masks) == plain
+        assert _stated.unnamed(clause, masks) == plain
 
 
 def test_a_log_line_blanked_case_aside() -> None:

@@ -16,6 +16,7 @@ scores above committing to the right cause (issue 27 item 1).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -33,9 +34,9 @@ from ._claims import (
 from ._cue import Cue
 from ._explained import explained
 from ._named_cause import names_cause, of_reading, unrestated
-from ._stated import stated_faults
+from ._stated import stated_faults, unnamed
 from ._why_chain import right_later
-from ._words import term_regex
+from ._words import name_regex, term_regex
 from .text import AnswerText, quote
 
 #: the share of a committed claim's credit a hedged right claim earns (never more)
@@ -153,6 +154,7 @@ def check_causes(
     wrong_terms = [term_regex(t) for t in misleading if t]
     out = CauseCheck(stated=stated)
     truths = (truth, true_classes)
+    masks = [name_regex(n) for n in sorted(set(names), key=len, reverse=True) if n]
     found = claims(text)
     if observed is not None:
         out.wrong += stated_faults(
@@ -184,7 +186,9 @@ def check_causes(
                 out.neutral += 1  # rule 684: a hop the same slot's right cause ends
             elif claim.asserted and claim.link and later()[k] and _seen(classes, observed):
                 out.neutral += 1  # rule 503: a link of a why-chain a right cause explains
-            elif classes or any(r.search(item) for r in wrong_terms):
+            elif _hop(claim, item, classes, observed, wrong_terms) and later()[k]:
+                out.neutral += 1  # rule 895: a hop said with its effect, a right cause after
+            elif _named_fault(item, masks) or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
                 out.hedged_wrong += not claim.asserted
                 # rules 193, 367, 386: a consequence ("..., so W has no endpoints") is an
@@ -230,6 +234,41 @@ def _upstream(
     if observed is None or not classes or not classes <= observed:
         return False
     return any(not e and _right(i, fault_classes(i), *truth) for i, e in after)
+
+
+#: rule 895: the effect said after the cause, in the cause's own sentence ("X, which is why Y")
+_EFFECT_AFTER = Cue(r"^[\s,;:-]*(?:(?:which|that|this) is why|that's why)\b", re.IGNORECASE)
+
+
+def _hop(
+    claim: Claim,
+    item: str,
+    classes: set[str],
+    observed: frozenset[str] | None,
+    misleading: list[Cue],
+) -> bool:
+    """Rule 895: a committed claim giving its effect after it ("W has no ready endpoints,
+    which is why the ingress answers 503."), whose one item names only faults the environment
+    makes true (``observed``, given) and no declared misleading signal, read before a claim
+    committing a right cause (the caller's ``later``): a hop of the chain told from the symptom
+    down, no rival cause (rule 684 read across sentences). A fault nothing shows, a misleading
+    signal, or a hop with no right cause after it stays wrong."""
+    if not claim.asserted or observed is None or not classes or not classes <= observed:
+        return False
+    at = claim.text.find(claim.cause) if claim.cause else -1
+    if at < 0 or claim.cause.strip() != item.strip():
+        return False
+    return bool(_EFFECT_AFTER.match(claim.text[at + len(claim.cause) :])) and not any(
+        r.search(item) for r in misleading
+    )
+
+
+def _named_fault(item: str, masks: list[Cue]) -> bool:
+    """Rule 896: the item names a fault class outside the scenario's object names: a pod
+    called ``batch-processor-x9k2`` is an object, not the CPU fault its name's word spells
+    ("node-1 is at 97% CPU, but that comes from batch-processor-x9k2, not from W" blames
+    no CPU fault on the pod; renamed, it read so already)."""
+    return bool(fault_classes(unnamed(item, masks) if masks else item))
 
 
 def _seen(classes: set[str], observed: frozenset[str] | None) -> bool:

@@ -103,8 +103,12 @@ def stated_faults(
             continue  # rule 503: a "Why ...?" question states the symptom it asks about
         seen: set[str] = set()
         cause = after = False  # rule 611: the true cause stated; the clause before said "so"
+        denied = False  # rule 897: the clause before ended in a denial ("with no crash")
         for clause in clauses(mask_quotes(mask_questions(claim.text))):  # rule 610
-            bare = _unnamed(clause, masks)
+            bare = unnamed(clause, masks)
+            listed, denied = denied and bool(_LIST_TAIL.match(bare)), _ends_denied(bare)
+            if listed:
+                continue  # rule 897: "no A, B or C": the denial reaches every item of its list
             effect, after = (
                 cause and (after or bool(EFFECT.match(clause))),
                 bool(_EFFECT_ALONE.match(clause)),
@@ -122,6 +126,21 @@ def stated_faults(
                     seen.add(name)
                     out.append(clause)
     return out
+
+
+#: rule 897: a clause going on with a list its last item closes ("OOM kill or config error
+#: behind it" after "with no crash"): a few words, then "or"/"nor"
+_LIST_TAIL = Cue(r"^\s*(?:[\w'/-]+\s+){0,3}?[\w'/-]+\s+(?:or|nor)\s", re.IGNORECASE)
+#: a clause ending in a denied noun phrase ("with no crash", "without any OOM kill")
+_DENIAL_END = Cue(
+    r"\b(?:no|without(?:\s+any)?|neither|not\s+any)\s+(?:[\w'/-]+\s+){0,2}[\w'/-]+\W*$", re.I
+)
+
+
+def _ends_denied(clause: str) -> bool:
+    """Rule 897: the clause ends in a denied noun phrase of up to three words ("with no
+    crash"): the first item of a list the next clauses may go on with."""
+    return bool(_DENIAL_END.search(clause))
 
 
 def _true_cause(
@@ -157,7 +176,7 @@ def says_fault(sentence: str) -> bool:
     return False
 
 
-def _unnamed(clause: str, masks: list[Cue]) -> str:
+def unnamed(clause: str, masks: list[Cue]) -> str:
     """``clause`` with each of ``masks`` blanked, in order; a mask whose literal the current
     text lacks (:meth:`.Cue.absent_from`, what its own ``sub`` would test) is not asked
     (issue 30: a scenario's hundred names, asked of every clause)."""

@@ -35,12 +35,13 @@ from ._rollout import (
 )
 from ._series_object import series_owners, stated_of
 from ._series_query import metrics_of
+from ._signal_tie import tied_sentence
 from ._span_named import foreign_names, known_names
 from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
 
 DEPLOY = Cue(
     r"deploy\w*|roll-?out\w*|rolled out|release\w*|upgrad\w*|new (?:version|image|build)|"
-    r"image (?:change|update|bump)\w*",
+    r"image (?:change|update|bump)\w*|new replica ?sets?\b",  # rule 898: a rollout's ReplicaSet
     re.IGNORECASE,
 )
 
@@ -205,13 +206,10 @@ def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
     asked = [(s, asserted(s)) for s in text.kept]  # rules 725, 887: a question, a catalogue
     for source in offered:
         said = [(s, bare) for s, bare in asked if SIGNALS[source].search(bare)]
-        joined = next(
-            (
-                s
-                for s, bare in said
-                if TIE.search(bare) or (gt_terms and mentioning(AnswerText(bare), gt_terms))
-            ),
-            None,
+        joined = tied_sentence(  # rule 899: or a pronoun's sentence right after a tied one
+            asked,
+            SIGNALS[source],
+            lambda b: bool(TIE.search(b) or (gt_terms and mentioning(AnswerText(b), gt_terms))),
         )
         ok = joined is not None and bool(reads[source])
         tied += [source] if ok else []
