@@ -30,6 +30,7 @@ from ..evidence import AuditEntry
 from ._change import change_terms, names_change
 from ._cue import Cue, Searcher
 from ._decimal_units import decimal_forms
+from ._spelled_units import SPOKEN
 from ._env_cited import cites_label, env_labels, near_objects
 from ._env_decided import JOIN, decided_after
 from ._fields import scalar_fields as scalar_fields
@@ -232,7 +233,8 @@ def _quantity(value: str) -> re.Pattern[str]:
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT])?", value.strip().rstrip("iBb"), _I)
     if not m:
         return re.compile(re.escape(value), _I)
-    unit = rf"\s*{m[2]}i?B?" if m[2] else ""
+    spoken = SPOKEN.get(m[2].upper(), "") if m[2] else ""  # rule 890: "1.6 gigs"
+    unit = rf"\s*(?:{m[2]}i?B?|{spoken})" if spoken else (rf"\s*{m[2]}i?B?" if m[2] else "")
     return re.compile(rf"(?<![\d.]){re.escape(m[1])}{unit}(?!\w)", _I)
 
 
@@ -264,6 +266,8 @@ def _figure(value: str) -> re.Pattern[str] | None:
             number = _number(amount / base)
             if number:
                 unit = rf"{prefix}(?:i?B|i|ibytes?)?|(?:{_PREFIX_WORDS[prefix]})bytes?"
+                if prefix in SPOKEN:  # rule 890: "2 gigs"
+                    unit += f"|{SPOKEN[prefix]}"
                 forms.append(rf"{number}\s*(?:{unit})")
     forms += decimal_forms(amount)  # rule 850: 256Mi as "268 MB"
     if float(amount).is_integer():
