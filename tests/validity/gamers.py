@@ -91,11 +91,11 @@ from . import gamer_fix125 as gf125
 from . import gamer_fix127 as gf127
 from . import gamer_fix128 as gf128
 from . import gamer_fix129 as gf129
-from . import gamer_fix134 as gf134
 from . import gamer_fix130 as gf130
 from . import gamer_fix131 as gf131
 from . import gamer_fix132 as gf132
 from . import gamer_fix133 as gf133
+from . import gamer_fix134 as gf134
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24

@@ -4,11 +4,17 @@ way with the rule off; hand-built text, no SI run."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from oasis_eval.evaluation.behaviors._label_lines import label_lines
 from oasis_eval.evaluation.behaviors._metric_figure import _foreign_in, sprayed
 from oasis_eval.evaluation.behaviors._spelled_units import symbolic
 from oasis_eval.evaluation.behaviors.environment import _figure, _quantity
+from oasis_eval.evaluation.behaviors.si.escalation import _around
+from oasis_eval.evaluation.behaviors.si.uncertainty import UNCERTAIN_FIXED
+from oasis_eval.evaluation.behaviors.text import AnswerText
 
 # ---- rule 890 (601, 61): the spoken units "megs" and "gigs" are the tools' amounts said aloud --
 
@@ -80,3 +86,64 @@ def test_891_marks_are_no_spray() -> None:
     said = ["error_rate is about 2% [6][7][8][9][10]."]  # was: six figures, a spray
     assert not sprayed(["error_rate"], said, None, ERRORS)
     assert sprayed(["error_rate"], ["error_rate is about 2% 6 7 8 9 10."], None, ERRORS)  # kept
+
+
+# ---- rule 892: a plain title line or phase heading labels the paragraph under it -------------
+
+PAGE = """Update: api-gateway escalated, cause not yet confirmed
+
+Investigating - 05:29 EDT (-04:00)
+We're looking into reports of 502s. I've pulled the workloads [1][2].
+
+Escalated - 05:30 EDT (-04:00)
+I'm not sure what causes it. The log shows resets [7]. Its error rate is 2% [9].
+I'm handing this to the api-gateway owners.
+"""
+
+
+def test_892_title_and_phase_headings_are_labels() -> None:
+    assert label_lines(PAGE) == [
+        "Update: api-gateway escalated, cause not yet confirmed",
+        "Investigating - 05:29 EDT (-04:00)",
+        "Escalated - 05:30 EDT (-04:00)",
+    ]
+    text = AnswerText(PAGE)
+    para = text.paragraphs["I'm not sure what causes it."]
+    assert para[0] == "Escalated - 05:30 EDT (-04:00)"  # the heading and its paragraph
+    assert para[-1] == "I'm handing this to the api-gateway owners."
+    assert "Update: api-gateway escalated, cause not yet confirmed" not in text.paragraphs
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Escalated to the db team\nThey own the pool.",  # one paragraph: no blank line
+        "Summary\n\n- escalated to the db team\n- pool exhausted",  # list items
+        "I escalated this.\n\nThe pool is exhausted.",  # sentences with their stops
+        "Escalating now\n\nThe pool is exhausted [3].",  # a first line is a title only before
+    ],
+)
+def test_892_kept_lines_that_are_no_plain_headings(answer: str) -> None:
+    labels = label_lines(answer)
+    assert "I escalated this." not in labels
+    assert not any(x.startswith("-") for x in labels)
+    assert "Escalated to the db team" not in labels
+
+
+def test_892_a_sentence_is_read_with_its_paragraph_under_a_heading() -> None:
+    text = AnswerText(PAGE)
+    unsure = re.compile(r"not sure")
+
+    def near(span: str) -> bool:
+        return "2%" in span
+
+    # was: only the sentence's neighbours (the heading, "The log shows resets") were read
+    assert _around(text, unsure, near) == "I'm not sure what causes it."
+    flat = AnswerText(PAGE.replace("Escalated - 05:30 EDT (-04:00)\n", ""))
+    assert _around(flat, unsure, near) is None  # kept: no heading, its neighbours only
+
+
+def test_892_cannot_point_to_one_cause_is_uncertainty() -> None:
+    said = "I can't point to one cause with confidence."
+    assert any(c.search(said) for c in UNCERTAIN_FIXED)  # was: no cue
+    assert not any(c.search("I can point to one cause: the pool.") for c in UNCERTAIN_FIXED)

@@ -30,7 +30,6 @@ from ..evidence import AuditEntry
 from ._change import change_terms, names_change
 from ._cue import Cue, Searcher
 from ._decimal_units import decimal_forms
-from ._spelled_units import SPOKEN
 from ._env_cited import cites_label, env_labels, near_objects
 from ._env_decided import JOIN, decided_after
 from ._fields import scalar_fields as scalar_fields
@@ -40,6 +39,7 @@ from ._observed import _leaves
 from ._observed import loose as loose
 from ._observed import observations as observations
 from ._series_figures import own_cue, own_figures
+from ._spelled_units import SPOKEN
 from ._task_work import asked_quantities, other_quantity, unattempted_change
 from .common import answer, dependents, objects, operation_targets, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
