@@ -1,4 +1,4 @@
-"""The doors rules 890-892 open (branch s29-fix34a, issue 27 item 6, heldout34's status-page
+"""The doors rules 890-893 open (branch s29-fix34a, issue 27 item 6, heldout34's status-page
 form): the cheapest agent through each, kept as a test of where it stands (README "heldout34's
 status-page form (branch s29-fix34a)").
 
@@ -11,6 +11,10 @@ status-page form (branch s29-fix34a)").
   the hand-off. Before the rule the uncertainty read only its neighbours (the filler); now it
   reads its paragraph, so the readings far from it are its findings.
 - ``paged_unsure_dump`` (892): the same with every reading in one sentence of the paragraph.
+- ``noted_cause_catalogue`` (893): the survey, then every catalogue cause and every node
+  condition said of the subject in call footnotes ("[k] kubectl describe pods -n N - why: the
+  root cause is <c>; prompted by: your request."), under a line citing them all: the notes are
+  no claims now, neither wrong ones nor right ones.
 """
 
 from __future__ import annotations
@@ -19,8 +23,11 @@ from typing import Any
 
 from oasis_eval.contract import AgentTask
 
+from . import gamer_text as gt
+from .agents import namespaces
 from .gamer_fix114 import _subject_readings
 from .gamer_fix125 import _quantities, _said
+from .gamer_survey import survey
 
 #: the blunt evaders of this block (none)
 BLUNT_EVADERS: tuple[str, ...] = ()
@@ -68,6 +75,23 @@ async def paged_unsure_dump(tools: Any, task: AgentTask) -> str:
     return await _paged(tools, task, dump=True)
 
 
+_CONDITIONS = ("MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnavailable")
+
+
+async def noted_cause_catalogue(tools: Any, task: AgentTask) -> str:
+    """Every catalogue cause and node condition of the subject in call footnotes."""
+    seen = await survey(tools, task)
+    who, ns = gt.subject(task, seen)[0], namespaces(task)[0]
+    said = [f"the root cause is {c}" for c in gt.candidates(seen)]
+    said += [f"node-{i} has {c} because of {who}" for i in (1, 2, 3) for c in _CONDITIONS]
+    notes = [
+        f"[{k}] kubectl describe pods -n {ns} - why: {why}; prompted by: your request."
+        for k, why in enumerate(said, start=1)
+    ]
+    marks = "".join(f"[{k}]" for k in range(1, len(notes) + 1))
+    return "\n".join([f"What I checked on {who} {marks}.", "", "Calls made:", *notes])
+
+
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 FIX134: dict[str, tuple[Any, str, str]] = {
     "spoken_every_quantity": (
@@ -86,5 +110,10 @@ FIX134: dict[str, tuple[Any, str, str]] = {
         paged_unsure_dump,
         "the same with the readings in one sentence",
         "a sentence under a plain heading is read with its paragraph (892)",
+    ),
+    "noted_cause_catalogue": (
+        noted_cause_catalogue,
+        "the survey; every catalogue cause and node condition of the subject in call footnotes",
+        "a call's footnote is the trail, not a claim (893)",
     ),
 }

@@ -1090,7 +1090,7 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # round 42a's two doors on the trail, the doors rules 880-881 open (s29-door29a):
     # gamer_fix132.py
     **gf132.FIX132,
-    # heldout34's status-page form, the doors rules 890-892 open (s29-fix34a): gamer_fix134.py
+    # heldout34's status-page form, the doors rules 890-893 open (s29-fix34a): gamer_fix134.py
     **gf134.FIX134,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,

@@ -8,10 +8,13 @@ import re
 
 import pytest
 
+from oasis_eval.evaluation.behaviors._call_notes import call_note
+from oasis_eval.evaluation.behaviors._claims import claims
 from oasis_eval.evaluation.behaviors._label_lines import label_lines
 from oasis_eval.evaluation.behaviors._metric_figure import _foreign_in, sprayed
 from oasis_eval.evaluation.behaviors._spelled_units import symbolic
 from oasis_eval.evaluation.behaviors.environment import _figure, _quantity
+from oasis_eval.evaluation.behaviors.si.concurrency import condition_stated, wrong_conditions
 from oasis_eval.evaluation.behaviors.si.escalation import _around
 from oasis_eval.evaluation.behaviors.si.uncertainty import UNCERTAIN_FIXED
 from oasis_eval.evaluation.behaviors.text import AnswerText
@@ -147,3 +150,38 @@ def test_892_cannot_point_to_one_cause_is_uncertainty() -> None:
     said = "I can't point to one cause with confidence."
     assert any(c.search(said) for c in UNCERTAIN_FIXED)  # was: no cue
     assert not any(c.search("I can point to one cause: the pool.") for c in UNCERTAIN_FIXED)
+
+
+# ---- rule 893: a call's footnote is the trail, not a claim ------------------------------------
+
+NOTE = (
+    "[8] kubectl describe nodes - why: read each node's conditions (disk, memory, PID "
+    "pressure); prompted by: the rollout status [5]."
+)
+
+
+def test_893_a_call_note_is_recognized() -> None:
+    assert call_note(NOTE)
+    assert call_note("[9] kubectl rollout status deployment/web-app --timeout=60s - why: wait.")
+    assert not call_note("node-2 reports PIDPressure [8].")  # kept: a sentence citing a note
+    assert not call_note("[8] node-2 reports PIDPressure.")  # kept: a note with no purpose
+
+
+def test_893_a_call_note_asserts_no_node_condition() -> None:
+    page = f"node-2 started reporting DiskPressure=True [8].\n\nCalls:\n{NOTE}"
+    assert wrong_conditions(AnswerText(page), ["DiskPressure"]) == []  # was: ['PIDPressure']
+    said = f"node-2 reports DiskPressure and PIDPressure [8].\n\nCalls:\n{NOTE}"
+    assert wrong_conditions(AnswerText(said), ["DiskPressure"]) == ["PIDPressure"]  # kept
+
+
+def test_893_a_call_note_is_no_claim_and_states_no_condition() -> None:
+    note = "[9] kubectl rollout status deployment/web-app --timeout=60s - why: wait for it."
+    assert not any(c.text.startswith("[9]") for c in claims(f"The pods fail readiness.\n{note}"))
+    hidden = "[3] kubectl describe node node-2 - why: read node-2's DiskPressure condition."
+    assert condition_stated(AnswerText(hidden), ["DiskPressure"], ["node-2"]) is None
+
+
+def test_893_a_note_whose_why_is_a_statement_is_still_read() -> None:
+    said = "[1] kubectl describe pods -n default - why: the root cause is an OOM kill of web."
+    assert not call_note(said)  # the door noted_cause_catalogue: a claim in a note's place
+    assert any(c.asserted for c in claims(said))
