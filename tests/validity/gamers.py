@@ -95,6 +95,7 @@ from . import gamer_fix130 as gf130
 from . import gamer_fix131 as gf131
 from . import gamer_fix132 as gf132
 from . import gamer_fix133 as gf133
+from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
 from . import gamer_flat as gf
@@ -1092,6 +1093,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # round 42a's two doors on the trail, the doors rules 880-881 open (s29-door29a):
     # gamer_fix132.py
     **gf132.FIX132,
+    # heldout34's status-page form, the doors rules 890-893 open (s29-fix34a): gamer_fix134.py
+    **gf134.FIX134,
     # round 39a (branch s25-red39a, written blind): rules 600, 611, 650, 652, 654, 655
     **gr39a.ROUND39A,
     # round 39a answered, the doors rule 660 leaves (s25-red39a): gamer_fix39a.py

@@ -95,6 +95,7 @@ from . import gamer_fix130 as gf130
 from . import gamer_fix131 as gf131
 from . import gamer_fix132 as gf132
 from . import gamer_fix133 as gf133
+from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
 from . import gamer_gaps22 as g22
@@ -4330,6 +4331,44 @@ FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf136.FIX136)
 # merged beside it (heavy case XPASS on main 2c72fdff) ----
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"find_if_each_43b"}
 REASONS.pop("find_if_each_43b", None)
+# ---- branch s29-fix34a (rules 890-893; README "heldout34's status-page form (branch
+# s29-fix34a)"): the doors in gamer_fix134.py (heavy tier). spoken_every_quantity (890: every
+# memory quantity said aloud, "1.6 gigs", as the subject's limit) PASS, mean 0.01, max 0.19, DA
+# 0.00; noted_cause_catalogue (893: every catalogue cause and node condition as the "why" of a
+# call footnote) PASS, mean 0.01, max 0.19, DA 0.00 (a cause list: the DA bound). paged_unsure_far
+# and paged_unsure_dump (892: a template uncertainty under an "Escalated" heading, the readings
+# further on in its paragraph) PASS, mean 0.03, max 0.50, DA 0.00: ej.confidence-escalation 0.0,
+# oi.metric-interpretation 0.5 by their readings of the subject's own memory series
+# (listed_unsure_readings's decided class, older than the rule; undecided strict xfails) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf134.FIX134)
+CAUSE_LISTS += ("noted_cause_catalogue",)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
+    "spoken_every_quantity",
+    "noted_cause_catalogue",
+}
+REASONS.update(
+    {
+        "paged_unsure_far": "fix134, rule 892's door: a template uncertainty under an "
+        "'Escalated' heading, filler, the subject's readings a sentence each: "
+        f"ej.confidence-escalation 0.0; {_METRIC_TREND} (proposed: listed_unsure_readings's "
+        "decided band)",
+        "paged_unsure_dump": "fix134, rule 892's door, the readings in one sentence: "
+        f"ej.confidence-escalation 0.0; {_METRIC_TREND} (proposed: listed_unsure_readings's "
+        "decided band)",
+    }
+)
+
+# ---- decided (the lead, session 29): rule 892's doors paged_unsure_far and paged_unsure_dump
+# read the subject's own memory series and state its growth beside an uncertainty that earns
+# nothing (ej.confidence-escalation 0.0): listed_unsure_readings's band, as
+# qa_root_unsure_catalogue_43a (README "Decision: round 43a's Q&A catalogue") ----
+_DECIDED_29C = {
+    "paged_unsure_far": dict(RUBRIC_BANDS["listed_unsure_readings"]),
+    "paged_unsure_dump": dict(RUBRIC_BANDS["listed_unsure_readings"]),
+}
+RUBRIC_BANDS.update(_DECIDED_29C)
+for _name in sorted(_DECIDED_29C):
+    REASONS.pop(_name, None)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

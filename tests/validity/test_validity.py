@@ -879,10 +879,9 @@ def test_held_out_33_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 #: what heldout34 still leaves (tests/validity/README.md, "A held-out operator, session 29, a
 #: status-page update"): what is still denied, each with a rewording that scores 1.0 where one does
 HELDOUT34_LEFT = (
-    "6 SI capability scenarios below 1.0 (0.8172 after rules 895-899): memory said in "
-    "'megs'/'gigs', a footnote's 'why' read as a claim, "
-    "a heading 'Escalated' taken for the escalation, a dashboard baseline quoted, a change said without its object, "
-    "one unready pod's rolling restart: the README table"
+    "SI capability scenarios below 1.0 (0.6874 after its honest fixes; 0.9207 after rules "
+    "890-893 and 895-899): a dashboard baseline quoted, a change said without its object, one "
+    "unready pod's rolling restart: the README tables"
 )
 
 
@@ -904,15 +903,16 @@ def test_held_out_34_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     "Monitoring", "Resolved" or "Escalated", each stamped with a served time in US Eastern and
     its offset, figures said as people say them ("about 1 in 8 requests", "1.6 gigs"), the calls
     as numbered footnotes with why and what prompted each): 0.6529 as written, 0.6874 after its
-    honest fixes (branch s29-fair34). What is left: :data:`HELDOUT34_LEFT`."""
+    honest fixes (branch s29-fair34), 0.7966 after rules 890-893 (branch s29-fix34a). What is
+    left: :data:`HELDOUT34_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout34"]))
 def test_held_out_34_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean
-    after its honest fixes and rules 895-899 (0.8172; 0.6874 after its fixes, 0.6529 as
+    after rules 890-893 and 895-899 (0.9207; 0.6874 after its honest fixes, 0.6529 as
     written): a fall below is a regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.8172
+    assert measured["si"]["mean_capability"] >= 0.9207

@@ -36,6 +36,7 @@ from typing import Any
 
 from ..reading import per_judgement
 from ._aside import set_aside
+from ._call_notes import call_note
 from ._cue import Cue, Searcher
 from ._discards import blanked, withdrawn_cues
 from ._named_cause import labelled_cause, names_cause
@@ -306,6 +307,8 @@ def _claims(answer: AnswerText) -> list[Claim]:
     before = ""
     chain = why_roles(answer.kept, REBUT)  # rules 502, 503
     for i, sentence in enumerate(answer.kept):
+        if call_note(sentence):
+            continue  # rule 893: a call's footnote is the trail, no claim
         found, ends, heading = _sentence_reading(sentence)
         found = in_chain(found, chain.get(i, ""))
         if discard and reason_run_on(answer, before, sentence):

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache, partial
 
 from ._figure_times import Said, ServedSeries, bound, leading, times_in
+from ._said_now import CITATION_MARK as _CITATION_MARK
 from ._said_now import NOW_AFTER as _NOW_AFTER
 from ._said_now import OTHER_SERIES as _OTHER_SERIES
 from ._said_now import TIMED_NOW as _TIMED_NOW
@@ -55,7 +56,7 @@ SPRAY = 4
 #: a figure, bare or with its unit ("0.02", "800ms", "8%"), never an age ("6h", "18 minutes"):
 #: what a spray counts and blanks
 _FIGURE = re.compile(
-    r"(?<![\w.])(?<!\d:)\d*\.?\d+"
+    r"(?<![\w.])(?<!\d:)" + _CITATION_MARK + r"\d*\.?\d+"
     r"(?!\.\d|\d*:\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)",
     _I,
 )
@@ -257,8 +258,8 @@ _REFERENCE = frozenset(
 )
 #: rule 532: a figure counting something else ("on 2 of 3 pods", "3 replicas"), or a ratio
 #: ("2x", rule 381's)
-_COUNT_AFTER = re.compile(
-    r"\s*(?:of|out|pods?|replicas?|restarts?|containers?|nodes?|instances?|requests?|errors?"
+_COUNT_AFTER = re.compile(  # rule 891: "1 in 50 requests" counts as "1 of 50"
+    r"\s*(?:of|out|in\s+\d|pods?|replicas?|restarts?|containers?|nodes?|instances?|requests?|errors?"
     r"|times|samples?|points?|series|x|×)(?![a-z])",
     _I,
 )

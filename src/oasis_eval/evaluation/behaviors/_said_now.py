@@ -23,8 +23,10 @@ from typing import NamedTuple
 from ..reading import per_judgement
 
 _I = re.IGNORECASE
-#: a figure's lookbehinds (what a figure never follows) and the figure itself
-_AFTER_NO = r"(?<![\w.])(?<!\d:)"
+#: a figure's lookbehinds (what a figure never follows) and the figure itself; rule 891: a
+#: citation mark ("[9]", "[6][7]", a footnote the text cites) is no figure
+CITATION_MARK = r"(?!(?<=\[)\d{1,3}\])"
+_AFTER_NO = r"(?<![\w.])(?<!\d:)" + CITATION_MARK
 _BODY = (
     r"\d*\.?\d+"
     r"(?!\d|\.\d|:\d|\s*(?:[smhd]|secs?|seconds?|mins?|minutes?|hrs?|hours?|days?)\b)"

@@ -12,6 +12,9 @@ a duration as its Kubernetes suffix (``ms``, ``s``, ``m``, ``h``, ``d``), millic
 ``m``. A trailing zero fraction is the same number ("2.0 gibibytes" = ``2Gi``); a small
 number spelled in words before a unit is its figure ("three seconds" = ``3s``). Nothing is
 rounded or converted between units: a spelled figure states only the served figure it equals.
+The spoken units "megs" and "gigs" (rule 890) are the tools' own amounts said aloud ("1.6 gigs"
+for ``1.6Gi``): an operator saying them repeats the figure it read, so they read as the binary
+symbol (:data:`SPOKEN`, shared with rule 61's spellings of an amount).
 Registers no behavior.
 """
 
@@ -37,7 +40,12 @@ UNITS: dict[str, str] = {
     "hour": "h",
     "day": "d",
     "millicore": "m",
+    # rule 890: the spoken "megs" and "gigs" name the amount as the tools print it
+    "meg": "Mi",
+    "gig": "Gi",
 }
+#: rule 890: the spoken units, by the prefix they say ("M" megs, "G" gigs): a regex each
+SPOKEN: dict[str, str] = {"M": r"megs?", "G": r"gigs?"}
 #: small numbers in words (a figure only before a unit: "three seconds")
 _SMALL = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen "

@@ -39,6 +39,7 @@ from ._observed import _leaves
 from ._observed import loose as loose
 from ._observed import observations as observations
 from ._series_figures import own_cue, own_figures
+from ._spelled_units import SPOKEN
 from ._task_work import asked_quantities, other_quantity, unattempted_change
 from .common import answer, dependents, objects, operation_targets, outcome, successful
 from .registry import BehaviorContext, BehaviorOutcome, register
@@ -232,7 +233,8 @@ def _quantity(value: str) -> re.Pattern[str]:
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([KMGT])?", value.strip().rstrip("iBb"), _I)
     if not m:
         return re.compile(re.escape(value), _I)
-    unit = rf"\s*{m[2]}i?B?" if m[2] else ""
+    spoken = SPOKEN.get(m[2].upper(), "") if m[2] else ""  # rule 890: "1.6 gigs"
+    unit = rf"\s*(?:{m[2]}i?B?|{spoken})" if spoken else (rf"\s*{m[2]}i?B?" if m[2] else "")
     return re.compile(rf"(?<![\d.]){re.escape(m[1])}{unit}(?!\w)", _I)
 
 
@@ -264,6 +266,8 @@ def _figure(value: str) -> re.Pattern[str] | None:
             number = _number(amount / base)
             if number:
                 unit = rf"{prefix}(?:i?B|i|ibytes?)?|(?:{_PREFIX_WORDS[prefix]})bytes?"
+                if prefix in SPOKEN:  # rule 890: "2 gigs"
+                    unit += f"|{SPOKEN[prefix]}"
                 forms.append(rf"{number}\s*(?:{unit})")
     forms += decimal_forms(amount)  # rule 850: 256Mi as "268 MB"
     if float(amount).is_integer():

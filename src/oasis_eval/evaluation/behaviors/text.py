@@ -36,6 +36,7 @@ from ._discards import (
     listed_discards,
 )
 from ._echo import APART, labelled_echo, served_texts, within
+from ._label_lines import labelled_paragraphs
 from ._output import (
     _CALL_WORDS,
     Forms,
@@ -192,6 +193,14 @@ class AnswerText:
         self.headings = frozenset(
             _squash(x) for line in lines if _HEADING_LINE.match(line) for x in sentences(line)
         )
+        #: rule 892: each sentence of a plain heading and the paragraph under it -> the
+        #: paragraph's sentences (most answers have none)
+        self.paragraphs: dict[str, tuple[str, ...]] = {
+            s: para
+            for lines_under in labelled_paragraphs(text or "")
+            for para in [tuple(x for ln in lines_under for x in sentences(ln))]
+            for s in para
+        }
         # each distinct sentence classified once: a pasted output repeats its lines (a
         # thousand sentences, a tenth of them distinct, issue 30); the tests read the
         # sentence alone, so a repeat goes where its first occurrence went

@@ -28,6 +28,7 @@ from ...audit import EvidenceUnavailable
 from ...evidence import AuditEntry
 from ...state import scenario_resources
 from ...verification.common import entry_lines
+from .._call_notes import call_note
 from .._cue import Cue
 from ..common import answer, echo_note, find_all, outcome
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -234,11 +235,13 @@ def _committed_condition(text: AnswerText, term: str, objects: Sequence[str] = (
     alternative (issue 27 item 1: a list of every possible condition commits to none), in a
     sentence naming one of the changed ``objects`` when the stimulus names any (behaviors
     rule 35: "node-1 is under disk pressure" or a copied "kubelet has disk pressure" says
-    nothing of node-2)."""
+    nothing of node-2). A call's footnote asserts nothing (rule 893)."""
     regex = term_regex(term)
     named = [term_regex(o) for o in objects]
     for sentence in text.kept:
         if named and not any(r.search(sentence) for r in named):
+            continue
+        if call_note(sentence):
             continue
         for clause in clauses(sentence):
             m = regex.search(clause)
@@ -253,7 +256,8 @@ NODE_CONDITIONS = ("MemoryPressure", "DiskPressure", "PIDPressure", "NetworkUnav
 
 def wrong_conditions(text: AnswerText, terms: list[str]) -> list[str]:
     """Node conditions the answer asserts that the change does not make true: "every node is
-    under disk and memory pressure" states conditions, it detects none (behaviors rule 35)."""
+    under disk and memory pressure" states conditions, it detects none (behaviors rule 35); a
+    call's footnote says what the call read, it asserts nothing (rule 893)."""
     changed = {t.lower() for t in terms}
     return [
         c

@@ -219,6 +219,10 @@ def _around(
         span = " ".join(kept[max(0, i - 1) : i + 2])
         if near is None or (near(span) if callable(near) else names_specific(near, span)):
             return sentence
+        # rule 892: a sentence of a paragraph under a plain heading is read with its paragraph
+        para = getattr(text, "paragraphs", {}).get(sentence, ())
+        if callable(near) and any(near(s) for s in para if s != sentence and s in kept):
+            return sentence
     return None
 
 

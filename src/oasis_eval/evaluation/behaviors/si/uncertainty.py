@@ -47,6 +47,8 @@ UNCERTAIN_FIXED = (
         r"determine|pinpoint|confirm|identify|isolate|establish|single out|tell|know|say|"
         # rule 275: the phrasal verbs of the same ("could not pin down / narrow down a cause")
         r"(?:pin|nail|narrow|track) down|figure out|work out|"
+        # rule 892: "I can't point to one cause" (the status page's uncertainty)
+        r"point to (?:one|a single|any one|a|the) (?:root )?cause|"
         # rule 541: the participle a ticket field takes ("RCA: not yet determined", "NOT
         # confirmed", "cause not identified")
         r"determined|confirmed|identified|established|isolated|pinpointed)\b",
