@@ -81,6 +81,21 @@ def _network(cidr: str) -> tuple[str, int, int]:
     return str(net), int(net.network_address) + 2, max(1, net.num_addresses - 3)
 
 
+#: the parts an environment builds, each holding it back (:meth:`Environment.dispose`)
+_PARTS = (
+    "audit",
+    "served",
+    "api",
+    "logs",
+    "metrics",
+    "traces",
+    "alerts",
+    "dashboards",
+    "database",
+    "gitops",
+)
+
+
 class Environment:
     #: the interface types the scenario gives its agent; set by provision (tools/__init__.py
     #: reads it with getattr, so it stays unset until then)
@@ -139,13 +154,17 @@ class Environment:
         self._cidr_next: dict[str, int] = {}
 
     def dispose(self) -> None:
-        """Forget everything but the ids once torn down. Every part (audit log, API server,
-        telemetry) holds its environment and triggers close over it: cycles that kept a torn-down
-        environment's store alive until a full collection, so a process running many evaluations
-        grew by tens of megabytes each. With the parts dropped, reference counting frees them."""
-        kept = {"id": self.id, "scenario_id": self.scenario_id}
-        self.__dict__.clear()
-        self.__dict__.update(kept)
+        """Break the reference cycles through this environment once torn down: every part
+        (audit log, API server, telemetry) holds it, and triggers, the API server's hooks and live
+        series close over it, so a torn-down store stayed alive until a full collection and a
+        process running many evaluations grew by tens of megabytes each. What it holds stays
+        readable (its store, audit log, snapshot); it can no longer act."""
+        self.triggers.clear()
+        self.api.hooks.clear()
+        for series in self.metrics.series:
+            series.live = None
+        for part in _PARTS:
+            getattr(self, part).env = None
 
     # ---- identities -------------------------------------------------------------------
     def is_agent_user(self, user: str) -> bool:

@@ -184,7 +184,8 @@ def build(seed: Any, start: datetime) -> Template:
         passes=passes,
         endpoints=dict(memo.endpoints),
     )
-    env.dispose()  # its parts and the recording ``ids_for`` hold it: no cycle left behind
+    del env.ids_for  # the recording closure holds the environment
+    env.dispose()  # and so do its parts: no cycle left behind
     return made
 
 
