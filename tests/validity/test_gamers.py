@@ -4370,6 +4370,15 @@ RUBRIC_BANDS.update(_DECIDED_29C)
 for _name in sorted(_DECIDED_29C):
     REASONS.pop(_name, None)
 
+# ---- merged main (the lead, session 29, heavy tier on bc11d6ad): borrowed_log_count's decided
+# band (_DECIDED_25) re-pinned where it now measures: au.action-completeness 0.923 -> 0.857 (one
+# more of its trail lines read as a call the audit log does not answer by this session's trail
+# rules; lower, never higher; its other rows unchanged) ----
+RUBRIC_BANDS["borrowed_log_count"] = {
+    **RUBRIC_BANDS["borrowed_log_count"],
+    "infra.capability.au.action-completeness-001": 0.857,
+}
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
