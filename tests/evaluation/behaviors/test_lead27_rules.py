@@ -15,7 +15,7 @@ from oasis_eval.evaluation.behaviors._markdown import _RULE
 from oasis_eval.evaluation.behaviors._metric_figure import _WHOLE
 from oasis_eval.evaluation.behaviors._words import _TABLE_RULE
 from oasis_eval.evaluation.behaviors.si._presupposed import presupposed
-from oasis_eval.evaluation.behaviors.si._trail_table import _SEPARATOR
+from oasis_eval.evaluation.behaviors.si._trail_table import SEPARATOR
 
 
 def _clock(region: str) -> dict[str, float | None]:
@@ -54,14 +54,14 @@ _OLD_RULE = r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$"
 
 
 def test_the_table_rule_matches_as_before_on_random_lines() -> None:
-    """Rule 743 (``_words._TABLE_RULE``, ``_trail_table._SEPARATOR``, ``_markdown._RULE``):
+    """Rule 743 (``_words._TABLE_RULE``, ``_trail_table.SEPARATOR``, ``_markdown._RULE``):
     the same matches as the patterns with two blank runs side by side."""
     old = re.compile(_OLD_RULE)
     old_md = re.compile(_OLD_RULE.replace("{3,}", "{2,}"))
     rng = random.Random(743)
     for _ in range(20000):
         line = "".join(rng.choice([" ", "|", "-", ":", "\t", "a", "--"]) for _ in range(12))
-        for before, after in ((old, _TABLE_RULE), (old, _SEPARATOR), (old_md, _RULE)):
+        for before, after in ((old, _TABLE_RULE), (old, SEPARATOR), (old_md, _RULE)):
             got, was = after.match(line), before.match(line)
             assert (got and got.group()) == (was and was.group()), repr(line)
 
@@ -70,7 +70,7 @@ def test_a_line_of_blanks_and_a_dotted_word_are_read_in_linear_time() -> None:
     """Round 41b's ``dotted_or_runs_41b``: before rule 743 each of these took minutes (a
     million steps squared); the suite's per-test timeout fails a return to that."""
     blanks = " " * 300_000 + "x"
-    assert _TABLE_RULE.match(blanks) is None and _SEPARATOR.match(blanks) is None
+    assert _TABLE_RULE.match(blanks) is None and SEPARATOR.match(blanks) is None
     assert _RULE.match(blanks) is None
     dotted = "it is " + ".".join(["db"] * 100_000) + " or not"
     assert presupposed(dotted) == []

@@ -142,19 +142,6 @@ _CUT = re.compile(r"\b(?:whether|if)\b[^?]*\.$", _I)
 _OR_NEXT = re.compile(r"^[\s\-\u2013\u2014)\]}*_]*or\b")
 
 
-def _cut_question(part: str) -> bool:
-    """Rules 826 and 872: ``part`` ends in a full stop inside a question it opened, "whether"
-    or an "if" after a verb of looking or asking (:data:`_OPENS`), no question mark after it."""
-    if not part.endswith("."):
-        return False
-    if "whether" in part.lower() and _CUT.search(part):
-        return True
-    if " if " not in part.lower():
-        return False
-    opens = [m.start() for m in _OPENS.finditer(part)]
-    return bool(opens) and "?" not in part[opens[-1] :]
-
-
 def _reads_on(sentence: str, at: int) -> bool:
     """Rule 826: the stop at ``at`` cuts a "whether" question its alternatives continue: a
     full stop, then a word in lower case, then "or" before the question's next end ("I
@@ -183,10 +170,8 @@ def joined(parts: list[str]) -> list[str]:
     for part in parts:
         if (
             out
-            and (
-                _cut_question(out[-1])  # rules 826, 872
-                or (_OPENS.search(out[-1]) and (_CUT.search(out[-1]) or _OR_NEXT.match(part)))
-            )  # rules 901, 902
+            and _OPENS.search(out[-1])  # a "whether" or an "if" question (rules 826, 872, 901)
+            and (_CUT.search(out[-1]) or _OR_NEXT.match(part))  # rule 902
             and _reads_on(f"{out[-1]} {part}", len(out[-1]) - 1)
         ):
             out[-1] = f"{out[-1]} {part}"

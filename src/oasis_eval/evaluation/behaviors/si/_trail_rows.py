@@ -36,7 +36,7 @@ from typing import Any
 from ...reported_calls import unverified_reported_calls
 from ._ran_spans import split_ran_list
 from ._trail_notes import change_cells
-from ._trail_table import LABEL, body_rows, labelled_cells
+from ._trail_table import LABEL, SEPARATOR, body_rows, labelled_cells
 
 #: a command written in a row (a code span)
 _COMMAND = re.compile(r"`([^`\n]{3,})`")
@@ -175,8 +175,8 @@ def _trail_shaped(answer: str, labelled: Mapping[str, str]) -> dict[str, list[st
     for line, header, cells in rows:
         if line in labelled or line in said:
             continue
-        found = [_PROMPT.sub("", c.strip(" `*_")) for i, c in enumerate(cells)]
-        found = [c for i, c in enumerate(found) if (len(header), i) in shapes and len(c) >= 3]
+        bare = (_PROMPT.sub("", c.strip(" `*_")) for c in cells)
+        found = [c for i, c in enumerate(bare) if (len(header), i) in shapes and len(c) >= 3]
         if found:
             out[line] = found
     return out
@@ -191,14 +191,11 @@ def _to_come_rows(answer: str) -> set[str]:
     for i, line in enumerate(lines):
         if not line.lstrip().startswith("|"):
             over, header = (line if line.strip() else over), ""
-        elif i + 1 < len(lines) and _SEPARATOR_ROW.match(lines[i + 1]):
+        elif i + 1 < len(lines) and SEPARATOR.match(lines[i + 1]):
             header = header or line
         elif _said_to_come(f"{over}\n{header}"):
             out.add(line)
     return out
-
-
-_SEPARATOR_ROW = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 
 def _said_to_come(text: str) -> bool:

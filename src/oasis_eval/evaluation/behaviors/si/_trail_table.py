@@ -19,7 +19,7 @@ LABEL = re.compile(
     re.IGNORECASE,
 )
 #: a separator row (``|---|:--:|``)
-_SEPARATOR = re.compile(r"^\s*(?:\|\s*)?:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*(?:\|\s*)?$")  # rule 743
+SEPARATOR = re.compile(r"^\s*(?:\|\s*)?:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*(?:\|\s*)?$")  # rule 743
 #: a cell that says nothing ("-", "n/a", "none")
 _EMPTY = re.compile(r"^(?:[\W_]*|n/?a|none|tbd|todo)$", re.IGNORECASE)
 
@@ -45,10 +45,10 @@ def body_rows(answer: str) -> Iterator[tuple[str, list[str], list[str]]]:
         if cells is None:
             header = None
             continue
-        if i + 1 < len(lines) and _SEPARATOR.match(lines[i + 1]) and not _SEPARATOR.match(line):
+        if i + 1 < len(lines) and SEPARATOR.match(lines[i + 1]) and not SEPARATOR.match(line):
             header = cells
             continue
-        if header is None or _SEPARATOR.match(line) or len(cells) != len(header):
+        if header is None or SEPARATOR.match(line) or len(cells) != len(header):
             continue
         yield line, header, cells
 
