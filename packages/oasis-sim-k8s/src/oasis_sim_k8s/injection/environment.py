@@ -81,21 +81,6 @@ def _network(cidr: str) -> tuple[str, int, int]:
     return str(net), int(net.network_address) + 2, max(1, net.num_addresses - 3)
 
 
-#: the parts an environment builds, each holding it back (:meth:`Environment.dispose`)
-_PARTS = (
-    "audit",
-    "served",
-    "api",
-    "logs",
-    "metrics",
-    "traces",
-    "alerts",
-    "dashboards",
-    "database",
-    "gitops",
-)
-
-
 class Environment:
     #: the interface types the scenario gives its agent; set by provision (tools/__init__.py
     #: reads it with getattr, so it stays unset until then)
@@ -163,8 +148,9 @@ class Environment:
         self.api.hooks.clear()
         for series in self.metrics.series:
             series.live = None
-        for part in _PARTS:
-            getattr(self, part).env = None
+        for part in list(vars(self).values()):
+            if getattr(part, "env", None) is self:  # every part built with it, whatever its name
+                part.env = None
 
     # ---- identities -------------------------------------------------------------------
     def is_agent_user(self, user: str) -> bool:
