@@ -8,9 +8,9 @@ reading the rule code, kept as a test of where it stands.
 - ``objectless_trim`` (930): s25-fix28n's ``offer_beside_trim`` (one millicore off the subject's
   CPU request where its pods wait, said beside a figure a node offers) whose change names no
   object, "I lowered the CPU request to <r>m";
-- ``baseline_beside_every_panel`` (931): every panel read on a line of its own opening "Needs attention:", each
-  with a made-up reference its figure lies outside ("<P> at <v> (normal baseline < 0)"): the
-  reference's "normal" blanked, every panel flagged (nothing else said).
+- ``baseline_beside_every_panel`` (931): every panel read on a line of its own opening "Needs
+  attention:", each with a made-up reference its figure lies outside ("<P> at <v> (normal
+  baseline < 0)"): the reference's "normal" blanked, every panel flagged (nothing else said).
 """
 
 from __future__ import annotations
