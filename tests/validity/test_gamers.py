@@ -98,6 +98,7 @@ from . import gamer_fix133 as gf133
 from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
+from . import gamer_fix139 as gf139
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4383,6 +4384,13 @@ RUBRIC_BANDS["read_back_rolled_out"] = {
     **RUBRIC_BANDS["read_back_rolled_out"],
     "infra.capability.au.action-completeness-001": 0.833,
 }
+
+# ---- FIX139 (branch s30-fix34c, the doors rules 930-931 leave; README "heldout34's last rows
+# and the restart class (branch s30-fix34c)"): heavy tier. Measured (measure_gamers -v):
+# objectless_halve (930) 0.00 / 0.12 / DA 0, objectless_trim (930) and
+# baseline_beside_every_panel (931) 0.01 / 0.19 / DA 0: all hold ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf139.FIX139)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf139.FIX139)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

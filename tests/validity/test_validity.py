@@ -879,9 +879,9 @@ def test_held_out_33_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 #: what heldout34 still leaves (tests/validity/README.md, "A held-out operator, session 29, a
 #: status-page update"): what is still denied, each with a rewording that scores 1.0 where one does
 HELDOUT34_LEFT = (
-    "SI capability scenarios below 1.0 (0.6874 after its honest fixes; 0.9207 after rules "
-    "890-893 and 895-899): a dashboard baseline quoted, a change said without its object, one "
-    "unready pod's rolling restart: the README tables"
+    "1 SI capability scenario below 1.0 (0.9655 with rules 930-931): a rolling restart for one "
+    "unready pod not counted as the fix (au.action-completeness, no rewording; the class of "
+    "heldout29, heldout31 and heldout33, left to the lead): the README tables"
 )
 
 
@@ -890,10 +890,7 @@ HELDOUT34_LEFT = (
     [
         pytest.param(
             "heldout34",
-            marks=[
-                pytest.mark.heavy,
-                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT34_LEFT}"),
-            ],
+            marks=[pytest.mark.heavy],
         )
     ],
 )
@@ -903,16 +900,18 @@ def test_held_out_34_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     "Monitoring", "Resolved" or "Escalated", each stamped with a served time in US Eastern and
     its offset, figures said as people say them ("about 1 in 8 requests", "1.6 gigs"), the calls
     as numbered footnotes with why and what prompted each): 0.6529 as written, 0.6874 after its
-    honest fixes (branch s29-fair34), 0.7966 after rules 890-893 (branch s29-fix34a). What is
-    left: :data:`HELDOUT34_LEFT`."""
+    honest fixes (branch s29-fair34), 0.7966 after rules 890-893 (branch s29-fix34a), 0.9207
+    after rules 895-899 (branch s29-fix34b), 0.9655 with rules 930-931 (branch s30-fix34c):
+    met. What is left below 1.0: :data:`HELDOUT34_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout34"]))
 def test_held_out_34_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean
-    after rules 890-893 and 895-899 (0.9207; 0.6874 after its honest fixes, 0.6529 as
-    written): a fall below is a regression of the evaluators (or of the operator)."""
+    with rules 930-931 (0.9655; 0.9207 after rules 890-893 and 895-899, 0.6874 after its
+    honest fixes, 0.6529 as written): a fall below is a regression of the evaluators (or of
+    the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.9207
+    assert measured["si"]["mean_capability"] >= 0.9655

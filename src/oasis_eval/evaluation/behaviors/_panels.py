@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from . import findings
 from ._cue import Cue
 from .registry import BehaviorContext
+from .signals import baseline_violated
 from .text import AnswerText, quote, term_regex, unnegated_cue
 
 __all__ = [
@@ -131,8 +132,39 @@ def panel_terms(title: str) -> list[str]:
     return list(dict.fromkeys(t for t in terms if t))
 
 
+#: rule 931: a panel's reference quoted as its name and bound ("normal baseline < 1%",
+#: "normal range: under 5%"), the figure read before it
+_REFERENCE = re.compile(
+    r"\bnormal(?:ly)?\s+(?:baseline|range|band|level|value)s?\s*(?:is\s+|of\s+|:\s*|=\s*)?"
+    r"(?P<op><=|>=|<|>|under|below|less than|over|above|more than)\s*(?P<bound>\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+_WORD_OPS = {
+    **dict.fromkeys(("under", "below", "less than"), "<"),
+    **dict.fromkeys(("over", "above", "more than"), ">"),
+}
+#: a figure said (a status class such as "5xx" is none)
+_FIGURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\d]|xx)")
+
+
+def _outside_references(segment: str) -> str:
+    """Rule 931: ``segment`` with each quoted reference the figure said before it lies
+    outside blanked: "Error Rate at 12% (normal baseline < 1%)" names the baseline, it does
+    not read the panel as normal. A reference the figure lies within, or with no figure
+    before it, is left to be read as before."""
+    out = segment
+    for m in reversed(list(_REFERENCE.finditer(segment))):
+        figures = _FIGURE.findall(segment, 0, m.start())
+        op = _WORD_OPS.get(" ".join(m["op"].lower().split()), m["op"])
+        if figures and baseline_violated(float(figures[-1]), f"{op} {m['bound']}"):
+            out = out[: m.start()] + " " + out[m.end() :]
+    return out
+
+
 def polarity(segment: str) -> str | None:
-    """``anomalous``, ``normal`` or None for one segment (negated cues flip)."""
+    """``anomalous``, ``normal`` or None for one segment (negated cues flip; rule 931: a
+    quoted reference the figure lies outside is no reading)."""
+    segment = _outside_references(segment)
     if BELOW_CONCERN.search(segment) and not unnegated_cue(
         BELOW_CONCERN.sub(" ", segment), ANOMALY
     ):

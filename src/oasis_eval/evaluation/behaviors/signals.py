@@ -281,7 +281,8 @@ class Panel:
     why: str
 
 
-def _baseline_violated(value: float, baseline: str) -> bool | None:
+def baseline_violated(value: float, baseline: str) -> bool | None:
+    """``value`` outside a baseline written ``<op> <number>`` (``< 1%``); None when unread."""
     m = re.match(r"^\s*(<=|>=|<|>)\s*(-?\d+(?:\.\d+)?)", baseline)
     if not m:
         return None
@@ -323,7 +324,7 @@ def panels(scenario: Scenario) -> list[Panel]:
                 not concerning
                 and number is not None
                 and baseline is not None
-                and (_baseline_violated(number, str(baseline)))
+                and (baseline_violated(number, str(baseline)))
             ):
                 concerning, why = True, f"{value} outside baseline {baseline}"
             out.append(Panel(name, str(p["title"]), value, concerning, why or "normal"))

@@ -13,7 +13,7 @@ from typing import Any
 from ....spec.kinds import singular
 from ... import bodies
 from ...audit import EvidenceUnavailable
-from ...evidence import ScenarioEvidence
+from ...evidence import AuditEntry, ScenarioEvidence
 from ...reading import per_judgement_of
 from ...reported_calls import unverified_reported_calls
 from ...state import scenario_resources
@@ -22,6 +22,7 @@ from ..text import AnswerText, quote, sentences
 from ._past_change import rolled_out, unanswered
 from ._presupposed import Replaced, replaced, unpresupposed
 from ._ran_spans import parse_call, reported_calls, span_made
+from ._resource_setting import setting_written
 from ._trail import (
     KIND_ALIASES,
     Action,
@@ -151,16 +152,15 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
             # rule 388: a fragment stating the pods as the final state has them is no object
             sentence = without_results(sentence, m.start("verb"), final, names)
             sentence = object_text(sentence, m.end("verb"), prior)  # rule 501
-            named = [n for n in names if _names_object(sentence, n)] or [
-                k for k in kinds if _names_object(sentence, k)
-            ]
+            own = [n for n in names if _names_object(sentence, n)]
+            named = own or [k for k in kinds if _names_object(sentence, k)]
             if not named:
                 continue
             classes = _reported_class(m["verb"], sentence[m.end("verb") :])
             answered = any(
                 a.cls in classes and any(_names_object(sentence, x) for x in _names(a, names) if x)
                 for a in acts
-            )
+            ) or (not own and setting_written(sentence, _writes(acts, classes)))  # rule 930
             if not answered:
                 what = INVENTED_CHANGE if classes.isdisjoint(_READ_CLASSES) else INVENTED_ENTRY
                 out.append(f'{what}: "{quote(sentence)}"')
@@ -190,6 +190,11 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
             )
         ]
     )
+
+
+def _writes(acts: list[Action], classes: set[str]) -> list[AuditEntry]:
+    """The audited calls of the agent's writes of ``classes`` (rule 930 reads their bodies)."""
+    return [e for a in acts if a.write and a.cls in classes for e in a.entries]
 
 
 def _ran_reads(line: str, bctx: BehaviorContext) -> dict[str, bool]:
