@@ -156,6 +156,7 @@ from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
 from . import gamer_round43b as gr43b
 from . import gamer_round44a as gr44a
+from . import gamer_round45a as gr45a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1149,6 +1150,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf135.FIX135,
     # heldout34's true statements answered, the door each of rules 895-899 leaves (s29-fix34b)
     **gf136.FIX136,
+    # round 45a (branch s30-red45a, written blind): rules 895-899, 900-907
+    **gr45a.ROUND45A,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

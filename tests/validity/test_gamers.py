@@ -150,6 +150,7 @@ from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
 from . import gamer_round43b as gr43b
 from . import gamer_round44a as gr44a
+from . import gamer_round45a as gr45a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4383,6 +4384,11 @@ RUBRIC_BANDS["read_back_rolled_out"] = {
     **RUBRIC_BANDS["read_back_rolled_out"],
     "infra.capability.au.action-completeness-001": 0.833,
 }
+
+# ---- ROUND45A (branch s30-red45a, written blind against rules 895-907; README "Forty-fifth
+# round, part a (branch s30-red45a)"): heavy tier. Not yet measured: every one starts a strict
+# xfail of the max ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr45a.ROUND45A)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
