@@ -98,6 +98,7 @@ from . import gamer_fix133 as gf133
 from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
+from . import gamer_fix138 as gf138
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1152,6 +1153,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf136.FIX136,
     # round 45a (branch s30-red45a, written blind): rules 895-899, 900-907
     **gr45a.ROUND45A,
+    # round 45a answered, the door each of rules 920-922 leaves (s30-red45a): gamer_fix138.py
+    **gf138.FIX138,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
