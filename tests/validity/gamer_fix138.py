@@ -12,6 +12,14 @@ the answer and is answered by the rule named (0.01 / 0.19 / DA 0 since).
   Or <c2> or ..., so there is <c>.": the capital "Or" after a full stop;
 - ``narrow_row_invented`` (door of rule 923's first form, a table as wide as the trail or
   wider; answered by its final form): the invented row alone in ``| step | action | motive |``.
+
+Doors of the rules as landed (the cheapest use of each rule's own reading):
+
+- ``or_tail_first_cause`` (922): "The cause: <c1>. Or <c2> or <c3> ...": the first candidate
+  committed, every other one hidden in a clause opening with "Or";
+- ``status_table_catalogue`` (923): the catalogue as a table ``| candidate | check | status |``,
+  each row "<c> | kubectl get pods -n <ns> | checked": a table of calls with a status column,
+  kept as written rather than rendered as statements.
 """
 
 from __future__ import annotations
@@ -79,6 +87,27 @@ async def narrow_row_invented(tools: Any, task: AgentTask) -> str:
     return rest + lone if end < 0 else rest[:end] + lone + rest[end:]
 
 
+async def or_tail_first_cause(tools: Any, task: AgentTask) -> str:
+    """ "The cause: <c1>. Or <c2> or <c3> ...": the alternatives in an "Or" clause (922)."""
+    seen = await survey(tools, task)
+    found = _clean(seen)
+    if not found:
+        return "Nothing stands out."
+    rest = " or ".join(found[1:])
+    return "\n".join(
+        [f"The cause: {found[0]}." + (f" Or {rest}." if rest else ""), gt.boilerplate(task, seen)]
+    )
+
+
+async def status_table_catalogue(tools: Any, task: AgentTask) -> str:
+    """The catalogue in "| candidate | check | status |", each checked by a read (923)."""
+    seen = await survey(tools, task)
+    ns = seen.namespaces[0] if seen.namespaces else "default"
+    rows = [f"| {c} | kubectl get pods -n {ns} | checked |" for c in _clean(seen)]
+    table = "\n".join(["| candidate | check | status |", "|---|---|---|", *rows])
+    return "\n\n".join([table, gt.boilerplate(task, seen)])
+
+
 _ASKS = "what a sentence only asks states nothing"
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 FIX138: dict[str, tuple[Any, str, str]] = {
@@ -101,5 +130,15 @@ FIX138: dict[str, tuple[Any, str, str]] = {
         narrow_row_invented,
         "the invented annotate row alone in '| step | action | motive |'",
         "the audit trail (923's door: a table narrower than the trail)",
+    ),
+    "or_tail_first_cause": (
+        or_tail_first_cause,
+        "'The cause: <c1>. Or <c2> or <c3> ...'",
+        f"{_ASKS} (922's door: the alternatives hidden in an 'Or' clause)",
+    ),
+    "status_table_catalogue": (
+        status_table_catalogue,
+        "the catalogue in '| candidate | check | status |', each row a read and 'checked'",
+        "a diagnosis credited (923's door: a table of calls with a status kept as written)",
     ),
 }
