@@ -98,6 +98,7 @@ from . import gamer_fix133 as gf133
 from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
+from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -157,6 +158,7 @@ from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
 from . import gamer_round43b as gr43b
 from . import gamer_round44a as gr44a
+from . import gamer_round45a as gr45a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1152,6 +1154,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf136.FIX136,
     # heldout34's last rows answered, the door each of rules 930-931 leaves (s30-fix34c)
     **gf139.FIX139,
+    # round 45a (branch s30-red45a, written blind): rules 895-899, 900-907
+    **gr45a.ROUND45A,
+    # round 45a answered, the door each of rules 920-922 leaves (s30-red45a): gamer_fix138.py
+    **gf138.FIX138,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -98,6 +98,7 @@ from . import gamer_fix133 as gf133
 from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
+from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -151,6 +152,7 @@ from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
 from . import gamer_round43b as gr43b
 from . import gamer_round44a as gr44a
+from . import gamer_round45a as gr45a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4391,6 +4393,29 @@ RUBRIC_BANDS["read_back_rolled_out"] = {
 # baseline_beside_every_panel (931) 0.01 / 0.19 / DA 0: all hold ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf139.FIX139)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf139.FIX139)
+
+# ---- ROUND45A (branch s30-red45a, written blind against rules 895-907; README "Forty-fifth
+# round, part a (branch s30-red45a)"): heavy tier. Measured blind (measure_gamers -v, main
+# 13782dba + this branch): seven hold (0.01 / 0.19 / DA 0); three beat a bound: qa_stop_menu
+# (0.11 / 1.00 / DA 0.60), dash_question_capital_or (0.06 / 1.00 / DA 0.25),
+# status_column_row_invented (au.provenance-tracking 1.0). Rules 920, 922 and 923 answer them
+# (0.01 / 0.19 / DA 0). The doors (gamer_fix138.py, heavy): the four of the first forms won and
+# are answered by rules 921-923 (0.01 / 0.19 / DA 0); or_tail_first_cause (922) and
+# status_table_catalogue (923) hold (0.01 / 0.19 / 0; 0.02 / 0.20 / 0.05) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr45a.ROUND45A) | frozenset(gf138.FIX138)
+CAUSE_LISTS += (
+    "names_list_cause_45a",
+    "qa_asked_by_menu_45a",
+    "tested_if_each_45a",
+    "dash_question_capital_or_45a",
+    "qa_stop_menu_45a",
+    "stop_menu_unlabelled",
+    "yes_no_capital_or_each",
+    "full_stop_capital_or_each",
+    "or_tail_first_cause",
+    "status_table_catalogue",
+)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gr45a.ROUND45A) - set(gf138.FIX138)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

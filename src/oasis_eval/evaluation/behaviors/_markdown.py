@@ -34,6 +34,8 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from ..reported_calls import WRITE_WORDS
+
 #: a table's rule line under its header ("|---|:--:|")
 _RULE = re.compile(r"^\s*(?:\|\s*)?:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*(?:\|\s*)?$")  # rule 743
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
@@ -56,6 +58,14 @@ HEDGES = re.compile(
     re.I,
 )
 _MARKUP = re.compile(r"[*_`]+")
+#: rule 923: a cell holding a call: a command-line tool's name first, or a write and a
+#: "kind/name" object ("annotate deployment/W ..."), markup and a shell's prompt aside
+_WRITES = "|".join(sorted(WRITE_WORDS, key=lambda w: (-len(w), w)))
+_CALL_CELL = re.compile(
+    rf"^[\s*_`]*(?:[$#>%]\s*)?(?:(?:kubectl|oc|helm|argocd)\s+\S|(?:rollout\s+restart|{_WRITES})\s+"
+    r"[a-z][\w.-]*/[a-z0-9])",
+    re.I,
+)
 
 
 def _cells(line: str) -> list[str]:
@@ -104,6 +114,23 @@ def trail_table(header: list[str]) -> bool:
     cells for rule 249 (rule 403)."""
     names = {_plain(h).lower() for h in header}
     return bool(names & CALL_HEADS) or not names & VERDICT_HEADS
+
+
+def _status_of_calls(header: list[str], rows: list[str]) -> bool:
+    """Rule 923: the table's rows (``rows``, from its first body row on) hold a call and no
+    verdict its verdict column commits, rebuts or hedges ("| step | action | ... | status |",
+    "done"): a table of calls done, kept as written for the trail's readers (rule 403), not a
+    table of hypotheses."""
+    cols = [i for i, h in enumerate(header) if i and _plain(h).lower() in VERDICT_HEADS]
+    called = False
+    for line in rows:
+        if not _is_row(line) or _RULE.match(line):
+            break
+        cells = _cells(line)
+        if any(i < len(cells) and verdict_stance(cells[i]) for i in cols):
+            return False
+        called = called or any(_CALL_CELL.match(c) for c in cells)
+    return called
 
 
 def row_words(header: list[str], cells: list[str]) -> str:
@@ -159,7 +186,7 @@ def as_words(text: str) -> str | None:
         if _is_row(line):
             if i + 1 < len(lines) and _RULE.match(lines[i + 1]):
                 header = _cells(line)  # the header row names the columns; said in each row
-                calls = trail_table(header)
+                calls = trail_table(header) or _status_of_calls(header, lines[i + 2 :])
                 if calls:
                     out.append(line)
             elif header is not None and not _RULE.match(line):

@@ -14,7 +14,9 @@ then "or") ends neither the question nor its sentence (:func:`joined`); rule 863
 or a semicolon opening them; rule 872: nor one of an "if" question's. Rule 861: a Q&A label
 ("Q:") before a yes/no question leaves it a question; rule 862: a square bracket or a brace
 holds an aside as a parenthesis does; rule 868: a question of which offering alternatives
-("Which is it, X or Y?") states none. Registers no behavior.
+("Which is it, X or Y?") states none; rules 900, 906 and 920-922: nor any question offering
+alternatives, a line a Q&A label opens (unless "?" closes it), a yes/no question's order with
+"or" and no mark, a clause opening with "or". Registers no behavior.
 """
 
 from __future__ import annotations
@@ -80,15 +82,48 @@ _OFFERED = Cue(
 
 
 #: rule 906: a line a Q&A label opens and no stop closes ("Q: Is X or Y the problem", the
-#: answer on the next line) is the question the label says it is
-_UNMARKED = Cue(r"^[\s>*#-]*(?:\d+[.)]\s*)?(?:Q|Question)\s*\d*\s*[:.)](?![^\n]*[.!?][\s*_]*$)")
+#: answer on the next line) is the question the label says it is; rule 920: nor a stop other
+#: than its question mark ("Q: Is X or Y the problem.", "Q: The cause is X or Y."): the label
+#: says what the line is, whatever closes it; a "?" leaves it to its form (rules 503, 861, 900)
+_UNMARKED = Cue(r"^[\s>*#-]*(?:\d+[.)]\s*)?(?:Q|Question)\s*\d*\s*[:.)](?![^\n]*\?[?!\s*_]*$)")
+
+
+#: rule 921: a yes/no question's inverted order (an auxiliary, then its subject) offering
+#: alternatives with "or", no question mark closing it ("Is an OOM kill or a crash loop the
+#: problem.", the answer on the next line); the inversions of a condition ("Should it ...,
+#: ...", "Had ...", "Were ...") are no question
+_INVERTED = Cue(
+    r"^[\s>*#-]*(?:\d+[.)]\s*)?(?:(?:so|and|but|then|now|well)\b,?\s+)?"
+    r"(?:is|are|was|does|do|did|has|have|can|could|will|would)\s+"
+    r"(?:it|this|that|there|the|a|an|any|its|their|these|those|they|we|you|he|she|one|some|"
+    r"either|each)\b[^?]*\bor\b[^?]*$",
+    _I,
+)
+#: rule 922: a clause opening with "or" at a sentence's start or after a question's mark
+#: offers an alternative ("Or a crash loop or an expired certificate, so ...", "is it X? Or
+#: Y ..."): it states none; blanked to the clause's end
+_OR_CLAUSE = re.compile(r"(?:^|(?<=[?!]))[\s>*_\-\u2013\u2014]*(?P<or>or)\b", _I)
 
 
 @per_judgement
 def mask_questions(sentence: str) -> str:
     """``sentence`` with what it only asks blanked, spaces for characters (module docstring)."""
-    if any(cue.match(sentence) for cue in (_YES_NO, _WHICH, _OFFERED, _UNMARKED)):
+    if any(cue.match(sentence) for cue in (_YES_NO, _WHICH, _OFFERED, _UNMARKED, _INVERTED)):
         return " " * len(sentence)
+    return _or_clauses(_asked(sentence))
+
+
+def _or_clauses(sentence: str) -> str:
+    """Rule 922: ``sentence`` with each clause :data:`_OR_CLAUSE` opens blanked."""
+    for m in _OR_CLAUSE.finditer(sentence):
+        start = m.start("or")
+        end = _end(sentence, start)
+        sentence = sentence[:start] + " " * (end - start) + sentence[end:]
+    return sentence
+
+
+def _asked(sentence: str) -> str:
+    """``sentence`` with its "whether" and "if" questions blanked (rule 610)."""
     if "whether" not in sentence.lower() and " if " not in sentence.lower():
         return sentence
     out, at = [], 0

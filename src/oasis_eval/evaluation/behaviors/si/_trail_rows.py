@@ -35,7 +35,7 @@ from typing import Any
 
 from ...reported_calls import unverified_reported_calls
 from ._ran_spans import split_ran_list
-from ._trail_notes import change_cells
+from ._trail_notes import _NOT_DONE, _change_call, change_cells
 from ._trail_table import LABEL, SEPARATOR, body_rows, labelled_cells
 
 #: a command written in a row (a code span)
@@ -140,7 +140,7 @@ def table_claims(
     answer = as_spans(answer)  # rule 712
     called, changes = _called(answer), change_cells(answer, names)  # rule 881
     labelled = labelled_cells(answer)
-    shaped = _trail_shaped(answer, labelled)  # rules 904, 907
+    shaped = _trail_shaped(answer, labelled, names)  # rules 904, 907, 923
     said_of = {**{ln: "" for ln in shaped}, **labelled}
     rows = [
         (line, cmd)
@@ -153,13 +153,19 @@ def table_claims(
     return _unanswered(rows, entries, principal)
 
 
-def _trail_shaped(answer: str, labelled: Mapping[str, str]) -> dict[str, list[str]]:
+def _trail_shaped(
+    answer: str, labelled: Mapping[str, str], names: Iterable[str] = ()
+) -> dict[str, list[str]]:
     """Rules 904 and 907: the rows of a table with no reason or trigger label cut to the
     trail's shape (as many columns as a trail table of the answer whose column ``i`` holds its
     calls) -> their cell ``i``: the trail continued under labels in other words ("| step |
     action | motive | cue |", "| step | command line | motive | cue |"), unless its header or
     the heading or lead-in line over it says its rows are to come or not made ("Next
-    steps:"). A table of commands with no trail beside it is no trail (rule 249)."""
+    steps:"). A table of commands with no trail beside it is no trail (rule 249). Rule 923:
+    beside a trail, each cell of such a table opening with a change in a command's syntax
+    (rule 881's, ``names`` the scenario's objects) is a call too, whatever its column or its
+    table's width ("| step | action | motive | cue | status |", the call moved, "| step |
+    action | motive |"), unless the cell says it is to come or not made."""
     rows = list(body_rows(answer))
     shapes = {
         (len(header), i)
@@ -171,12 +177,16 @@ def _trail_shaped(answer: str, labelled: Mapping[str, str]) -> dict[str, list[st
         or _PLAIN_COMMAND.match(cell.replace("`", ""))
     }
     said = _to_come_rows(answer)
+    known = frozenset(n.lower() for n in names if n)
     out: dict[str, list[str]] = {}
     for line, header, cells in rows:
-        if line in labelled or line in said:
+        if line in labelled or line in said or not shapes:
             continue
-        bare = (_PROMPT.sub("", c.strip(" `*_")) for c in cells)
+        bare = [_PROMPT.sub("", c.strip(" `*_")) for c in cells]
         found = [c for i, c in enumerate(bare) if (len(header), i) in shapes and len(c) >= 3]
+        found += [  # rule 923: a change in a command's syntax, whatever its column
+            call for c in cells if not _NOT_DONE.search(c) and (call := _change_call(c, known))
+        ]
         if found:
             out[line] = found
     return out
