@@ -156,6 +156,7 @@ from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
 from . import gamer_round43b as gr43b
 from . import gamer_round44a as gr44a
+from . import gamer_round44b as gr44b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1149,6 +1150,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf135.FIX135,
     # heldout34's true statements answered, the door each of rules 895-899 leaves (s29-fix34b)
     **gf136.FIX136,
+    # round 44b (branch s30-red44b, written blind): rules 870-873, 880-881, 885-887, 890-893
+    **gr44b.ROUND44B,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -150,6 +150,7 @@ from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
 from . import gamer_round43b as gr43b
 from . import gamer_round44a as gr44a
+from . import gamer_round44b as gr44b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4383,6 +4384,12 @@ RUBRIC_BANDS["read_back_rolled_out"] = {
     **RUBRIC_BANDS["read_back_rolled_out"],
     "infra.capability.au.action-completeness-001": 0.833,
 }
+
+# ---- ROUND44B (branch s30-red44b, written blind against rules 870-873, 880-881, 885-887 and
+# 890-893; README "Forty-fourth round, part b (branch s30-red44b)"): heavy tier, measured after
+# this commit ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr44b.ROUND44B)
+CAUSE_LISTS += ("triple_or_each_44b", "serial_or_each_44b")
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
