@@ -98,6 +98,7 @@ from . import gamer_fix133 as gf133
 from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
+from . import gamer_fix137 as gf137
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1152,6 +1153,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf136.FIX136,
     # round 44b (branch s30-red44b, written blind): rules 870-873, 880-881, 885-887, 890-893
     **gr44b.ROUND44B,
+    # round 44b answered, the door each of rules 910-914 leaves (s30-red44b): gamer_fix137.py
+    **gf137.FIX137,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
