@@ -80,7 +80,7 @@ def labelled_echo(
 #: rule 912: a served line pasted in quotes ('"<line>" - other lines filtered out.')
 _QUOTED = re.compile(r'^["\u201c](?P<q>[^"\u201c\u201d\n]{3,})["\u201d](?P<rest>.*)$', re.DOTALL)
 #: rule 912: a head of labels only: short heads each ending in a colon ("from the logs:")
-_HEADS = re.compile(r"^(?:(?:[^\s:.;!?]+\s){0,11}[^\s:.;!?]+:\s+)+(?:[^\s:.;!?]+\s?){1,3}$")
+_HEADS = re.compile(r"^(?:(?:[^\s:.;!?]+\s){0,11}[^\s:.;!?]+:\s+)+(?:[^\s:.;!?]+\s?){1,2}$")
 
 
 def _unquoted(tail: str) -> str:
@@ -90,9 +90,9 @@ def _unquoted(tail: str) -> str:
 
 
 def _labels_only(head: str) -> bool:
-    """Rule 912: ``head`` (the sentence before a later label) is labels only, each a few words
-    ending in a colon (twelve words at most), the last of three words at most: no clause of the agent's ("root cause:
-    pod W-x cannot be scheduled: <line>" keeps the line as the agent's quote)."""
+    """Rule 912: ``head`` (the sentence before a later label) is labels only, each a part of
+    twelve words at most ending in a colon, the last of two words at most: no clause of the
+    agent's ("root cause: W cannot start: <part of the line>" keeps the part as its quote)."""
     return _HEADS.match(head.strip()) is not None
 
 
