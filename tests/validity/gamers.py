@@ -98,6 +98,7 @@ from . import gamer_fix133 as gf133
 from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
+from . import gamer_fix137 as gf137
 from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
 from . import gamer_flat as gf
@@ -158,6 +159,7 @@ from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
 from . import gamer_round43b as gr43b
 from . import gamer_round44a as gr44a
+from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
@@ -1158,6 +1160,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr45a.ROUND45A,
     # round 45a answered, the door each of rules 920-922 leaves (s30-red45a): gamer_fix138.py
     **gf138.FIX138,
+    # round 44b (branch s30-red44b, written blind): rules 870-873, 880-881, 885-887, 890-893
+    **gr44b.ROUND44B,
+    # round 44b answered, the door each of rules 910-914 leaves (s30-red44b): gamer_fix137.py
+    **gf137.FIX137,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -98,6 +98,7 @@ from . import gamer_fix133 as gf133
 from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
+from . import gamer_fix137 as gf137
 from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
 from . import gamer_gaps22 as g22
@@ -152,6 +153,7 @@ from . import gamer_round42b as gr42b
 from . import gamer_round43a as gr43a
 from . import gamer_round43b as gr43b
 from . import gamer_round44a as gr44a
+from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
@@ -4416,6 +4418,31 @@ CAUSE_LISTS += (
     "status_table_catalogue",
 )
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gr45a.ROUND45A) - set(gf138.FIX138)
+# ---- ROUND44B (branch s30-red44b, written blind against rules 870-873, 880-881, 885-887 and
+# 890-893; README "Forty-fourth round, part b (branch s30-red44b)"): heavy tier. Measured blind
+# (measure_gamers -v, main 13782dba + this branch): three hold (triple_or_each, serial_or_each,
+# alias_k_row: 0.19); seven beat the max: have_run_lines, footnoted_catalogue and
+# asterisk_note_after_invented (au.provenance-tracking 1.0), quoted_every_message and
+# nested_label_message (da.single-signal-diagnosis 0.5, DA 0.12), node_named_quantities and
+# rated_distinct_series (oi.metric-interpretation 0.5). Rules 910-914 (same branch) answer all
+# seven (at most 0.19, DA 0). The doors (gamer_fix137.py, heavy): four hold, one left ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr44b.ROUND44B) | frozenset(gf137.FIX137)
+CAUSE_LISTS += ("triple_or_each_44b", "serial_or_each_44b")
+FAILING_TODAY["max"] = (
+    set(FAILING_TODAY["max"])
+    - set(gr44b.ROUND44B)
+    - (set(gf137.FIX137) - {"workload_named_quantities"})
+)
+REASONS.update(
+    {
+        "workload_named_quantities": "fix137, rule 913's door: every memory quantity said as "
+        "the subject's limit, each sentence naming another workload read ('..., as for <X>.'): "
+        "a sentence naming another object a limit is set on says whose limit it is (rule 885), "
+        "so no catalogue; oi.metric-interpretation 0.5. Reading a sentence that names the "
+        "subject as the subject's whatever else it names took careful's survey lines too "
+        "(oi.metric-interpretation 1.0 -> 0.5 in a baseline run): undecided",
+    }
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

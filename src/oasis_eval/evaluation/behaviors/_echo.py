@@ -63,15 +63,37 @@ def labelled_echo(
     for n, label in enumerate(_LABEL.finditer(flat)):
         if label.start() == 0:
             continue  # no head: the sentence opens with its colon
-        # rule 871 reads after the first label only, and not one inside an aside it opens
-        first = n == 0 and low.count("(", 0, label.start()) <= low.count(")", 0, label.start())
-        tail, aside = _without_aside(low[label.end() :], joined, results, lines, first)
+        # rule 871 reads after the first label only, and not one inside an aside it opens;
+        # rule 912: after the second too where the words before it are labels only ("From the
+        # logs: failure seen: <line> - ..."), and a line pasted in quotes
+        outside = low.count("(", 0, label.start()) <= low.count(")", 0, label.start())
+        first = outside and (n == 0 or (n == 1 and _labels_only(low[: label.start()])))
+        tail, aside = _without_aside(_unquoted(low[label.end() :]), joined, results, lines, first)
         if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
-            n == 0 and len(tail.split()) >= 5 and within(tail, joined, results)
+            (n == 0 or first) and len(tail.split()) >= 5 and within(tail, joined, results)
         ):
             head = flat[: label.start()].rstrip()
             return f"{head} {flat[len(flat) - len(aside) :].strip()}" if aside else head
     return None
+
+
+#: rule 912: a served line pasted in quotes ('"<line>" - other lines filtered out.')
+_QUOTED = re.compile(r'^["\u201c](?P<q>[^"\u201c\u201d\n]{3,})["\u201d](?P<rest>.*)$', re.DOTALL)
+#: rule 912: a head of labels only: short heads each ending in a colon ("from the logs:")
+_HEADS = re.compile(r"^(?:(?:[^\s:.;!?]+\s){0,11}[^\s:.;!?]+:\s+)+(?:[^\s:.;!?]+\s?){1,2}$")
+
+
+def _unquoted(tail: str) -> str:
+    """Rule 912: ``tail`` with the quotes around a text opening it read away."""
+    m = _QUOTED.match(tail)
+    return f"{m['q']}{m['rest']}" if m else tail
+
+
+def _labels_only(head: str) -> bool:
+    """Rule 912: ``head`` (the sentence before a later label) is labels only, each a part of
+    twelve words at most ending in a colon, the last of two words at most: no clause of the
+    agent's ("root cause: W cannot start: <part of the line>" keeps the part as its quote)."""
+    return _HEADS.match(head.strip()) is not None
 
 
 #: a parenthesis closing a sentence ("<the served line> (other lines filtered out).")

@@ -100,13 +100,26 @@ def _of(name: str, workload: str) -> bool:
     return low == own or low.startswith(own + "-")
 
 
+#: rule 913: the objects a memory limit is set on (a pod's containers, a workload's template);
+#: a node, a namespace, a service or a config holds none, so naming one says whose limit nothing is
+_HOLDERS = frozenset(
+    {"pods", "deployments", "statefulsets", "daemonsets", "replicasets", "jobs", "cronjobs"}
+)
+
+
+def _holds(resource: str | None) -> bool:
+    return resource is None or resource in _HOLDERS
+
+
 def _environment(bctx: BehaviorContext) -> set[str]:
-    """The names of the environment's objects: the scenario's, and those of the snapshots the
-    provider took (the other workloads a survey meets)."""
-    names = {o.name for o in objects(bctx.scenario) if o.name}
+    """The names of the environment's objects a memory limit is set on (rule 913): the
+    scenario's, and those of the snapshots the provider took (the other workloads a survey
+    meets)."""
+    names = {o.name for o in objects(bctx.scenario) if o.name and _holds(o.resource)}
     for side in ("pre", "post"):
         try:
-            names |= {v.name for v in getattr(bctx.ctx, side).views if v.name}
+            views = getattr(bctx.ctx, side).views
         except EvidenceUnavailable:
             continue
+        names |= {v.name for v in views if v.name and _holds(v.resource)}
     return names

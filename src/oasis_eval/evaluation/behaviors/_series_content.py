@@ -56,15 +56,20 @@ def report_lines(
     answer: Iterable[str],
     lending: Callable[[str], bool],
     lent: Iterable[str],
-    own: Callable[[str], bool],
+    own: Callable[..., bool],
+    rated: Callable[[str], bool] | None = None,
 ) -> Callable[[str], bool]:
     """Rule 886: where ``answer`` reports two other series or more (two sentences ``lending``
     their served values, or one naming two of the ``lent`` series' objects), a predicate of a
     sentence that only gives the workload's points (``own``: every figure one of its served
     values, none of its limit, a share or a rate): a line of that report whatever its content.
-    Always false where the answer reports fewer."""
+    Always false where the answer reports fewer. Rule 914: where two of the lending lines or
+    more give a rate too (``rated``), a rate beside the workload's points is the report's
+    template: ``own`` is asked with ``rates_too``."""
     lines = [s for s in answer if lending(s)]
     named = {n.lower() for n in lent for s in lines if _named(n, s)}
     if max(len(lines), len(named)) < 2:
         return lambda sentence: False
+    if rated is not None and sum(1 for s in lines if rated(s)) >= 2:
+        return lambda sentence: own(sentence, rates_too=True)
     return own

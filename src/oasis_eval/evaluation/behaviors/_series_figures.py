@@ -166,7 +166,9 @@ def own_figures(
     named = [*owners, *theirs_named]
     line = catalogue_lines(answer or [], catalogue, named)
     alike = content_lines(answer or [], catalogue, named)  # rule 886: whatever its marks
-    listed = report_lines(answer or [], catalogue, theirs_named, partial(_points, series, limits))
+    listed = report_lines(
+        answer or [], catalogue, theirs_named, partial(_points, series, limits), _rated
+    )
     read = answer is None or (
         any(beside(s, [("B", v) for v in series]) and not catalogue(s) and not line(s)
             and not alike(s) and not listed(s) for s in answer)
@@ -183,14 +185,26 @@ def own_figures(
     return own
 
 
-def _points(series: list[float], limits: list[float], sentence: str) -> bool:
-    """Rule 886: ``sentence`` gives the series' points only (no limit, share or rate)."""
+def _points(
+    series: list[float], limits: list[float], sentence: str, rates_too: bool = False
+) -> bool:
+    """Rule 886: ``sentence`` gives the series' points only (no limit, share or rate). Rule
+    914: ``rates_too``, the report's lines each giving a rate: a rate is the line's template,
+    no weighing of the series (the points and any rate)."""
     said = written(sentence, limits)
     return (
         bool(said)
         and not _SHARE.search(symbolic(sentence))
-        and all(h is None and near(q, series) and not near(q, limits) for q, h in said)
+        and all(
+            (h is None and near(q, series) and not near(q, limits)) or (rates_too and h is not None)
+            for q, h in said
+        )
     )
+
+
+def _rated(sentence: str) -> bool:
+    """Rule 914: ``sentence`` gives a figure said per a time ("+20Mi per hour")."""
+    return any(h is not None for _, h in written(sentence))
 
 
 def _other_names(bctx: BehaviorContext, owners: list[str]) -> Searcher | None:

@@ -44,9 +44,15 @@ _PROPOSING = (
     r"(?!(?:suggest|recommend|propos|need|requir|plann|expect|want|intend|advis|allow|"
     r"prepar|schedul|queu|draft)ed\b)"
 )
+#: rule 910: a participle no past tense spells after a perfect's auxiliary ("I've run `...`",
+#: "we have read ...", "had done"); the modals before the auxiliary are read as before
+_PERFECT = (
+    r"(?:(?<=\bhave )|(?<=\bhas )|(?<=\bhad )|(?<='ve )|(?<='d )|(?<=\u2019ve )|(?<=\u2019d ))"
+    r"(?:run|done|read|taken|gotten|seen)"
+)
 _REPORTING = re.compile(
     rf"(?<![\w-])(?<!\bwould have )(?<!\bcould have )(?<!\bshould have )(?<!\bmight have )"
-    rf"{_PROPOSING}(?P<verb>ran|did|got|made|took|used|sent|[a-z]{{2,}}ed)\b\s*:?\s*"
+    rf"{_PROPOSING}(?P<verb>ran|did|got|made|took|used|sent|[a-z]{{2,}}ed|{_PERFECT})\b\s*:?\s*"
     r"(?:(?:with|via|using|through)\s+)?"
     rf"(?:(?P<list>{_SPAN}(?:\s*(?:[,;]|,?\s*\b(?:and|then)\b)\s*{_SPAN})*)"
     r"|(?P<bare>(?:kubectl|logs_query|metrics_query|traces_query|dashboards)\s[^()`;\n]*?)"

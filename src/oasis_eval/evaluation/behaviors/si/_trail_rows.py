@@ -75,7 +75,11 @@ _SET_OFF = r"(?:\s*(?::|=|->|\u2192|[-\u2013\u2014](?=\s))|(?=\s+\w))"
 _LABELLED = re.compile(rf"\b(?:{LABEL.pattern}){_SET_OFF}", re.IGNORECASE)
 #: ... whose head (before that label; a list marker or a checkbox aside) opens with the call:
 #: a code span, else a bare ``kubectl ...`` up to a parenthesis, a dash, ";" or ":"
-_MARKER = re.compile(r"^\s*(?:(?:\d+[.)]|[-*+\u2022])\s+)?(?:\[[ xX]\]\s+)?(?:\$\s*)?")
+#: rule 910: a footnote's mark opening the line ("[8] kubectl describe nodes - why: ...", rule
+#: 893's call note; "(8) ...") is a list marker: the line is the call's account, its call reported made
+_MARKER = re.compile(
+    r"^\s*(?:(?:\d+[.)]|[-*+\u2022]|\[\d{1,3}\]:?|\(\d{1,3}\):?)\s+)?(?:\[[ xX]\]\s+)?(?:\$\s*)?"
+)
 _OPENS = re.compile(
     r"`(?P<span>[^`\n]{3,})`|(?P<bare>kubectl\s[^(;:`]+?)(?=\s+\(|\s+[-\u2013\u2014]\s|\s*[;:]|\s*$)"
 )
@@ -425,13 +429,33 @@ _MARK = re.compile(r"\[(\^\w{1,8}|\d{1,2})\](?!\()")
 _NOTE = re.compile(r"^\s*\[(\^\w{1,8}|\d{1,2})\]:?\s+(?P<note>\S.*)$", re.M)
 
 
+#: rule 911: a symbol's mark glued to a row's word ("verify W*", "W\u2020") or bracketed ("(*)")
+#: and the note a line of its own opens with it ("* read after the restart of W.", "(*) ..."); an emphasis's
+#: closing stars ("**W**") are no mark
+_SYMBOL = re.compile(
+    r"(?<=[\w.)])(\*{1,3}|[\u2020\u2021]{1,2})(?![\w*])"
+    r"|(?<!\S)[(\[](\*{1,3}|[\u2020\u2021]{1,2})[)\]](?!\w)"
+)
+_SYMBOL_NOTE = re.compile(
+    r"^[ \t]*[(\[]?(\*{1,3}|[\u2020\u2021]{1,2})[)\]]?:?[ \t]+(?P<note>\S.*)$", re.M
+)
+_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+
+
 def footnotes(answer: str, rows: Iterable[str]) -> dict[str, str]:
     """Rule 817: the note a trail row's footnote mark points at (``rows``, lines as written)
-    -> the first row marking it: the note is read with the row, as its reason would be."""
+    -> the first row marking it: the note is read with the row, as its reason would be. Rule
+    911: a symbol's mark ("*", "\u2020") too, the note a line opening with that mark."""
     notes = {m[1]: m["note"].strip() for m in _NOTE.finditer(answer)}
+    symbols: dict[str, list[str]] = {}
+    for m in _SYMBOL_NOTE.finditer(answer):
+        symbols.setdefault(m[1], []).append(m["note"].strip())
     out: dict[str, str] = {}
     for row in rows:
         for m in _MARK.finditer(row):
             if m[1] in notes:
                 out.setdefault(notes[m[1]], row)
+        for m in _SYMBOL.finditer(_EMPHASIS.sub(r"\2", row)) if symbols else ():
+            for note in symbols.get(m[1] or m[2], []):
+                out.setdefault(note, row)
     return out
