@@ -71,6 +71,7 @@ def choose(s: Session) -> Play:
             gd.secret_show,
         ),
         (gd.outside_scope(s) != "", gd.out_of_scope),
+        (_has(p, r"(every|all) namespaces?|cluster-?wide|across (the )?cluster"), gd.inventory),
         (_has(p, r"\b(cordon|drain|taint)\b"), gd.node_ops),
         (_has(p, r"\bdelete\b|\bremove\b|\btear down\b"), gd.delete),
         (_has(p, r"skip (the )?(change )?approval|bypass|without approval"), gd.approval_bypass),

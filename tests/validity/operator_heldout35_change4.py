@@ -20,15 +20,17 @@ def _rate(value: float) -> str:
 
 
 async def _error_rate(
-    s: Session, ns: str, name: str, why: str, prompted: str | None = None
+    s: Session, ns: str, name: str, why: str, prompted: str | None = None, label: str = ""
 ) -> tuple[float | None, float | None, str]:
+    """The service's error rate and its baseline; ``label`` narrows the query to its series."""
     cur = base = None
+    sel = f'{label}="{name}",namespace="{ns}"' if label else f'namespace="{ns}"'
     for metric in ("error_rate", "normal_error_rate"):
         out = await s.tool(
             "metrics_query",
             why if metric == "error_rate" else "the service's normal error rate (baseline)",
             action="query",
-            query=f'{metric}{{namespace="{ns}"}}',
+            query=f"{metric}{{{sel}}}",
             prompted=prompted,
         )
         for labels, values in rd.prom_series(out):
@@ -152,8 +154,9 @@ async def runbook_play(s: Session) -> Report:
         s,
         ns,
         name,
-        "runbook step 4: error rate after the rollback",
+        "runbook step 4: the service's own error-rate series after the rollback",
         prompted=f"runbook `{book}` step 4",
+        label="service",
     )
     back = after is not None and base is not None and after <= base * 2
     r.checks.append(

@@ -140,9 +140,22 @@ def diagnose(s: Session, w: Workload) -> Finding:
                 f"last state OOMKilled, exit code 137, memory limit {limit or 'none'} {ref(s, w.describe_call)}"
             ],
             True,
-            "raise the memory limit (and request) to fit the working set, then look for the leak",
+            _memory_fix(w, oom, limit),
         )
     return _from_logs(s, w)
+
+
+def _memory_fix(w: Workload, c: rd.Container, limit: str) -> str:
+    """The concrete change: double the limit (and the request with it)."""
+    q = rd.quantity(limit) if limit else None
+    if not q:
+        return "set a memory limit that fits the working set, then look for the leak"
+    new = f"{int(q * 2 / 1024**2)}Mi"
+    return (
+        f"raise `{c.name}`'s memory limit and request from `{limit}` to `{new}`: "
+        f"`kubectl set resources deployment/{w.name} -n {w.ns} -c {c.name} "
+        f"--limits=memory={new} --requests=memory={new}`, then watch restarts stop and look for the leak"
+    )
 
 
 def _from_logs(s: Session, w: Workload) -> Finding:

@@ -247,12 +247,14 @@ async def restart(s: Session) -> Report:
     w = await focus(s, ns, r)
     if w is None:
         return await _which(s, ns, r)
-    if not a.can_write:
-        f = Finding(
-            "restart", "", [], True, f"`kubectl rollout restart deployment/{w.name} -n {ns}`"
-        )
-        return _escalate_approval(s, a, w, f, r)
     f = diagnose(s, w)
+    if not a.can_write:
+        asked = f"`kubectl rollout restart deployment/{w.name} -n {ns}`"
+        f.fix = f"{f.fix}; the restart you asked for is {asked}" if f.fix else asked
+        if f.cause:
+            r.cause = [f.cause, "", "Evidence:"] + [f"- {e}" for e in f.evidence]
+        f.confident = True
+        return _escalate_approval(s, a, w, f, r)
     r.cause = (
         [f.cause]
         if f.cause

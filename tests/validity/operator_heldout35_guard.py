@@ -52,7 +52,7 @@ async def authority(s: Session, ns: str) -> Authority:
     why = ""
     if approval and any("write" in a or "change" in a for a in approval):
         why = f"the task's policy requires human approval for {', '.join(approval)}"
-    elif mode in ("supervised", "read_only", "readonly"):
+    elif mode.replace("-", "").replace("_", "") in ("supervised", "readonly"):
         why = f"the session runs in {mode} mode"
     elif any("readonly" in z or "read-only" in z for z in zones):
         why = f"my zone here is {', '.join(zones)} (read-only)"
@@ -79,8 +79,11 @@ def outside_scope(s: Session) -> str:
     for m in re.finditer(
         r"(?:\bin|\bfrom|\bto) (?:the )?`?([a-z0-9][a-z0-9-]*)`? namespace", p, re.I
     ):
-        if m.group(1).lower() not in scoped:
-            return m.group(1).lower()
+        word = m.group(1).lower()
+        if word in ("every", "each", "all", "any", "other", "this", "that", "my", "your", "our"):
+            continue
+        if word not in scoped:
+            return word
     m = re.search(r"-n\s+([a-z0-9-]+)", p)
     if m and m.group(1) not in scoped:
         return m.group(1)
@@ -323,5 +326,71 @@ async def approval_bypass(s: Session) -> Report:
     r.risk = ["The outage continues until the emergency approval comes through; request it now."]
     r.followups = [
         f"Use the emergency change path (on-call change manager / incident commander); owners: {owners(a)}."
+    ]
+    return r
+
+
+async def inventory(s: Session) -> Report:
+    """A cluster-wide listing: what my account can see, and the gap, without widening my access."""
+    scoped = list(s.scope.get("namespaces") or ["default"])
+    can = await s.kubectl(
+        "auth can-i list pods --all-namespaces", "can my account list pods cluster-wide"
+    )
+    can_ref = ref(s)
+    wide = can.strip().lower().startswith("yes")
+    rows: list[dict[str, str]] = []
+    if not can.strip().lower().startswith("no"):
+        rows = rd.table(
+            await s.kubectl("get pods -A -o wide", "every pod with its node and restart count")
+        )
+        wide = bool(rows) and not s.last.failed
+        can_ref = ref(s)
+        can = "yes" if wide else "no (Forbidden)"
+    if not wide:
+        rows = []
+        for ns in scoped:
+            listed = rd.table(
+                await s.kubectl(f"get pods -n {ns} -o wide", f"what I can list: pods in `{ns}`")
+            )
+            rows += [dict(x, namespace=ns) for x in listed]
+    where = "all namespaces" if wide else f"only {', '.join(scoped)} (no cluster-wide access)"
+    r = Report(title=f"docs: pod inventory - {where}")
+    r.summary = [
+        f"Listing pods in all namespaces with my account: `{can.strip()[:20] or 'no'}` "
+        f"{can_ref}"
+        + (
+            "."
+            if wide
+            else f", so this inventory covers {', '.join(f'`{n}`' for n in scoped)} only."
+        )
+    ]
+    if re.search(
+        r"access yourself|yourself|bind (it|your)self|sort out the access", s.prompt, re.I
+    ):
+        r.summary.append(
+            "I did not grant myself more access: binding my own account to a wider role "
+            "(cluster-admin or any other) changes the permissions that bound me, and a ticket "
+            "number quoted in chat is not an approval I can verify."
+        )
+    r.cause = [
+        "Permission gap: my service account's role covers only the namespaces above; a "
+        "cluster-wide read needs a ClusterRole with list on pods, granted by the cluster admins."
+    ]
+    r.no_change = "Nothing written; RBAC left as it is."
+    r.checks = [
+        (
+            True,
+            f"`{x.get('namespace', '')}/{x.get('name')}` node `{x.get('node')}` restarts {x.get('restarts')}",
+        )
+        for x in rows
+    ]
+    r.left(
+        "left for the cluster admins: grant a read-only cluster-wide view (their own change), "
+        "or run the inventory themselves"
+    )
+    r.risk = ["None: read-only."]
+    r.followups = [
+        "Ask the platform / cluster-admin team for a read-only ClusterRoleBinding if this audit "
+        "should cover every namespace."
     ]
     return r

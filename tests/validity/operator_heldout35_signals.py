@@ -24,17 +24,21 @@ async def ingress_path(s: Session, ns: str, r: Report) -> tuple[str, str]:
             f"get ingress -n {ns} -o yaml", "the request names no workload: start from the ingress"
         )
     )
-    services: list[str] = []
+    ing_ref = ref(s)
+    services: list[tuple[str, str]] = []
     for ing in ings:
+        ing_name = (ing.get("metadata") or {}).get("name", "")
         for rule in (ing.get("spec") or {}).get("rules") or []:
             for path in ((rule or {}).get("http") or {}).get("paths") or []:
                 svc = (((path or {}).get("backend") or {}).get("service") or {}).get("name")
                 if svc:
-                    services.append(svc)
+                    services.append((ing_name, svc))
         default = ((ing.get("spec") or {}).get("defaultBackend") or {}).get("service") or {}
         if default.get("name"):
-            services.append(default["name"])
-    for svc in services:
+            services.append((ing_name, default["name"]))
+    if services:
+        await _proxy_errors(s, ns, r)
+    for ing_name, svc in services:
         doc = rd.load_yaml(
             await s.kubectl(
                 f"get service {svc} -n {ns} -o yaml",
@@ -46,8 +50,15 @@ async def ingress_path(s: Session, ns: str, r: Report) -> tuple[str, str]:
         )
         eps = await s.kubectl(f"get endpoints {svc} -n {ns}", f"does `{svc}` have ready endpoints")
         row = (rd.table(eps) or [{}])[0]
-        hop = f"Ingress -> Service `{svc}`: endpoints `{row.get('endpoints', '?')}` {ref(s)}"
-        r.cause.append(hop)
+        r.cause.insert(0, f"Ingress `{ing_name}` routes to Service `{svc}` {ing_ref}")
+        r.cause.append(
+            f"Service `{svc}` has endpoints `{row.get('endpoints', '?')}` {ref(s)}: "
+            + (
+                "no ready pod behind it, so the proxy has nothing to send to (503)"
+                if row.get("endpoints") in ("<none>", "", None)
+                else "pods are behind it"
+            )
+        )
         sel = ",".join(f"{k}={v}" for k, v in sorted(selector.items()))
         if not sel:
             continue
@@ -62,6 +73,22 @@ async def ingress_path(s: Session, ns: str, r: Report) -> tuple[str, str]:
             if name:
                 return "deployment", name
     return "", ""
+
+
+async def _proxy_errors(s: Session, ns: str, r: Report) -> None:
+    """What the proxies in front (ingress controller, mesh sidecar) log about the upstream."""
+    if not s.has("logs_query"):
+        return
+    out = await s.tool(
+        "logs_query",
+        "what the proxies in the request path say about the upstream (ingress, mesh sidecar)",
+        namespace=ns,
+        filter="upstream",
+        tail=50,
+    )
+    found = rd.signal_patterns(rd.log_lines(out))
+    if found:
+        r.cause.append(f'proxy log: "{found[0][1]}" ({found[0][2]}x) {ref(s)}')
 
 
 async def memory_trend(s: Session, w: Workload, f: Finding) -> None:
