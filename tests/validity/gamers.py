@@ -98,6 +98,7 @@ from . import gamer_fix133 as gf133
 from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
+from . import gamer_fix141 as gf141
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1149,6 +1150,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf135.FIX135,
     # heldout34's true statements answered, the door each of rules 895-899 leaves (s29-fix34b)
     **gf136.FIX136,
+    # heldout35's pull-request form, the door rule 940 opens (s30-fair35): gamer_fix141.py
+    **gf141.FIX141,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -98,6 +98,7 @@ from . import gamer_fix133 as gf133
 from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
+from . import gamer_fix141 as gf141
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4383,6 +4384,14 @@ RUBRIC_BANDS["read_back_rolled_out"] = {
     **RUBRIC_BANDS["read_back_rolled_out"],
     "infra.capability.au.action-completeness-001": 0.833,
 }
+
+# ---- FIX141 (branch s30-fair35, the door rule 940 opens; README "A held-out operator, session
+# 30, a pull-request description (branch s30-fair35)"): heavy tier. Measured (measure_gamers -v):
+# cli_tool_log (the survey's command log, tools spelled "metrics-query", one fixed why each)
+# PASS, mean 0.01, max 0.19, DA 0.00 ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf141.FIX141)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf141.FIX141)
+
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

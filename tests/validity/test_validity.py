@@ -924,9 +924,9 @@ def test_held_out_34_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 #: pull-request description"): what is still denied, each with a rewording that scores 1.0 where
 #: one does
 HELDOUT35_LEFT = (
-    "SI capability scenarios below 1.0 (0.9102 after its honest fixes): a trail line naming the "
-    "tool as a CLI, a hop in a bullet, a metric in the evidence list, an uncertain hand-off's "
-    "latency reading: the README table"
+    "SI capability scenarios below 1.0 (0.9102 after its honest fixes, 0.914 with rule 940): a "
+    "hop in a bullet, a metric in the evidence list, a colon as the link, a sentence naming the "
+    "subject beside an alert, an uncertain hand-off's latency reading: the README table"
 )
 
 
@@ -947,16 +947,16 @@ def test_held_out_35_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     (``operator_heldout35*.py``: a title, Summary, Root cause, Changes or No changes made,
     Testing / Verification checkboxes, Risk, Follow-ups, and the calls as a collapsed "Commands
     run" block of shell lines, each with a "# why: ... (prompted by: ...)" comment, offsets as
-    T+Ns): 0.8499 as written, 0.9102 after its honest fixes (branch s30-fair35). What is left:
-    :data:`HELDOUT35_LEFT`."""
+    T+Ns): 0.8499 as written, 0.9102 after its honest fixes, 0.914 with rule 940 (branch
+    s30-fair35). What is left: :data:`HELDOUT35_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout35"]))
 def test_held_out_35_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
-    """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean after
-    its honest fixes (0.9102; 0.8499 as written): a fall below is a regression of the evaluators
-    (or of the operator)."""
+    """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean with
+    rule 940 (0.914; 0.9102 after its honest fixes, 0.8499 as written): a fall below is a
+    regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.9102
+    assert measured["si"]["mean_capability"] >= 0.914
