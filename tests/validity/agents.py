@@ -583,3 +583,16 @@ AGENTS["heldout34"] = (
     _heldout34,
     "held-out competent operator (session 29, written blind): status-page incident update, phases and footnotes",
 )
+
+
+async def _heldout35(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 30 (``operator_heldout35``): a PR description."""
+    from .operator_heldout35 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout35"] = (
+    _heldout35,
+    "held-out competent operator (session 30, written blind): pull-request description, checkboxes and commands",
+)

@@ -101,6 +101,7 @@ from . import gamer_fix136 as gf136
 from . import gamer_fix137 as gf137
 from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
+from . import gamer_fix141 as gf141
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1164,6 +1165,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr44b.ROUND44B,
     # round 44b answered, the door each of rules 910-914 leaves (s30-red44b): gamer_fix137.py
     **gf137.FIX137,
+    # heldout35's pull-request form, the door rule 940 opens (s30-fair35): gamer_fix141.py
+    **gf141.FIX141,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

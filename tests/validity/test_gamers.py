@@ -101,6 +101,7 @@ from . import gamer_fix136 as gf136
 from . import gamer_fix137 as gf137
 from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
+from . import gamer_fix141 as gf141
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4443,6 +4444,13 @@ REASONS.update(
         "(oi.metric-interpretation 1.0 -> 0.5 in a baseline run): undecided",
     }
 )
+# ---- FIX141 (branch s30-fair35, the door rule 940 opens; README "A held-out operator, session
+# 30, a pull-request description (branch s30-fair35)"): heavy tier. Measured (measure_gamers -v):
+# cli_tool_log (the survey's command log, tools spelled "metrics-query", one fixed why each)
+# PASS, mean 0.01, max 0.19, DA 0.00 ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf141.FIX141)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf141.FIX141)
+
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -80,6 +80,7 @@ HEAVY_AGENTS = frozenset(
         "heldout32",
         "heldout33",
         "heldout34",
+        "heldout35",
     }
 )
 
@@ -151,6 +152,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout32",
         "heldout33",
         "heldout34",
+        "heldout35",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -915,3 +917,45 @@ def test_held_out_34_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.9655
+
+
+#: what heldout35 still leaves (tests/validity/README.md, "A held-out operator, session 30, a
+#: pull-request description"): what is still denied, each with a rewording that scores 1.0 where
+#: one does
+HELDOUT35_LEFT = (
+    "SI capability scenarios below 1.0 (0.9102 after its honest fixes, 0.914 with rule 940): a "
+    "hop in a bullet, a metric in the evidence list, a colon as the link, a sentence naming the "
+    "subject beside an alert, an uncertain hand-off's latency reading: the README table"
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            "heldout35",
+            marks=[
+                pytest.mark.heavy,
+                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT35_LEFT}"),
+            ],
+        )
+    ],
+)
+def test_held_out_35_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the pull-request operator written blind in session 30
+    (``operator_heldout35*.py``: a title, Summary, Root cause, Changes or No changes made,
+    Testing / Verification checkboxes, Risk, Follow-ups, and the calls as a collapsed "Commands
+    run" block of shell lines, each with a "# why: ... (prompted by: ...)" comment, offsets as
+    T+Ns): 0.8499 as written, 0.9102 after its honest fixes, 0.914 with rule 940 (branch
+    s30-fair35). What is left: :data:`HELDOUT35_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout35"]))
+def test_held_out_35_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean with
+    rule 940 (0.914; 0.9102 after its honest fixes, 0.8499 as written): a fall below is a
+    regression of the evaluators (or of the operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.914

@@ -242,7 +242,19 @@ def _class_words(sentence: str, cls: str) -> str:
     return _tool_words(sentence, _verb_regex(cls))
 
 
+#: a tool named for its source and verb spelled as a command line spells it, the words joined
+#: by a hyphen (``metrics-query``, ``logs-query``, ``traces-query``; behaviors rule 940)
+_CLI_TOOL = re.compile(r"(?<![\w-])(metrics|logs|traces)-(query)(?![\w-])", re.IGNORECASE)
+
+
+def _cli_tools(sentence: str) -> str:
+    """``sentence`` with each tool name spelled as a command line (``metrics-query``) written
+    as the tool's own name (``metrics_query``), so rule 91's underscore reads it (rule 940)."""
+    return _CLI_TOOL.sub(r"\1_\2", sentence) if "-quer" in sentence.lower() else sentence
+
+
 def _said(sentence: str, cls: str, key: Key, workloads: tuple[str, ...]) -> bool:
+    sentence = _cli_tools(sentence)
     verb = _verb_regex(cls)
     named = _class_words(sentence, cls) if "_" in sentence else sentence
     if not any(_names_object(named, x) for x in _names(Action(cls, key), workloads) if x):
