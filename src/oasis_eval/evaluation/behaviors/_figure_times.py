@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
+from ..reading import per_judgement
 from ._day_words import BARE_PARTS as _BARE_PARTS
 from ._day_words import DAY_PARTS as _DAY_PARTS
 from ._day_words import SPOKEN_MINUTES, spoken_minutes
@@ -195,8 +196,10 @@ def _meridiem(m: re.Match[str]) -> float:
     return float((hour % 12 + half) * 3600 + int(m["mm"] or 0) * 60)
 
 
+@per_judgement
 def times_in(text: str) -> list[Said]:
-    """Every time ``text`` says, in order (rules 620, 670, 714-715 with 720)."""
+    """Every time ``text`` says, in order (rules 620, 670, 714-715 with 720); once per text a
+    judgement (three rules read a region's times: issue 30)."""
     out = []
     for m in TIME.finditer(text):
         if m["day"] is not None:  # rule 670

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from ..reading import per_judgement
+
 #: spelled unit -> the platform's symbol (plural and singular; decimal units stay decimal)
 UNITS: dict[str, str] = {
     "kibibyte": "Ki",
@@ -66,10 +68,12 @@ def _figure(number: str, trimmed: bool) -> str:
     return figure
 
 
+@per_judgement
 def symbolic(sentence: str, trimmed: bool = True) -> str:
     """``sentence`` with its spelled figures in the platform's notation (module docstring):
     "1.6 gibibytes" -> "1.6Gi", "2.0 gibibytes" -> "2Gi" (``trimmed``; "2.0Gi" without),
-    "80 percent" -> "80%"; the sentence itself when it spells none."""
+    "80 percent" -> "80%"; the sentence itself when it spells none. Once per sentence a
+    judgement (the figure rules read a sentence's figures several times: issue 30)."""
     if not SPELLED.search(sentence):
         return sentence
 

@@ -213,8 +213,25 @@ def _states(sentence: str, action: Action, workloads: tuple[str, ...] = ()) -> b
 @per_judgement
 def _line_states(line: str, cls: str, key: Key, workloads: tuple[str, ...]) -> bool:
     """A sentence of ``line`` states the action ``(cls, key)``: once per line and action in a
-    judgement (a pasted output repeats its lines; several trail rules read one answer, issue 30)."""
+    judgement (a pasted output repeats its lines; several trail rules read one answer, issue 30).
+    A line none of whose sentences can hold one of the action's names states none of it:
+    settled by the names' literals in :func:`_named_text`, before any sentence is read (most
+    lines name few of an answer's actions: issue 30)."""
+    low = _named_text(line, cls)
+    if low is not None and all(
+        name_regex(x).absent_from(low) for x in _names(Action(cls, key), workloads) if x
+    ):
+        return False
     return any(_said(s, cls, key, workloads) for s in sentences(line))
+
+
+@per_judgement
+def _named_text(line: str, cls: str) -> str | None:
+    """Every text :func:`_said` looks for a name of an action of ``cls`` in, for the sentences
+    of ``line``, joined and lowercased (so each is part of it); None when not ASCII (a name's
+    case-free match is then not a lowercase substring: :meth:`.._cue.Cue.absent_from`)."""
+    joined = "\n".join(_class_words(s, cls) if "_" in s else s for s in sentences(line))
+    return joined.lower() if joined.isascii() else None
 
 
 #: a tool's name: words joined by underscores (``metrics_query``, ``logs_query``); possessive
@@ -304,7 +321,13 @@ def _workloads(bctx: BehaviorContext) -> tuple[str, ...]:
 def _trail(bctx: BehaviorContext) -> list[str]:
     """The answer's lines; a keyword list (:func:`.text.keyword_salad`) accounts for nothing.
     A "ran" list of calls is a line per call (behaviors rule 840, :mod:`._ran_spans`)."""
-    lines = bctx.evidence.transcript.final_answer.splitlines()
+    return _trail_lines(bctx.evidence.transcript.final_answer)
+
+
+@per_judgement
+def _trail_lines(answer: str) -> list[str]:
+    """:func:`_trail` of ``answer``, once per judgement (the trail rules each read it: issue 30)."""
+    lines = answer.splitlines()
     return [
         kept
         for ln in lines

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...reading import per_judgement
 from ...reported_calls import unverified_reported_calls
 from ._ran_spans import split_ran_list
 from ._trail_notes import _NOT_DONE, _change_call, change_cells
@@ -261,9 +262,10 @@ def listed_reasons(answer: str) -> dict[str, str]:
     return {line: said for line, _, said in _listed(answer)}
 
 
+@per_judgement
 def _listed(answer: str) -> list[tuple[str, str, str]]:
     """The call-led labelled lines reporting their call as made (rule 660): (the line, its
-    call, the line from its first label on)."""
+    call, the line from its first label on); once per answer a judgement (issue 30)."""
     out: list[tuple[str, str, str]] = []
     for line in as_spans(answer).splitlines():  # rule 712
         label = _LABELLED.search(line)
