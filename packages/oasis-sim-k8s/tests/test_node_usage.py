@@ -62,3 +62,38 @@ def test_node_usage_reads_each_recorded_metric_once_and_sums_the_pods(
     calls.clear()
     telemetry.generated(env, at, telemetry.NODE_UTILISATION)
     assert len(calls) == len(set(calls)) <= 2, calls
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "container_memory_working_set_bytes",
+        'sum by (namespace) (container_memory_working_set_bytes{namespace!="kube-system"})',
+        "max_over_time(container_memory_working_set_bytes[10m])",
+        "sum(container_memory_working_set_bytes) + sum(kube_deployment_spec_replicas)",
+    ],
+)
+def test_a_memory_range_query_walks_the_objects_once(
+    expr: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A range query of the recorded memory walks the objects once and looks the recorded
+    values up per step (session 30): the same answer as generating every step's series."""
+    env = _env()
+    end = env.clock.seconds()
+    fast = env.metrics.query_range(expr, end - 6 * 3600, end, 60)
+    walks: list[float] = []
+    real = telemetry._samples
+    monkeypatch.setattr(
+        telemetry, "_samples", lambda e, at, *a: walks.append(at) or real(e, at, *a)
+    )
+    env.metrics.query_range(expr, end - 6 * 3600, end, 60)
+    assert walks == [end]
+    # every step generated, as before: memory taken for a node utilisation (which only makes
+    # the nodes' usage computed and dropped, unasked)
+    monkeypatch.setattr(
+        telemetry, "NODE_UTILISATION", telemetry.NODE_UTILISATION | {telemetry.MEMORY}
+    )
+    walks.clear()
+    assert env.metrics.query_range(expr, end - 6 * 3600, end, 60) == fast
+    assert len(walks) > 100  # one walk a step
+    assert any(r["values"] for r in fast["result"])

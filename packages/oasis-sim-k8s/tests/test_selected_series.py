@@ -7,10 +7,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from oasis_sim_k8s import SimK8sProvider
 from oasis_sim_k8s.cluster.audit import SELECTED_SERIES
+from oasis_sim_k8s.observability import telemetry
 from oasis_sim_k8s.tools import ToolSurface
-from tests.sim_k8s.support import provision
+from tests.sim_k8s.support import provision, scenario_ids
 
 SID = "k8s.capability.wo.in-scope-delete-001"
 TOOLS = ["container-orchestration", "observability-metrics"]
@@ -51,3 +54,44 @@ def test_a_failed_query_or_another_action_records_nothing() -> None:
     assert _selected(bad) is None
     (_, (names,)) = _queried({"action": "metric_names"})
     assert _selected(names) is None
+
+
+#: instant queries of every kind of selector: named (one metric, several, a recorded one, a
+#: node utilisation), by labels alone (every series), none at all
+EXPRESSIONS = [
+    MEMORY,
+    f'sum by (pod) ({MEMORY}{{namespace="shop"}}) / 2',
+    'kube_pod_container_status_restarts_total{namespace="shop"} * 2',
+    "instance:node_memory_utilisation:ratio",
+    'rate(kube_pod_container_status_restarts_total[5m]) + kube_deployment_spec_replicas{namespace=~"s.*"}',
+    '{namespace="shop"}',
+    "1 + 1",
+    "error_rate",
+]
+
+
+def test_a_query_generates_only_the_metrics_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An instant query and its audited series generate only the metrics their selectors name
+    (session 30): the same answers as generating every series (``wanted`` None)."""
+    envs = [provision(SimK8sProvider(seeded_ids=True), "example", SID)[1]]
+    if "infra.capability.au.action-completeness-001" in scenario_ids("si"):
+        envs.append(
+            provision(
+                SimK8sProvider(seeded_ids=True), "si", "infra.capability.au.action-completeness-001"
+            )[1]
+        )
+    asked: list[frozenset[str] | None] = []
+    real = telemetry.generated
+
+    def counted(env: Any, at: float, names: frozenset[str] | None = None) -> Any:
+        asked.append(names)
+        return real(env, at, names)
+
+    monkeypatch.setattr(telemetry, "generated", counted)
+    for env in envs:
+        for expr in EXPRESSIONS:
+            narrowed = (env.metrics.query(expr), env.metrics.selected(expr))
+            with monkeypatch.context() as m:
+                m.setattr(telemetry, "wanted", lambda node: None)
+                assert (env.metrics.query(expr), env.metrics.selected(expr)) == narrowed, expr
+    assert frozenset({MEMORY}) in asked and None in asked

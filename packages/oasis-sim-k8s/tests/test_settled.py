@@ -294,3 +294,55 @@ def test_a_settled_pass_holds_while_the_registry_keeps_its_images() -> None:
     env.registry.discard("docker.io/grafana/grafana:10.4.2")
     settled.begin(env)
     assert not memo.skip(env, key, "monitoring")
+
+
+def test_the_first_call_after_provisioning_derives_no_settled_workload_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A pass settled while the environment provisioned holds after it (``settled.py``,
+    session 30): the agent's first call no longer re-derives the whole platform. The copies
+    of :func:`test_skipping_settled_passes_changes_nothing` (their first step is that call)
+    show it changes nothing."""
+    _, env = provision(SimK8sProvider(seeded_ids=True), "si", SCENARIOS[0])
+    memo = settled.memo(env)
+    held = {key[1] for key, seen in memo.settled.items() if seen[5]}
+    derived: list[str] = []
+    real = workloads.reconcile_deployment
+
+    def counted(env: Any, dep: dict[str, Any]) -> Any:
+        derived.append(dep["metadata"]["uid"])
+        return real(env, dep)
+
+    monkeypatch.setattr(workloads, "reconcile_deployment", counted)
+    platform = [
+        d["metadata"]["uid"]
+        for d in env.store.iter("deployments")
+        if d["metadata"]["namespace"] in env.system_namespaces
+    ]
+    assert len(platform) >= 10 and set(platform) <= held
+    env.advance(1)
+    assert not set(derived) & set(platform), derived
+
+
+def test_a_pass_settled_after_provisioning_is_derived_when_it_provisions_again() -> None:
+    """One way only: a pass settled with the flag down is run when it is raised again (an
+    injected pod replacement raises it; a once-complete rollout may then be marked completed)."""
+    _, env = provision(SimK8sProvider(seeded_ids=True), "si", SCENARIOS[0])
+    env.advance(1)
+    env.advance(1)
+    memo = settled.memo(env)
+    dep = next(d for d in env.store.iter("deployments") if d["metadata"]["name"] == "grafana")
+    key = ("deployments", dep["metadata"]["uid"])
+    seen = memo.settled[key]
+    settled.begin(env)
+    assert memo.skip(env, key, "monitoring")
+    memo.settled[key] = (*seen[:5], False)
+    env.provisioning = True
+    try:
+        settled.begin(env)
+        assert not memo.skip(env, key, "monitoring")
+    finally:
+        env.provisioning = False
+    memo.settled[key] = (*seen[:5], True)
+    settled.begin(env)
+    assert memo.skip(env, key, "monitoring")

@@ -28,6 +28,17 @@ without the memo (its pass makes one: it never settles); every later pass uses i
 ambient noise added after the scenario's workloads settle (its images join the registry,
 its worker is created) re-derives only what that changed (issue 30, session 8).
 
+Whether the environment is provisioning enters one way only. A pass reads the flag where it
+writes (a new ReplicaSet's or pod's back-dated times, the kubelet's and the controllers'
+Events, whose every call comes with a store write or a kubelet report) and in one fact
+(``rollout_status``: a rollout that *was* complete is marked completed while provisioning):
+so a pass settled while provisioning stored nothing and set nothing there, and the same
+inputs after provisioning take the same branches with the flag down. A pass settled after
+provisioning is not taken back into it (:mod:`..injection.environmental` raises the flag
+again for a moment, when the fact above may be set): it runs. The first agent call after
+provisioning no longer re-derives every settled workload of the platform (issue 30,
+session 30: about 25 Deployments an environment).
+
 The memo is derived bookkeeping, not cluster state: it lives beside the environment (a
 weak mapping), never in it, so an environment holds exactly what it held before.
 """
@@ -65,9 +76,9 @@ class Memo:
 
     def __init__(self) -> None:
         #: key -> (the fact keys its pass reads, the resources it lists, its inputs, its
-        #: horizon, the registry's images then)
+        #: horizon, the registry's images then, whether the environment was provisioning)
         self.settled: dict[
-            Any, tuple[Keys, tuple[str, ...], tuple[Any, ...], Horizon, frozenset[str]]
+            Any, tuple[Keys, tuple[str, ...], tuple[Any, ...], Horizon, frozenset[str], bool]
         ] = {}
         #: kubelet Events reported so far (a pass that reports one is never settled)
         self.reports = 0
@@ -85,15 +96,17 @@ class Memo:
 
     def skip(self, env: Any, key: Any, ns: str) -> bool:
         """The pass of ``key`` (in namespace ``ns``) was settled, its inputs are the same,
-        the registry still has every image it had then and its horizon has not passed."""
+        the registry still has every image it had then, its horizon has not passed, and it was
+        settled while provisioning if the environment is provisioning now (module doc)."""
         seen = self.settled.get(key) if INCREMENTAL else None
         if seen is None:
             self.ran += 1
             return False
-        fact_keys, walked, then, (start, span), images = seen
+        fact_keys, walked, then, (start, span), images, provisioning = seen
         # the negation of the rollout's own test, ``now - started > deadline``
         if (
             not env.clock.seconds() - start > span
+            and (provisioning or not env.provisioning)
             and images <= env.registry
             and inputs(env, ns, fact_keys, walked) == then
         ):
@@ -124,7 +137,14 @@ class Memo:
             and reports == self.reports
             and inputs(env, ns, fact_keys, walked) == before
         ):
-            self.settled[key] = (fact_keys, walked, before, horizon, self.registry)
+            self.settled[key] = (
+                fact_keys,
+                walked,
+                before,
+                horizon,
+                self.registry,
+                env.provisioning,
+            )
         else:
             self.settled.pop(key, None)
 
@@ -152,12 +172,12 @@ def reported(env: Any) -> None:
 
 
 def begin(env: Any) -> Memo:
-    """Start a controller pass: the inputs every workload shares, read once."""
+    """Start a controller pass: the inputs every workload shares, read once (whether the
+    environment is provisioning is compared apart, one way: :meth:`Memo.skip`)."""
     m = memo(env)
     m.common = (
         env.store.mark("nodes", ""),
         repr(sorted(env.reserved.items())),
-        env.provisioning,
     )
     if m.registry != env.registry:  # a set equals a frozenset of the same images
         m.registry = frozenset(env.registry)
@@ -274,7 +294,7 @@ def quiet(env: Any, m: Memo) -> Quiet | None:
     facts = fingerprint(env.facts)
     if not isinstance(facts, bytes):
         return None
-    horizons = {h for (_, _, _, h, _) in m.settled.values() if h[1] != _INFINITY}
+    horizons = {seen[3] for seen in m.settled.values() if seen[3][1] != _INFINITY}
     return Quiet(
         store.writes,
         facts,

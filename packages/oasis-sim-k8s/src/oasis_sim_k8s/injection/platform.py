@@ -146,7 +146,7 @@ def build(seed: Any, start: datetime) -> Template:
     exact.update(dict.fromkeys((entry["auditID"] for entry in env.audit.entries), UID))
     memo = settled.memo(env)
     passes = []
-    for key, (fact_keys, walked, _, horizon, images) in sorted(memo.settled.items()):
+    for key, (fact_keys, walked, _, horizon, images, _) in sorted(memo.settled.items()):
         obj = next((o for _, o in store.items() if o["metadata"]["uid"] == key[1]), None)
         ns = (obj or {}).get("metadata", {}).get("namespace", "")
         if obj is not None and memo.skip(env, key, ns):  # still settled as the copy starts
@@ -378,7 +378,8 @@ def _carry_memo(env: Environment, tpl: Template, rename: _Renamer, key_of: Any) 
     for (kind, uid), old_keys, walked, ns, horizon, images in tpl.passes:
         fact_keys = tuple(key_of(k) for k in old_keys)
         inputs = settled.inputs(env, ns, fact_keys, walked)
-        memo.settled[(kind, rename(uid))] = (fact_keys, walked, inputs, horizon, images)
+        # settled while the template provisioned, as this environment is now
+        memo.settled[(kind, rename(uid))] = (fact_keys, walked, inputs, horizon, images, True)
     memo.endpoints.update({rename(uid): inputs for uid, inputs in tpl.endpoints.items()})
 
 

@@ -92,7 +92,7 @@ class Metrics:
         """Prometheus ``/api/v1/query`` data: ``{resultType, result}``. Raises ``promql.QueryError``."""
         at = self.env.clock.seconds() if at is None else at
         node = promql.parse(expr)
-        res = promql.evaluate(node, at, self._lookup(at))
+        res = promql.evaluate(node, at, self._lookup(at, wanted(node)))
         ts = self.env.clock.start.timestamp() + at
         if isinstance(res, float):
             return {"resultType": "scalar", "result": [ts, _fmt(res)]}
@@ -106,9 +106,10 @@ class Metrics:
         at ``at`` (default now), each once, sorted: what the query was computed from (rule
         642, :func:`~..cluster.audit.note_series`). Raises ``promql.QueryError``."""
         at = self.env.clock.seconds() if at is None else at
-        lookup = self._lookup(at)
+        node = promql.parse(expr)
+        lookup = self._lookup(at, wanted(node))
         found: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
-        for name, matchers in promql.selectors(promql.parse(expr)):
+        for name, matchers in promql.selectors(node):
             for s in lookup(name, matchers):
                 labels = {"__name__": s.name, **s.labels}
                 found[tuple(sorted(labels.items()))] = labels
@@ -126,19 +127,23 @@ class Metrics:
             step = step * math.ceil((end - start) / step / MAX_POINTS)
         names = None if "__name__" in expr else frozenset(_IDENTS.findall(expr))
         # series computed from the current objects alone are computed once, not per step
-        static = None
+        static = stepped = None
         if names is not None and not names & AT_DEPENDENT:
             static = [(s.name, s.labels, s.points[-1][1]) for s in generated(self.env, end, names)]
+        elif names is not None and not names & NODE_UTILISATION:
+            stepped = _Stepped(self.env, end, names)
         base = self.env.clock.start.timestamp()
         # start + i * step, counted (Prometheus steps in whole milliseconds): a float sum
         # drifts past ``end`` and drops the last point
         for i in range(int((end - start) / step + 1e-6) + 1):
             t = start + i * step
-            if static is None:
-                lookup = self._lookup(t, names)
-            else:
+            if static is not None:
                 at_t = [Series(name, labels, [(t, v)]) for name, labels, v in static]
                 lookup = _lookup_in(self.series + at_t)
+            elif stepped is not None:
+                lookup = _lookup_in(self.series + stepped.at(t))
+            else:
+                lookup = self._lookup(t, names)
             res = promql.evaluate(node, t, lookup)
             for lb, v in [({}, res)] if isinstance(res, float) else res:
                 key = tuple(sorted(lb.items()))
@@ -150,6 +155,16 @@ class Metrics:
 
     def _lookup(self, at: float, names: frozenset[str] | None = None) -> promql.Lookup:
         return _lookup_in(self._all(at, names))
+
+
+def wanted(node: tuple) -> frozenset[str] | None:
+    """The metric names a parsed expression's selectors name, or None when one selects by
+    its labels alone: its lookups (``promql.evaluate``, :meth:`Metrics.selected`) ask only
+    for series of those names, so only those need generating (issue 30, session 30: every
+    instant query and every audited query's series generated every node's utilisation, from
+    every pod's usage; :func:`generated` with ``names`` is the same series, filtered)."""
+    names = [name for name, _ in promql.selectors(node)]
+    return frozenset(n for n in names if n is not None) if None not in names else None
 
 
 def _lookup_in(everything: list[Series]) -> promql.Lookup:
@@ -181,7 +196,10 @@ AT_DEPENDENT = NODE_UTILISATION | {"container_memory_working_set_bytes"}
 _IDENTS = re.compile(r"[a-zA-Z_:][\w:]*")
 
 #: adds one sample (metric name, labels, value) when the metric is wanted
-_Add = Callable[[str, dict[str, str], float], None]
+_Add = Callable[[str, dict[str, str], Any], None]
+
+
+MEMORY = "container_memory_working_set_bytes"
 
 
 def generated(env: Any, at: float, names: frozenset[str] | None = None) -> list[Series]:
@@ -193,10 +211,64 @@ def generated(env: Any, at: float, names: frozenset[str] | None = None) -> list[
         if names is None or name in names:
             out.append(Series(name, labels, [(at, float(value))]))
 
-    memory = "container_memory_working_set_bytes"
     recorded_memory = (
-        _recorded_by_workload(env, memory, at) if names is None or memory in names else {}
+        _recorded_by_workload(env, MEMORY, at) if names is None or MEMORY in names else {}
     )
+    _samples(env, at, names, add, recorded_memory)
+    return out
+
+
+class _Recorded:
+    """A recorded workload's memory in :class:`_Stepped`'s samples: looked up at each step."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: tuple[str, str]):
+        self.key = key
+
+
+class _Stepped:
+    """:func:`generated` of ``names`` (no node utilisation) at each step of a range query,
+    walking the objects once (issue 30, session 30: a memory range query generated every
+    pod's series at each of up to :data:`MAX_POINTS` steps). Only a workload's recorded
+    memory moves with the instant: the pods' series read it from a table whose keys (the
+    recorded workloads) do not depend on it, so the samples are gathered once with a
+    :class:`_Recorded` where that value goes, and each step looks the values up, leaving out
+    a series whose record has no sample then, as :func:`generated` leaves it out."""
+
+    def __init__(self, env: Any, end: float, names: frozenset[str]):
+        self.env = env
+        self.rows: list[tuple[str, dict[str, str], Any]] = []
+        self.recorded = MEMORY in names and {
+            key: _Recorded(key) for key in _recorded_by_workload(env, MEMORY, end)
+        }
+
+        def add(name: str, labels: dict[str, str], value: Any) -> None:
+            if name in names:
+                self.rows.append((name, labels, value))
+
+        _samples(env, end, names, add, self.recorded or {})
+
+    def at(self, t: float) -> list[Series]:
+        values = _recorded_by_workload(self.env, MEMORY, t) if self.recorded else {}
+        out = []
+        for name, labels, value in self.rows:
+            if type(value) is _Recorded:
+                value = values[value.key]
+                if value is None:
+                    continue
+            out.append(Series(name, labels, [(t, float(value))]))
+        return out
+
+
+def _samples(
+    env: Any,
+    at: float,
+    names: frozenset[str] | None,
+    add: _Add,
+    recorded_memory: dict[tuple[str, str], Any],
+) -> None:
+    """Every sample of :func:`generated` in its order, handed to ``add``."""
     for dep in env.store.iter("deployments"):
         lb = {"namespace": dep["metadata"]["namespace"], "deployment": dep["metadata"]["name"]}
         st = dep.get("status") or {}
@@ -209,11 +281,10 @@ def generated(env: Any, at: float, names: frozenset[str] | None = None) -> list[
     recorded: Recorded = {}
     for node in env.store.iter("nodes"):
         _node_series(env, node, at, names, add, recorded)
-    return out
 
 
 def _pod_series(
-    env: Any, pod: dict[str, Any], add: _Add, recorded_memory: dict[tuple[str, str], float | None]
+    env: Any, pod: dict[str, Any], add: _Add, recorded_memory: dict[tuple[str, str], Any]
 ) -> None:
     """A pod's phase and, per container, restarts, readiness, reasons, resources and usage."""
     ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
