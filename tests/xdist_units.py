@@ -61,6 +61,27 @@ SPLIT_BY_TEST: dict[str, dict[str, str]] = {
     "tests/docs/test_docs_examples.py": {},
 }
 
+#: the units that each hold a worker far longer than a gamer's (about 5 CPU-s), in CPU-s of the
+#: test process and its waited-for children (session 30, ``tests/waiting.py``, heavy tier on a
+#: loaded machine): :func:`make_scheduler` hands them out first, so a run ends on many small
+#: units spread over both workers, not on one long unit while the other worker idles (xdist's
+#: own order puts the units of one or two tests last). A stale or missing entry only costs
+#: balance, never a result.
+COSTLY: dict[str, float] = {
+    # careful's whole run judged again with a 10 MB answer (xdist's order put it last: the other
+    # worker idled through all of it)
+    "tests/evaluation/behaviors/test_guard27_rules.py": 229,
+    "tests/evaluation/test_fuzz_answers.py": 71,  # eight half SI runs, 40 answers fuzzed each
+    "tests/adversarial/test_si_naive_probes.py[48]": 47,  # 48 probes and their re-runs
+    "tests/benchmarks/test_smoke.py": 41,  # every benchmark, a served simulator, leak cycles
+    "packages/oasis-sim-k8s/tests/kubeapi/test_kubectl_versions.py": 31,  # 4 x 141 kubectl
+    "tests/api/test_merge_si.py": 19,  # one run and eight shards per agent
+    "tests/validity/test_new_faults.py": 16,
+    "packages/oasis-sim-k8s/tests/test_settled.py": 16,
+    "tests/e2e/test_kubectl_handoff.py": 13,
+    "tests/e2e/test_holmesgpt.py": 12,
+}
+
 
 def unit_of(nodeid: str) -> str:
     """The scheduling unit of a test: its file, or for a module of :data:`SPLIT_BY_PARAM`
@@ -74,12 +95,30 @@ def unit_of(nodeid: str) -> str:
     return path
 
 
+def costly_first(units: list[str]) -> list[str]:
+    """``units`` with those of :data:`COSTLY` first, the costliest first; the others after
+    them in their own order (xdist's: the units with the most tests first)."""
+    return sorted(units, key=lambda unit: -COSTLY.get(unit, 0.0))
+
+
 def make_scheduler(config: Any, log: Any) -> Any:
-    """xdist's loadfile scheduler with the units of :func:`unit_of`."""
+    """xdist's loadfile scheduler with the units of :func:`unit_of`, handed out in the order
+    of :func:`costly_first`."""
     from xdist.scheduler import LoadFileScheduling
 
     class SplitFileScheduling(LoadFileScheduling):  # type: ignore[misc]
+        ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             return unit_of(nodeid)
+
+        def _assign_work_unit(self, node: Any) -> None:
+            # the first unit handed out: xdist has just queued them all
+            if not self.ordered:
+                self.ordered = True
+                queue = {unit: self.workqueue[unit] for unit in costly_first(list(self.workqueue))}
+                self.workqueue.clear()
+                self.workqueue.update(queue)
+            super()._assign_work_unit(node)
 
     return SplitFileScheduling(config, log)

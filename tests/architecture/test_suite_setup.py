@@ -138,3 +138,35 @@ def test_the_gamers_the_corpus_and_the_redteam_processes_spread_over_the_workers
         unit_of("tests/hostile/test_bad_input.py::test_bad_input[x]")
         == "tests/hostile/test_bad_input.py"
     )
+
+
+def test_the_costliest_units_are_handed_out_first(
+    pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Session 30 (CI's budget): the units of ``COSTLY`` (a few heavy files or tests that each
+    hold a worker for minutes) go out before the many small ones, so the run does not end on
+    one long unit while the other worker idles; the others keep xdist's order."""
+    from tests.xdist_units import COSTLY, costly_first
+
+    assert COSTLY and all((ROOT / unit.partition("[")[0]).is_file() for unit in COSTLY)
+    big, small = max(COSTLY, key=COSTLY.__getitem__), min(COSTLY, key=COSTLY.__getitem__)
+    assert costly_first(["b.py", small, "a.py[x]", big]) == [big, small, "b.py", "a.py[x]"]
+
+    class Node:
+        def __init__(self) -> None:
+            self.sent: list[list[int]] = []
+
+        def send_runtest_some(self, indices: list[int]) -> None:
+            self.sent.append(indices)
+
+    monkeypatch.setattr(pytestconfig.option, "dist", "loadfile")
+    monkeypatch.setattr(pytestconfig.option, "tx", ["2*popen"])
+    scheduler = pytestconfig.hook.pytest_xdist_make_scheduler(config=pytestconfig, log=None)
+    node = Node()
+    scheduler.registered_collections[node] = ["b.py::t1", "b.py::t2", "c.py::t"]
+    scheduler.workqueue.update(
+        {"b.py": {"b.py::t1": False, "b.py::t2": False}, big: {"c.py::t": False}}
+    )
+    scheduler._assign_work_unit(node)
+    scheduler._assign_work_unit(node)
+    assert node.sent == [[2], [0, 1]]
