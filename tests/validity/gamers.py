@@ -98,6 +98,7 @@ from . import gamer_fix133 as gf133
 from . import gamer_fix134 as gf134
 from . import gamer_fix135 as gf135
 from . import gamer_fix136 as gf136
+from . import gamer_fix140 as gf140
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1149,6 +1150,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf135.FIX135,
     # heldout34's true statements answered, the door each of rules 895-899 leaves (s29-fix34b)
     **gf136.FIX136,
+    # the four undecided max doors answered, the door each of rules 935-937 leaves
+    # (s30-door30): gamer_fix140.py
+    **gf140.FIX140,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
