@@ -36,6 +36,13 @@ _PAST = re.compile(
     r"found|left|kept|held|stood|[a-z]{2,}ed)\b",
     re.IGNORECASE,
 )
+#: a word every reading of :func:`._past_change.past_changes` holds (a change's noun, verb or
+#: gerund, "back", "again", "recovered"): a sentence with none is not read further (issue 30)
+_CHANGE_WORD = re.compile(
+    r"restart|redeploy|bounc|boot|spawn|launch|cycl|kick|roll|revert|und[oi]|scal|resiz|patch|"
+    r"fix|delet|back|again|recover",
+    re.IGNORECASE,
+)
 #: what makes a sentence one of what is to come, a condition or a plan, not a report
 _TO_COME = re.compile(
     r"\b(?:will|would|should|could|can|may|might|must|shall|if|unless|until|going\s+to|"
@@ -53,10 +60,12 @@ def reported_anywhere(lines: Iterable[str], read: Iterable[str] = ()) -> list[st
     skip = set(read)
     out: list[str] = []
     for line in lines:
-        if line in skip or line.lstrip().startswith("|"):
+        if line in skip or line.lstrip().startswith("|") or not _CHANGE_WORD.search(line):
             continue
         for sentence in sentences(line):
-            if not _PAST.search(sentence) or _TO_COME.search(sentence):
+            if not _CHANGE_WORD.search(sentence) or not _PAST.search(sentence):
+                continue
+            if _TO_COME.search(sentence):
                 continue
             said = [p for p, _, _ in past_changes(sentence)]
             if any(not negated_in_clause(sentence, max(sentence.find(p), 0)) for p in said):
