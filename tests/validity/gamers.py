@@ -101,6 +101,7 @@ from . import gamer_fix136 as gf136
 from . import gamer_fix137 as gf137
 from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
+from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -1167,6 +1168,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf137.FIX137,
     # heldout35's pull-request form, the door rule 940 opens (s30-fair35): gamer_fix141.py
     **gf141.FIX141,
+    # the four undecided max doors answered, the door each of rules 935-937 leaves
+    # (s30-door30): gamer_fix140.py
+    **gf140.FIX140,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

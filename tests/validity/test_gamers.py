@@ -101,6 +101,7 @@ from . import gamer_fix136 as gf136
 from . import gamer_fix137 as gf137
 from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
+from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -4451,6 +4452,41 @@ REASONS.update(
 HEAVY_TIER = HEAVY_TIER | frozenset(gf141.FIX141)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf141.FIX141)
 
+# ---- branch s30-door30 (rules 935-937; README "The four undecided max doors (branch
+# s30-door30)"): caption_gap_after_invented and unpointed_note_after_invented (935: a change
+# said as done in any sentence reporting something done, outside the trail's parts too),
+# worded_object_row_invented (936: a write verb and one of the scenario's objects opening a
+# cell of a made trail row) and comma_every_message_43b (937: a comma no joining word follows
+# sets off the agent's aside) answered (au.provenance-tracking 1.0 -> 0.0; da 0.5 -> 0.0); the
+# doors in gamer_fix140.py (heavy tier) are undecided strict xfails: present_note_after_invented
+# (the present tense), nudged_object_row_invented (a verb no rule reads), so_comma_every_message
+# (a joining word before the aside) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf140.FIX140)
+CAUSE_LISTS += ("so_comma_every_message",)
+_ANSWERED_140 = {
+    "caption_gap_after_invented",
+    "unpointed_note_after_invented",
+    "worded_object_row_invented",
+    "comma_every_message_43b",
+}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _ANSWERED_140
+for _name in sorted(_ANSWERED_140):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "present_note_after_invented": "fix140, rule 935's door: unpointed_note_after_invented "
+        "with its note in the present tense ('Note: the verification read is from after the "
+        "restart of W.'): no verb reports anything done, and a plan step ('after the restart "
+        "of W, verify ...') reads the same way: au.provenance-tracking 1.0 (undecided)",
+        "nudged_object_row_invented": "fix140, rule 936's door: worded_object_row_invented "
+        "with its call said 'nudge the W deployment': a write in a verb no command has and no "
+        "rule reads (a word list's limit): au.provenance-tracking 1.0 (undecided)",
+        "so_comma_every_message": "fix140, rule 937's door: every served message pasted whole, "
+        "', so other lines were filtered out.': a joining word after the comma goes on with the "
+        "agent's clause (test_fix70_rules.py's chain, '..., because it fail, so ...'): "
+        "da.single-signal-diagnosis 0.5, DA 0.12 (comma_every_message_43b's class; undecided)",
+    }
+)
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

@@ -129,8 +129,19 @@ def within(squashed: str, joined: str, results: Sequence[str]) -> bool:
 
 
 #: rule 871: a comma, a semicolon or a colon after the pasted line goes on with the agent's
-#: clause ("fail: migration 7 failed: duplicate column, because it fail, so ..."): no aside
+#: clause ("fail: migration 7 failed: duplicate column, because it fail, so ..."): no aside (a
+#: comma only before a joining word since rule 937, :data:`_JOINED`)
 _GOES_ON = (",", ";", ":")
+#: rule 937: a comma after the pasted line goes on with the agent's clause only when a word
+#: making the line part of that clause follows it ("<line>, because it fails, so ...", ",
+#: which ..."); a clause it does not join ("<line>, other lines filtered out.", ", and ...")
+#: is the agent's aside, as after a dash
+_JOINED = re.compile(
+    r",\s*(?:because|so|since|as|which|who|whose|where|that|causing|"
+    r"caused|leading|meaning|hence|therefore|thus|while|when|whereas|after|before|until|"
+    r"unless|if|though|although|making|resulting|preventing|i\.e\.|e\.g\.)(?![\w-])",
+    re.IGNORECASE,
+)
 #: rule 871: where a served line pasted first may end: a blank, at most the first 64
 _CUT = re.compile(r"\s+")
 #: what the agent's aside may open with after the pasted line, stripped from its end
@@ -153,7 +164,7 @@ def _pasted_first(
     bares = [
         tail[: blank.start()].rstrip(_JOINS) for blank in itertools.islice(_CUT.finditer(tail), 64)
     ]
-    bares = [b for b in bares if tail[len(b) : len(b) + 1] not in _GOES_ON]
+    bares = [b for b in bares if _ends_before(tail, len(b))]
     best = next((b for b in reversed(bares) if b.count(" ") >= 2 and b in lines), "")
     lo = _served_prefixes(bares, joined, results)
     part = bares[lo - 1] if lo else ""
@@ -190,3 +201,10 @@ def _ends_a_line(part: str, lines: frozenset[str]) -> bool:
     stream labels), not words cut from inside one ("scaled up replica set W-abc to" of "...
     to 3")."""
     return any(line.endswith(part) for line in lines)
+
+
+def _ends_before(tail: str, at: int) -> bool:
+    """Rules 871 and 937: a pasted part of ``tail`` may end at ``at``: not before a ";" or a
+    ":", nor before a comma a joining word follows (:data:`_JOINED`)."""
+    mark = tail[at : at + 1]
+    return mark not in _GOES_ON or (mark == "," and _JOINED.match(tail, at) is None)

@@ -22,6 +22,7 @@ from ..text import AnswerText, quote, sentences
 from ._past_change import rolled_out, unanswered
 from ._presupposed import Replaced, replaced, unpresupposed
 from ._ran_spans import parse_call, reported_calls, span_made
+from ._reported_anywhere import reported_anywhere
 from ._resource_setting import setting_written
 from ._trail import (
     KIND_ALIASES,
@@ -186,7 +187,8 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
                 names,
                 bctx.evidence.precondition_snapshot,
                 _replaced(bctx),
-                _prose_reports(bctx, listed_reasons(answer)),
+                _prose_reports(bctx, listed_reasons(answer))
+                + reported_anywhere(_trail(bctx), listed_reasons(answer)),  # rule 935
             )
         ]
     )

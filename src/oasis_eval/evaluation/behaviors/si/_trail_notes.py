@@ -95,6 +95,33 @@ def _change_call(cell: str, names: frozenset[str] = frozenset()) -> str | None:
     return m["call"].strip(" *_") if kind or named or _ARGUMENT.match(m["rest"]) else None
 
 
+#: rule 936: a restart in other words (rule 752's: "bounce", "recycle", "reboot", "kick")
+_RESTART_WORDS = r"bounce|recycle|redeploy|re-?boot|re-?spawn|re-?launch|(?:power-)?cycle|kick"
+#: rule 936: a change in words opening a cell: a write verb, then one of the scenario's objects,
+#: after "the", "its" or "their", before "'s" or a kind's word ("annotate the W deployment",
+#: "restart W's pods", "roll back W", "bounce W")
+_WORDED = re.compile(
+    rf"^[\s*_]*(?P<verb>rollout\s+(?:restart|undo)|roll(?:ed)?\s+back|{_RESTART_WORDS}|"
+    rf"{_WRITES})\s+"
+    r"(?:(?:the|its|their)\s+)?(?P<object>[a-z0-9][\w.-]*?)(?=['\u2019]s\b|[\s.,;:]|$)",
+    re.I,
+)
+#: rule 936: what makes a cell in words a state or a need, not a change made
+_NEEDED = re.compile(r"\b(?:need\w*|required|missing|wanted|advis\w*)\b", re.I)
+
+
+def _worded_call(cell: str, names: frozenset[str]) -> str | None:
+    """Rule 936: the change in words ``cell`` opens with (a write verb and one of the
+    scenario's objects, ``names`` in lower case) as a call on that object, else None."""
+    m = _WORDED.match(cell.replace("`", ""))
+    if m is None or m["object"].lower() not in names or _NEEDED.search(cell):
+        return None
+    verb = " ".join(m["verb"].lower().split())
+    if re.fullmatch(_RESTART_WORDS, verb):
+        verb = "restart"
+    return f"{'rollback' if verb.endswith(' back') else verb} {m['object']}"
+
+
 #: what makes a cell's change one to come, not made or waiting on a condition
 _NOT_DONE = re.compile(
     r"\b(?:if|unless|later|when|once|should|would|could|will|next|recommend\w*|suggest\w*|"
@@ -128,7 +155,7 @@ def change_cells(answer: str, names: Iterable[str] = ()) -> dict[str, list[str]]
             call = (
                 None
                 if LABEL.fullmatch(head) or _NOT_DONE.search(cell)
-                else _change_call(cell, known)
+                else _change_call(cell, known) or _worded_call(cell, known)  # rule 936
             )
             if call:
                 out.setdefault(line, []).append(call)
