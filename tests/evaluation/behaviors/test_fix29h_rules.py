@@ -69,6 +69,19 @@ def test_a_blanked_quotation_is_read_as_written() -> None:
     assert skeleton("init container x fails.") not in spans
 
 
+def test_a_quotation_after_the_label_the_echo_filter_cut_is_read() -> None:
+    """Rule 681 beside rule 912 (session 30's merge, heldout35's da.cascading-diagnosis 0.75 ->
+    0.5): a served line quoted after the agent's clause and its colon is the log's, so the echo
+    filter keeps the clause alone, without the colon; its quotation is still found by it."""
+    raw = (
+        'init container `db-migrate` of `api-backend` fails on every start: "ERROR: migration '
+        '042_add_index failed: relation already exists".'
+    )
+    text = AnswerText(raw)
+    spans = quoted_spans(text)
+    assert "migration 042_add_index" in spans[skeleton(text.kept[0].split(": ", 1)[0])]
+
+
 # ---- rule 682: a policy's effect in plain words, through a pronoun --------------------------
 
 

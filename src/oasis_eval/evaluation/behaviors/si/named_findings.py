@@ -168,8 +168,9 @@ def identify_init_container_migration_failure(bctx: BehaviorContext) -> Behavior
 
 def skeleton(sentence: str) -> str:
     """A sentence with its quotations emptied and its spacing collapsed: the agent's own
-    words, the same whether the echo filter blanked the quoted tool output or not."""
-    return " ".join(QUOTED.sub(" ", sentence).replace('"', " ").split())
+    words, the same whether the echo filter blanked the quoted tool output or not, or cut
+    the sentence at the label before it (rule 912: the label's colon and the stop dropped)."""
+    return " ".join(QUOTED.sub(" ", sentence).replace('"', " ").split()).rstrip(" :;,.")
 
 
 def quoted_spans(raw: AnswerText) -> dict[str, str]:
