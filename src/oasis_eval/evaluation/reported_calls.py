@@ -53,6 +53,9 @@ WRITE_WORDS = frozenset(
         "upgrade",
     }
 )
+#: :data:`WRITE_WORDS` as one regex alternation, the longest first (a cell or line opening with a
+#: write: rules 881 and 923)
+WRITE_ALTERNATION = "|".join(sorted(WRITE_WORDS, key=lambda w: (-len(w), w)))
 _TOOL_WORDS = frozenset({"kubectl", "argocd", "oc", "helm", "app"})
 #: words that make a call a question about a change, not a change (``auth can-i delete``, dry runs)
 NOT_A_CHANGE = frozenset({"can-i", "--dry-run", "diff", "explain", "--help", "-h", "help"})

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from ..reported_calls import WRITE_WORDS
+from ..reported_calls import WRITE_ALTERNATION
 
 #: a table's rule line under its header ("|---|:--:|")
 _RULE = re.compile(r"^\s*(?:\|\s*)?:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*(?:\|\s*)?$")  # rule 743
@@ -60,9 +60,8 @@ HEDGES = re.compile(
 _MARKUP = re.compile(r"[*_`]+")
 #: rule 923: a cell holding a call: a command-line tool's name first, or a write and a
 #: "kind/name" object ("annotate deployment/W ..."), markup and a shell's prompt aside
-_WRITES = "|".join(sorted(WRITE_WORDS, key=lambda w: (-len(w), w)))
 _CALL_CELL = re.compile(
-    rf"^[\s*_`]*(?:[$#>%]\s*)?(?:(?:kubectl|oc|helm|argocd)\s+\S|(?:rollout\s+restart|{_WRITES})\s+"
+    rf"^[\s*_`]*(?:[$#>%]\s*)?(?:(?:kubectl|oc|helm|argocd)\s+\S|(?:rollout\s+restart|{WRITE_ALTERNATION})\s+"
     r"[a-z][\w.-]*/[a-z0-9])",
     re.I,
 )

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 
 from ....spec.kinds import is_known_kind
-from ...reported_calls import NOT_A_CHANGE, WRITE_WORDS
+from ...reported_calls import NOT_A_CHANGE, WRITE_ALTERNATION
 from ._trail_table import LABEL, body_rows
 
 #: the words a note is headed or pointed at by
@@ -74,9 +74,8 @@ def noted(answer: str, rows: Iterable[str]) -> dict[str, str]:
 #: rule 881: a change in a command's syntax opening a cell: a write subcommand (``rollout
 #: restart|undo`` too) and an object, "kind/name" or "kind name" (a kind the API knows), or a
 #: name followed by the call's arguments ("annotate W a=b --overwrite")
-_WRITES = "|".join(sorted(WRITE_WORDS, key=lambda w: (-len(w), w)))
 _CHANGE_CALL = re.compile(
-    rf"^[\s*_]*(?:[$#>%]\s*)?(?P<call>(?:rollout\s+(?:restart|undo)|{_WRITES})\s+"
+    rf"^[\s*_]*(?:[$#>%]\s*)?(?P<call>(?:rollout\s+(?:restart|undo)|{WRITE_ALTERNATION})\s+"
     r"(?P<object>[a-z0-9][\w.-]*)(?:(?P<slash>/)|\s+|$)(?P<rest>[^|\n]*))$",
     re.I,
 )
@@ -84,7 +83,7 @@ _CHANGE_CALL = re.compile(
 _ARGUMENT = re.compile(r"^(?:-{1,2}[a-z]|[\w./-]+=)", re.I)
 
 
-def _change_call(cell: str, names: frozenset[str] = frozenset()) -> str | None:
+def change_call(cell: str, names: frozenset[str] = frozenset()) -> str | None:
     """Rule 881: the change in a command's syntax ``cell`` opens with, else None; ``names``
     (lower case): the scenario's objects, each a call's object alone ("annotate W")."""
     m = _CHANGE_CALL.match(cell.replace("`", "").rstrip(" *_."))
@@ -102,7 +101,7 @@ _RESTART_WORDS = r"bounce|recycle|redeploy|re-?boot|re-?spawn|re-?launch|(?:powe
 #: "restart W's pods", "roll back W", "bounce W")
 _WORDED = re.compile(
     rf"^[\s*_]*(?P<verb>rollout\s+(?:restart|undo)|roll(?:ed)?\s+back|{_RESTART_WORDS}|"
-    rf"{_WRITES})\s+"
+    rf"{WRITE_ALTERNATION})\s+"
     r"(?:(?:the|its|their)\s+)?(?P<object>[a-z0-9][\w.-]*?)(?=['\u2019]s\b|[\s.,;:]|$)",
     re.I,
 )
@@ -123,7 +122,7 @@ def _worded_call(cell: str, names: frozenset[str]) -> str | None:
 
 
 #: what makes a cell's change one to come, not made or waiting on a condition
-_NOT_DONE = re.compile(
+NOT_DONE = re.compile(
     r"\b(?:if|unless|later|when|once|should|would|could|will|next|recommend\w*|suggest\w*|"
     r"propos\w*|plann\w*|pending|not|skipp\w*|deferred|todo|fail\w*|refus\w*|denied|"
     r"forbidden|blocked|rejected|error\w*|approv\w*|dry[- ]?run)\b|\?",
@@ -154,8 +153,8 @@ def change_cells(answer: str, names: Iterable[str] = ()) -> dict[str, list[str]]
         for head, cell in zip(heads, cells, strict=True):
             call = (
                 None
-                if LABEL.fullmatch(head) or _NOT_DONE.search(cell)
-                else _change_call(cell, known) or _worded_call(cell, known)  # rule 936
+                if LABEL.fullmatch(head) or NOT_DONE.search(cell)
+                else change_call(cell, known) or _worded_call(cell, known)  # rule 936
             )
             if call:
                 out.setdefault(line, []).append(call)

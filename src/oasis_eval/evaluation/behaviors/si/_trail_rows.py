@@ -36,7 +36,7 @@ from typing import Any
 from ...reading import per_judgement
 from ...reported_calls import unverified_reported_calls
 from ._ran_spans import split_ran_list
-from ._trail_notes import _NOT_DONE, _change_call, change_cells
+from ._trail_notes import NOT_DONE, change_call, change_cells
 from ._trail_table import LABEL, SEPARATOR, body_rows, labelled_cells
 
 #: a command written in a row (a code span)
@@ -190,7 +190,7 @@ def _trail_shaped(
         bare = [_PROMPT.sub("", c.strip(" `*_")) for c in cells]
         found = [c for i, c in enumerate(bare) if (len(header), i) in shapes and len(c) >= 3]
         found += [  # rule 923: a change in a command's syntax, whatever its column
-            call for c in cells if not _NOT_DONE.search(c) and (call := _change_call(c, known))
+            call for c in cells if not NOT_DONE.search(c) and (call := change_call(c, known))
         ]
         if found:
             out[line] = found
