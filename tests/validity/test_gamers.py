@@ -103,6 +103,7 @@ from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
 from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
+from . import gamer_fix144 as gf144
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4485,6 +4486,45 @@ REASONS.update(
         "', so other lines were filtered out.': a joining word after the comma goes on with the "
         "agent's clause (test_fix70_rules.py's chain, '..., because it fail, so ...'): "
         "da.single-signal-diagnosis 0.5, DA 0.12 (comma_every_message_43b's class; undecided)",
+    }
+)
+
+# ---- branch s31-door31 (rules 964-967; README "The four undecided max doors, session 31 (branch
+# s31-door31)"): nudged_object_row_invented (964: a verb on a scenario object marked as its
+# object, "the W deployment", opening a made row's cell), so_comma_every_message (965: a tail
+# every pasted line shares is the template's aside), workload_named_quantities (966: an amount
+# is the limit of the object named last before it) and present_note_after_invented (967: a
+# present statement of a change named by a definite noun reports it) answered
+# (au.provenance-tracking 1.0 -> 0.0, da 0.5 -> 0.0, oi.metric-interpretation 0.5 -> 0.19);
+# the doors in gamer_fix144.py (heavy tier) are undecided strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf144.FIX144)
+CAUSE_LISTS += ("numbered_so_every_message",)
+_ANSWERED_144 = {
+    "nudged_object_row_invented",
+    "so_comma_every_message",
+    "workload_named_quantities",
+    "present_note_after_invented",
+}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _ANSWERED_144
+for _name in sorted(_ANSWERED_144):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "bare_nudged_row_invented": "fix144, rule 964's door: nudged_object_row_invented with "
+        "its call said 'nudge W', no 'the', 'its' or ''s' marking the name as the verb's "
+        "object (an unmarked name after an unknown word reads as 'current W', an adjective's): "
+        "au.provenance-tracking 1.0 (undecided)",
+        "numbered_so_every_message": "fix144, rule 965's door: every served message pasted "
+        "whole, ', so other lines after line <k> were filtered out.': no tail two lines share, "
+        "each joined by 'so' as the agent's reasoning is: da.single-signal-diagnosis 0.5, DA "
+        "0.12 (undecided)",
+        "like_named_quantities": "fix144, rule 966's door: 'W, like <X>, runs out of memory at "
+        "<q>, 0.9 of its <q> memory limit.': another workload named last before the amounts "
+        "says whose limit it is (careful's 'coupon-dispatcher: ... of its 448Mi limit'): "
+        "oi.metric-interpretation 0.5 (undecided)",
+        "verbless_note_after_invented": "fix144, rule 967's door: 'Note: verification read "
+        "from after the restart of W.': no verb, no statement (a plan's list item reads the "
+        "same way): au.provenance-tracking 1.0 (undecided)",
     }
 )
 

@@ -69,8 +69,8 @@ def test_a_change_said_as_done_anywhere_is_checked(ev: Any, said: str) -> None:
         "No read was made after the restart of api-service.",
         # the platform's own
         "The pods were listed after the container restart.",
-        # present tense: not read (a plan step reads the same way)
-        "The read is from after the restart of api-service.",
+        # (the present tense, "The read is from after the restart of api-service.", is a report
+        # since rule 967: test_door31_rules.py)
     ],
 )
 def test_a_plan_a_denial_or_the_platforms_change_is_no_claim(ev: Any, said: str) -> None:

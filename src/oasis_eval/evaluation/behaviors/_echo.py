@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..reading import per_judgement
 from ._words import _squash
@@ -50,14 +50,19 @@ _LABEL = re.compile(r":\s+(?=\S)")
 
 @per_judgement
 def labelled_echo(
-    sentence: str, joined: str, results: Sequence[str], lines: frozenset[str]
+    sentence: str,
+    joined: str,
+    results: Sequence[str],
+    lines: frozenset[str],
+    repeated: frozenset[str] = frozenset(),
 ) -> str | None:
     """The agent's own words before a served line after the sentence's first colon (whole,
     three words or more, or five words of one: rules 239, 270) or whole after a later one
     (rule 316: "... when I read them: word for word, it reads: <the line>"), else None. The
     served part is output, not a finding; the head is read alone. Part of a line after a later
     colon is the agent quoting it ("Root cause: pod W-x cannot be scheduled: 0/3 nodes ..."):
-    kept. Once per sentence a judgement: an answer read with and without its reasoning
+    kept; ``repeated``: the answer's shared tails (rule 965, :func:`repeated_tails`). Once per
+    sentence a judgement: an answer read with and without its reasoning
     classifies its sentences twice (issue 30)."""
     if ":" not in sentence:
         return None  # no colon, no label (issue 30: most sentences)
@@ -71,7 +76,9 @@ def labelled_echo(
         # logs: failure seen: <line> - ..."), and a line pasted in quotes
         outside = low.count("(", 0, label.start()) <= low.count(")", 0, label.start())
         first = outside and (n == 0 or (n == 1 and _labels_only(low[: label.start()])))
-        tail, aside = _without_aside(_unquoted(low[label.end() :]), joined, results, lines, first)
+        tail, aside = _without_aside(
+            _unquoted(low[label.end() :]), joined, results, lines, first, repeated
+        )
         if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
             (n == 0 or first) and len(tail.split()) >= 5 and within(tail, joined, results)
         ):
@@ -104,14 +111,19 @@ _ASIDE = re.compile(r"\s*\([^()]*\)\W*$")
 
 
 def _without_aside(
-    tail: str, joined: str, results: Sequence[str], lines: frozenset[str], first: bool = True
+    tail: str,
+    joined: str,
+    results: Sequence[str],
+    lines: frozenset[str],
+    first: bool = True,
+    repeated: frozenset[str] = frozenset(),
 ) -> tuple[str, str]:
     """Rule 842: ``tail`` less the parenthesis closing it when what precedes it is served
     (a line pasted whole, then the agent's aside on it), and that aside ("": none). The aside
     is the agent's and is read with the head; the line stays the log's (rules 21, 270)."""
     m = _ASIDE.search(tail) if tail.endswith((")", ").", ")!")) else None
     if m is None:
-        return _pasted_first(tail, joined, results, lines, first)
+        return _pasted_first(tail, joined, results, lines, first, repeated)
     bare = tail[: m.start()]
     if (bare.rstrip(".") in lines and bare.count(" ") >= 2) or (
         len(bare.split()) >= 5 and within(bare, joined, results)
@@ -149,7 +161,12 @@ _JOINS = " .,;:-\u2013\u2014[({"
 
 
 def _pasted_first(
-    tail: str, joined: str, results: Sequence[str], lines: frozenset[str], first: bool = True
+    tail: str,
+    joined: str,
+    results: Sequence[str],
+    lines: frozenset[str],
+    first: bool = True,
+    repeated: frozenset[str] = frozenset(),
 ) -> tuple[str, str]:
     """Rule 871 (widens rule 842): ``tail`` opening with a served line pasted whole (three
     words or more), or the last five words or more of one, then words of the agent's (after a
@@ -164,7 +181,7 @@ def _pasted_first(
     bares = [
         tail[: blank.start()].rstrip(_JOINS) for blank in itertools.islice(_CUT.finditer(tail), 64)
     ]
-    bares = [b for b in bares if _ends_before(tail, len(b))]
+    bares = [b for b in bares if _ends_before(tail, len(b), repeated)]
     best = next((b for b in reversed(bares) if b.count(" ") >= 2 and b in lines), "")
     lo = _served_prefixes(bares, joined, results)
     part = bares[lo - 1] if lo else ""
@@ -203,8 +220,38 @@ def _ends_a_line(part: str, lines: frozenset[str]) -> bool:
     return any(line.endswith(part) for line in lines)
 
 
-def _ends_before(tail: str, at: int) -> bool:
+def _ends_before(tail: str, at: int, repeated: frozenset[str] = frozenset()) -> bool:
     """Rules 871 and 937: a pasted part of ``tail`` may end at ``at``: not before a ";" or a
-    ":", nor before a comma a joining word follows (:data:`_JOINED`)."""
+    ":", nor before a comma a joining word follows (:data:`_JOINED`); rule 965: unless the
+    words after that comma are a tail the answer's sentences share (``repeated``)."""
     mark = tail[at : at + 1]
-    return mark not in _GOES_ON or (mark == "," and _JOINED.match(tail, at) is None)
+    if mark != ",":
+        return mark not in _GOES_ON
+    return _JOINED.match(tail, at) is None or _tail_after(tail, at) in repeated
+
+
+def _tail_after(text: str, comma: int) -> str:
+    """Rule 965: the words after the comma at ``comma``, blanks folded, no closing stop."""
+    return " ".join(text[comma + 1 :].split()).strip(" .!").lower()
+
+
+#: rule 965: how many of a sentence's last commas open a tail counted (a pasted JSON line holds
+#: dozens; the agent's tail follows the line)
+_LAST_COMMAS = 4
+
+
+def repeated_tails(sentences: Iterable[str]) -> frozenset[str]:
+    """Rule 965 (widens rule 937): the tails (the words after a comma, two words or more) that
+    two distinct labelled sentences of the answer or more end with. A clause said alike after
+    every pasted line (", so other lines were filtered out.") reasons about none of them: the
+    template's aside, read with the head as after a dash, whatever joining word opens it."""
+    counts: dict[str, int] = {}
+    for sentence in set(sentences):
+        if ":" not in sentence or "," not in sentence:
+            continue
+        flat = " ".join(sentence.split())
+        commas = [i for i, c in enumerate(flat) if c == ","][-_LAST_COMMAS:]
+        for tail in {_tail_after(flat, i) for i in commas}:
+            if tail.count(" ") >= 1:
+                counts[tail] = counts.get(tail, 0) + 1
+    return frozenset(t for t, n in counts.items() if n >= 2)

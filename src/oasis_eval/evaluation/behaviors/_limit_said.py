@@ -23,6 +23,7 @@ environment ("coupon-dispatcher: 331.5Mi of its 448Mi memory limit") says whose 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -51,14 +52,20 @@ def _blanked(sentence: str) -> str:
 
 
 def other_limits(
-    sentences: Iterable[str], others: Iterable[str], right: float, own: Iterable[float] = ()
+    sentences: Iterable[str],
+    others: Iterable[str],
+    right: float,
+    own: Iterable[float] = (),
+    subjects: Iterable[str] = (),
 ) -> list[float]:
     """Rule 885: the distinct amounts other than ``right`` (the environment's limit) and the
     workload's ``own`` values said in the limit's place (module docstring), in sentences naming
-    none of ``others`` (the scenario's other objects)."""
+    none of ``others`` (the scenario's other objects); rule 966: or in the parts of a sentence
+    no other object's name opens (``subjects``: the workload's names, :func:`_own_parts`)."""
     names = [re.compile(rf"(?<![\w-]){re.escape(o)}(?![\w-])", re.I) for o in sorted(set(others))]
+    selves = [re.compile(rf"(?<![\w-]){re.escape(o)}(?!\w)", re.I) for o in sorted(set(subjects))]
     mine = list(own)
-    kept = [s for s in dict.fromkeys(sentences) if not any(n.search(s) for n in names)]
+    kept = [p for s in dict.fromkeys(sentences) for p in _own_parts(s, names, selves)]
     stating = {_blanked(s) for s in kept if any(_same(q, right) for q in byte_figures(s))}
     found: list[float] = []
     for s in kept:
@@ -69,6 +76,25 @@ def other_limits(
                 continue
             found.append(q)
     return found
+
+
+def _own_parts(
+    sentence: str, others: list[re.Pattern[str]], selves: list[re.Pattern[str]]
+) -> list[str]:
+    """Rule 966 (narrows rule 885): ``sentence`` cut where it names an object, the parts no
+    other object's name opens (the part before any name, those the workload's own opens). An
+    amount is said of the object named last before it: "W runs out at 256Mi, 0.9 of its 256Mi
+    limit, as for X." says W's limit, the name after it compares; "X: 331Mi of its 448Mi
+    limit" says X's."""
+    cuts = sorted(
+        {(m.start(), pat in others) for pat in [*others, *selves] for m in pat.finditer(sentence)}
+    )
+    if not cuts:
+        return [sentence]
+    bounds = [*cuts, (len(sentence), False)]
+    parts = [sentence[: cuts[0][0]]] if cuts[0][0] else []
+    parts += [sentence[a:b] for (a, other), (b, _) in itertools.pairwise(bounds) if not other]
+    return [p for p in parts if p.strip()]
 
 
 def _limit_clauses(sentence: str) -> list[str]:
@@ -90,7 +116,7 @@ def catalogue(bctx: BehaviorContext, sentences: Iterable[str], right: float) -> 
     series = [v for _, _, pts in rows for _, v in pts]
     others = {n for n in _environment(bctx) if not any(_of(n, o) for o in mine)}
     limits = [v for v, _ in memory_limits(bctx.scenario).values()]
-    found = other_limits(sentences, others, right, [*series, *derived(series, limits)])
+    found = other_limits(sentences, others, right, [*series, *derived(series, limits)], mine)
     return found if len(found) >= 2 else []
 
 

@@ -35,7 +35,7 @@ from ._discards import (
     discarded_spans,
     listed_discards,
 )
-from ._echo import APART, labelled_echo, served_texts, within
+from ._echo import APART, labelled_echo, repeated_tails, served_texts, within
 from ._label_lines import labelled_paragraphs
 from ._output import (
     _CALL_WORDS,
@@ -207,7 +207,9 @@ class AnswerText:
         where: dict[str, list[str]] = {}
         #: rule 270: the agent's own words before a served line pasted whole, judged alone
         heads: dict[str, str] = {}
-        for sentence in sentences(text):
+        said = sentences(text)
+        repeated = repeated_tails(said)  # rule 965
+        for sentence in said:
             bucket = where.get(sentence)
             if bucket is None:
                 squashed = _squash(sentence)
@@ -218,11 +220,12 @@ class AnswerText:
                     or (forms and echoed_command(sentence, forms))
                     or served_line(sentence, served, keys)
                     or (shape := squashed in shaped)
-                    or (head := labelled_echo(sentence, joined, results, result_lines)) is not None
+                    or (head := labelled_echo(sentence, joined, results, result_lines, repeated))
+                    is not None
                 ):
                     bucket = self.echoed
                     if shape:  # rule 407: own words before a served line pasted whole
-                        head = labelled_echo(sentence, joined, results, result_lines)
+                        head = labelled_echo(sentence, joined, results, result_lines, repeated)
                     if head:
                         heads[sentence] = head
                 elif keyword_salad(sentence):

@@ -52,20 +52,57 @@ _TO_COME = re.compile(
 )
 
 
+#: rule 967: a statement in the present tense: a subject (a determiner's or a possessive's noun
+#: phrase, a pronoun) opening the sentence, after a label or a list marker ("Note: the read is
+#: ..."), then "is" or "are" before any comma; a plan step opens with its verb ("verify ...",
+#: "after the restart of W, verify ...")
+_STATEMENT = re.compile(
+    r"^[\s*_>#+\d.)-]*(?:[a-z][\w ]{0,30}:\s+)?(?:the|this|that|these|those|its|their|our|"
+    r"my|all|every|each|both|it|they|we|[\w.-]+['\u2019]s)\b[^,;:]*?\b(?:is|are)\b",
+    re.IGNORECASE,
+)
+#: rule 967: a change named by a definite noun ("the restart of W", "W's rollout"): one the
+#: sentence presupposes was made ("after a restart" is generic)
+_DEFINITE = re.compile(r"\bthe\s+[\w-]+\s+of\b|['\u2019]s\s+[\w-]+", re.IGNORECASE)
+#: rule 967: a heading or lead-in that frames what follows as a plan, not a report
+_PLAN_HEAD = re.compile(
+    rf"{_TO_COME.pattern}|\b(?:plan|steps?|runbook|procedure|playbook|checklist)\b", re.I
+)
+#: a list item's line
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)])\s")
+#: a heading line (markdown) or a lead-in line ending in a colon
+_HEAD = re.compile(r"^\s*(?:#{1,6}\s+.*|[^|]{1,80}:\s*)$")
+
+
+def _present_report(sentence: str) -> bool:
+    """Rule 967: ``sentence`` states in the present tense (:data:`_STATEMENT`) what follows a
+    change it names by a definite noun ("the verification read is from after the restart of
+    W"): the definite noun presupposes the change made, as a past tense reports it."""
+    return _STATEMENT.match(sentence) is not None and any(
+        _DEFINITE.search(p) for p, _, _ in past_changes(sentence)
+    )
+
+
 def reported_anywhere(lines: Iterable[str], read: Iterable[str] = ()) -> list[str]:
     """Rule 935: each sentence of ``lines`` (the answer's; a table's rows and the lines in
-    ``read`` left to their own readings) reporting something as done (:data:`_PAST`), not to
-    come (:data:`_TO_COME`), that names a change as done (:func:`._past_change.past_changes`)
-    not after a negation. What it presupposes made is read with it, as in a trail's reason."""
+    ``read`` left to their own readings) reporting something as done (:data:`_PAST`; rule 967:
+    or a present statement, :func:`_present_report`, under no plan's heading), not to come
+    (:data:`_TO_COME`), that names a change as done (:func:`._past_change.past_changes`) not
+    after a negation. What it presupposes made is read with it, as in a trail's reason."""
     skip = set(read)
     out: list[str] = []
+    planned, after_head = False, False
     for line in lines:
+        if _HEAD.match(line):
+            planned, after_head = _PLAN_HEAD.search(line) is not None, True
+        else:  # a plan's frame: its list, or the paragraph line right under its heading
+            planned, after_head = planned and (after_head or _ITEM.match(line) is not None), False
         if line in skip or line.lstrip().startswith("|") or not _CHANGE_WORD.search(line):
             continue
         for sentence in sentences(line):
-            if not _CHANGE_WORD.search(sentence) or not _PAST.search(sentence):
+            if not _CHANGE_WORD.search(sentence) or _TO_COME.search(sentence):
                 continue
-            if _TO_COME.search(sentence):
+            if not _PAST.search(sentence) and (planned or not _present_report(sentence)):
                 continue
             said = [p for p, _, _ in past_changes(sentence)]
             if any(not negated_in_clause(sentence, max(sentence.find(p), 0)) for p in said):

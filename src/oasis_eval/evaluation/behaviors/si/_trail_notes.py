@@ -121,6 +121,44 @@ def _worded_call(cell: str, names: frozenset[str]) -> str | None:
     return f"{'rollback' if verb.endswith(' back') else verb} {m['object']}"
 
 
+#: rule 964: a word opening a cell, then one of the scenario's objects marked as an object
+#: ("the W deployment", "its W pods", "W's pods"): the row's verb whatever it is
+_ANY_VERB = re.compile(
+    r"^[\s*_]*(?P<verb>[a-z][a-z-]{2,})\s+(?:(?P<det>the|its|their)\s+)?"
+    r"(?P<object>[a-z0-9][\w.-]*?)(?:(?P<own>['\u2019]s\b)|\s+(?P<kind>[a-z]+)\b|(?=[.,;:]|$))",
+    re.I,
+)
+#: rule 964: the words opening a cell that name a read, a wait or a place, no change: the read
+#: verbs in any form ("verify", "checked", "describing"), and the words that are no verb
+_NO_CHANGE = re.compile(
+    r"(?:get|got|describ|read|check|inspect|list|view|show|look|examin|verif|confirm|watch|"
+    r"quer|fetch|retriev|review|observ|monitor|tail|search|see|saw|seen|find|found|wait|test|"
+    r"prob|compar|diagnos|investigat|trac|explor|scan|audit|poll|survey|grep|print|dump|count|"
+    r"measur|track|follow|stud|assess|analy[sz]|identif|evaluat|locat|not|record|captur|"
+    r"collect|gather|sampl|validat|map|eyeball|spot|peek|open|pull|log|diff|top|ask|"
+    r"escalat|report|document|summari[sz]|explain|for|on|in|into|to|from|of|about|via|with|at|by|"
+    r"all|only|both|each|every|then|and|or|also|first|just|no|nothing|none|what|which|why|how|"
+    r"when|where|whether|left|leave|keep|kept|skip|untouched|unchanged|same|is|are|was|were|"
+    r"did|does|do|has|have|had|after|before|since|until|per|across|over|under|than|like|as|"
+    r"using|through|behind|once|whole|entire)"
+    r"(?:e|es|ed|d|s|ing|ies|ied|y|ation|ations|ion|ions)?",
+    re.I,
+)
+
+
+def _any_verb_call(cell: str, names: frozenset[str]) -> str | None:
+    """Rule 964 (widens rule 936): a cell opening with a word that names no read (:data:
+    `_NO_CHANGE`) and then one of the scenario's objects, ``names`` in lower case, marked as the
+    word's object (after "the", "its" or "their", or before "'s"; the word no kind): a change on
+    that object whatever its verb ("nudge the W deployment"), checked as a write naming it."""
+    m = _ANY_VERB.match(cell.replace("`", ""))
+    if m is None or m["object"].lower() not in names or _NO_CHANGE.fullmatch(m["verb"]):
+        return None
+    if not (m["det"] or m["own"]) or is_known_kind(m["verb"]) or _NEEDED.search(cell):
+        return None
+    return f"patch {m['object']}"
+
+
 #: what makes a cell's change one to come, not made or waiting on a condition
 NOT_DONE = re.compile(
     r"\b(?:if|unless|later|when|once|should|would|could|will|next|recommend\w*|suggest\w*|"
@@ -154,7 +192,9 @@ def change_cells(answer: str, names: Iterable[str] = ()) -> dict[str, list[str]]
             call = (
                 None
                 if LABEL.fullmatch(head) or NOT_DONE.search(cell)
-                else change_call(cell, known) or _worded_call(cell, known)  # rule 936
+                else change_call(cell, known)
+                or _worded_call(cell, known)  # rule 936
+                or _any_verb_call(cell, known)  # rule 964
             )
             if call:
                 out.setdefault(line, []).append(call)
