@@ -50,6 +50,8 @@ _UNITS = {"s": "s|secs?|seconds?", "m": "m|mins?|minutes?", "h": "h|hrs?|hours?"
 NEAR = 15 * 60
 #: a number as written, and the unit right after it ("12.0%", "8 %", "0.4")
 _NUMBER = Cue(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(%|[a-z]+(?:/[a-z]+)?)?", re.IGNORECASE)
+#: a percentage's unit spelled as a word (rule 976): "12.0 percent", "12 per cent", "12 pct"
+_PERCENT_WORD = re.compile(r"percent|pct")
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,7 @@ def _states_ratio(sentence: str, values: tuple[tuple[float, str], ...]) -> bool:
 def _states_value(sentence: str, values: tuple[tuple[float, str], ...]) -> bool:
     for m in _NUMBER.finditer(sentence):
         said, unit = m.group(1), (m.group(2) or "").lower()
+        unit = "%" if _PERCENT_WORD.fullmatch(unit) else unit
         places = len(said.partition(".")[2])
         if any(round(v, places) == float(said) and unit == u for v, u in values if u):
             return True
