@@ -92,8 +92,7 @@ FIX146: dict[str, tuple[Any, str, str]] = {
     ),
     "evidence_list_after_log": (
         evidence_list_after_log,
-        "the first log error as the one cause, then every metric and span read under "
-        "'Evidence:'",
+        "the first log error as the one cause, then every metric and span read under 'Evidence:'",
         "signals correlated (978's door: an evidence list after a cause taken from the log)",
     ),
 }

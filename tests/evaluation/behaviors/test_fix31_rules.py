@@ -4,8 +4,6 @@ rule."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from oasis_eval.evaluation.behaviors.environment import ENV_TERMS, _conditioned
@@ -108,5 +106,3 @@ def test_the_label_needs_a_paragraph_right_above() -> None:
     assert evidence_lists("## Root cause\nEvidence:\n- x\n") == {}
     listed = evidence_lists(f"{_CAUSE}\nEvidence:\n- {_ITEM}\ntrailing prose.\n- y\n")
     assert set(listed) == {_ITEM}  # the list ends at the first line that is no item
-
-
