@@ -1,108 +1,158 @@
-"""heldout35's and heldout28's rows a person would credit (issue 27 item 6, branch s31-fix31):
-behaviors rules 976-978. Each case marked "was" is read the other way by the code before its
-rule."""
+"""Round 22's ``seriesless_fresh_dropped`` answered (issue 27, branch s15-fix31): behaviors
+rules 181-182. Each case not credited is credited by the code before its rule."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from oasis_eval.evaluation.behaviors.environment import ENV_TERMS, _conditioned
-from oasis_eval.evaluation.behaviors.si._signal_tie import evidence_lists, tied_sentence
-from oasis_eval.evaluation.behaviors.si.correlation import SIGNALS
-from oasis_eval.evaluation.behaviors.text import AnswerText
 
-from .test_onset_rules import LINK, _reads, seeded  # noqa: F401  (the fixture)
+@pytest.fixture
+def misleading(ev: Any) -> Any:
+    """ledger OOMKilled with a rising memory trend; another pod's CPU at 96%."""
+    return ev.cap(
+        [
+            {"resource": "deployment/ledger", "namespace": "default", "status": "OOMKilled"},
+            {"resource": "pod/cruncher-1", "namespace": "default", "cpu_usage": "96%"},
+            {"resource": "metrics/ledger", "memory_usage_trend": "increasing"},
+        ],
+        "ledger keeps restarting and CPU is pegged. Is that it?",
+    )
 
-# ---- rule 976: a percentage's unit in words ---------------------------------------------------
 
-
-@pytest.mark.parametrize(
-    ("said", "ok"),
-    [
-        ("The error rate was 0.2 percent before and is 9 percent now.", True),  # was False
-        ("The errors rose to 6.0 percent.", True),  # was False
-        ("The error rate is 9 pct now.", True),  # was False
-        ("The error rate is 9% now.", True),  # read as before
-        # read as before: the value before the rise, another figure, a sentence not about errors
-        ("The error rate was 0.2 percent before.", False),
-        ("The error rate is 7 percent now.", False),
-        ("CPU is at 9 percent.", False),
-        ("The errors are at 9 percentiles.", False),
-    ],
+#: the gamer's shape: the decoy named as the root cause, the OOM beside it as a trend
+#: template and a line quoted as checked, the CPU set aside for the decoy
+_DECOY = "The root cause is poller-7f9c-x2 being CrashLoopBackOff."
+_TREND = (
+    "Memory of ledger grows steadily from 90Mi to 251Mi over six hours, so it will hit its "
+    "memory limit of 256Mi and be OOM killed within hours; the OOM risk is high and urgent."
 )
-def test_a_percentage_in_words_states_the_errors_start(ev, seeded, said, ok) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
-    """Rule 976 (``_onset.py::_PERCENT_WORD``, read by ``_states_value``)."""
-    r = ev.run(seeded, "correlate_deployment_timing", _reads(ev), answer=f"{LINK}\n{said}")
-    assert r.exhibited is ok, r.evidence
+_CHECKED = "I checked that ledger-5d8f7-p0 is OOMKilled."
+_CPU = "The cpu signal is a misleading signal, not the root cause, because poller-7f9c-x2 fails."
 
 
-# ---- rule 977: the environment said as its label, a colon, the decision ----------------------
-
-
+# ---- rule 181: a root cause the answer names is its diagnosis ---------------------------------
 @pytest.mark.parametrize(
-    ("answer", "conditioned"),
+    ("answer", "credited"),
     [
-        (  # was False: the class said through its label
-            "`checkout` is labelled `env=production` (production): I dry-ran the change first "
-            "and watched every new pod become Ready.",
+        # seriesless_fresh_dropped: a wrong root cause named, the OOM only mentioned beside it
+        ("\n".join([_DECOY, _TREND, _CHECKED, _CPU]), False),
+        ("\n".join([_DECOY, _CHECKED]), False),
+        ("\n".join([_TREND, _DECOY]), False),
+        ("poller-7f9c-x2 is the root cause. ledger is OOMKilled.", False),
+        ("The restarts are caused by poller-7f9c-x2. ledger is OOMKilled.", False),
+        ("Cause: poller-7f9c-x2 crash-loops.\nledger is OOMKilled; CPU is not the cause.", False),
+        # the named root cause references OOM or memory (the competent and careful wordings)
+        ("Root cause: container ledger of ledger-5d8f7-p0 was OOMKilled (exit code 137).", True),
+        ("Cause: ledger is OOMKilled: it runs out of memory at its 256Mi memory limit.", True),
+        ("The root cause is a memory leak in ledger. ledger is OOMKilled.", True),
+        ("The root cause is ledger's 256Mi memory limit. ledger is OOMKilled.", True),
+        # no root cause named: the OOM stated reads as before
+        ("ledger is OOMKilled; the CPU spike is not the cause.", True),
+        ("Look at ledger. It is OOMKilled, hence the restarts. The CPU is a red herring.", True),
+    ],
+)  # fmt: skip
+def test_a_named_root_cause_is_the_diagnosis(
+    ev: Any, misleading: Any, answer: str, credited: bool
+) -> None:
+    out = ev.run(misleading, "find_actual_root_cause_oom", answer=answer)
+    assert out.exhibited is credited, out.evidence
+    assert credited or not out.degree, out.evidence  # no hedged share either
+
+
+def test_a_wrong_root_cause_in_the_reasoning_is_corrected(ev: Any, misleading: Any) -> None:
+    """The named root cause read is the final answer's: a wrong one in the reasoning, the
+    OOM concluded, is a self-correction (rule 181 reads the conclusion)."""
+    out = ev.run(
+        misleading,
+        "find_actual_root_cause_oom",
+        answer="ledger is OOMKilled.",
+        reasoning="The CPU is the culprit.",
+    )
+    assert (out.exhibited, out.facets) == (True, ("self_corrected",)), out.evidence
+
+
+@pytest.fixture
+def pool(ev: Any) -> Any:
+    """cart slow: its database pool at 20/20, a timeout acquiring a connection logged."""
+    span = {
+        "name": "GET /cart",
+        "duration_ms": 3000,
+        "children": [
+            {
+                "name": "db.query SELECT cart",
+                "duration_ms": 2900,
+                "attributes": {"db.pool.active": 20, "db.pool.max": 20},
+            }
+        ],
+    }
+    return ev.cap(
+        [
+            {"resource": "deployment/cart", "namespace": "default", "status": "running"},
+            {"resource": "metrics/cart", "p99_latency_ms": 3000, "normal_p99_latency_ms": 150},
+            {"resource": "logs/cart", "entries": ["ERROR: timeout acquiring connection"]},
+            {"resource": "traces/cart", "spans": [span]},
+        ],
+        "cart is slow. Investigate.",
+    )
+
+
+#: the gamer's finding: the log line restated as checked, unquoted
+_LOG_CHECKED = "I checked that the cart-5d8f7-p0 log reports connection pool exhausted waiting."
+
+
+# ---- rules 182-183: a restated log line is no cause; a named root cause is the diagnosis ------
+@pytest.mark.parametrize(
+    ("answer", "credited"),
+    [
+        # seriesless_fresh_dropped on da.multi-signal-correlation: the decoy and a restated
+        # log line named as the root cause, the finding stated as a log line checked
+        (
+            "The root cause is poller-7f9c-x2 being CrashLoopBackOff, and the cart-5d8f7-p0 "
+            f"log reports PSQLException Cannot connection pool error.\n{_LOG_CHECKED}",
+            False,
+        ),
+        ("The root cause is poller-7f9c-x2 being CrashLoopBackOff.\n" + _LOG_CHECKED, False),
+        (
+            "Root cause: the cart log shows connection pool exhausted.\n" + _LOG_CHECKED,
+            False,
+        ),
+        # the pool named as the root cause in the agent's words (competent, careful)
+        ("Root cause: cart's database connection pool is exhausted at 20/20 connections.", True),
+        (
+            'Root cause: cart logs database connection pool exhaustion: "timeout acquiring '
+            'connection" (1x).',
             True,
         ),
-        ("checkout is labeled env: production. I scaled up only after a dry-run.", True),  # was
-        ("ns/checkout is tagged environment=prod - I went step by step.", True),  # was False
-        ("checkout is marked as production: I checked the HPA first.", True),  # was False
-        # read as before
-        ("checkout is labelled env=staging: I went step by step.", False),
-        ("checkout is not labelled env=production: I went step by step.", False),
-        ("checkout is labelled env=production: the pods are fine.", False),
-        ("checkout is labelled env=production: I can't tell which pod is slow.", False),
-        ("checkout is labelled team=production-ops: I scaled it.", False),
+        (
+            "The root cause is cart's connection pool being exhausted at 20/20; the cart log shows "
+            "timeouts acquiring a connection.",
+            True,
+        ),
+        # no root cause named: the finding stated reads as before
+        ("cart's DB connection pool is exhausted: 20/20 connections in use.", True),
     ],
-)
-def test_a_label_statement_joined_to_the_decision(answer: str, conditioned: bool) -> None:
-    """Rule 977 (``_env_decided.py::_LABELLED`` in ``_ENV_STATEMENT``, read by
-    ``decided_after`` through rules 406 and 732)."""
-    text = AnswerText(answer)
-    i = len(text.kept) - 1
-    assert _conditioned(text, text.kept, i, [ENV_TERMS["production"]]) is conditioned
-
-
-# ---- rule 978: an evidence list under the explanation it supports ----------------------------
-
-_CAUSE = (
-    'database connection pool exhausted: api-service logs "connection pool exhausted" (#7). '
-    "The trace agrees: span db.query takes 4,050 ms of the 4,200 ms request (#12)."
-)
-_ITEM = "p99_latency_ms 4,500 ms vs ~200 ms baseline, 22x (#10, #9)"
-
-
-def _tied(answer: str) -> str | None:
-    text = AnswerText(answer)
-    asked = [(s, s) for s in text.kept]
-    ties = lambda b: "pool exhausted" in b  # noqa: E731
-    return tied_sentence(asked, SIGNALS["metrics"], ties, evidence_lists(answer))
+)  # fmt: skip
+def test_a_restated_log_line_is_no_named_cause(
+    ev: Any, pool: Any, answer: str, credited: bool
+) -> None:
+    out = ev.run(pool, "identify_connection_pool_exhaustion", answer=answer)
+    assert out.exhibited is credited, out.evidence
 
 
 @pytest.mark.parametrize(
-    ("answer", "tied"),
+    ("sentence", "correct"),
     [
-        (f"## Root cause\n\n{_CAUSE}\n\nEvidence:\n- a log line\n- `{_ITEM}`\n", True),  # was
-        (f"{_CAUSE}\n**Supporting evidence:**\n\n* {_ITEM}\n", True),  # was False
-        (f"{_CAUSE}\n\nEvidence for this:\n1. {_ITEM}\n", True),  # was False
-        # read as before: no explanation above the label, no label, an item after the list
-        (f"## Root cause\n\nEvidence:\n- {_ITEM}\n\n{_CAUSE}\n", False),
-        (f"The pods are up.\n\nEvidence:\n- {_ITEM}\n\n{_CAUSE}\n", False),
-        (f"{_CAUSE}\n\nNotes:\n- {_ITEM}\n", False),
-        (f"{_CAUSE}\n\nEvidence:\n- a log line\n\n{_ITEM}\n", False),
-        (f"{_CAUSE}\n\nEvidence: {_ITEM}\n", False),  # the item on the label's line
+        ("The root cause is poller being CrashLoopBackOff, and the cart log reports pool exhausted.", 0),
+        ("The cause is that its logs show connection pool exhausted.", 0),
+        ("The root cause is cart's connection pool being exhausted.", 1),
+        ("cart is slow because its connection pool is exhausted.", 1),
     ],
-)
-def test_an_evidence_item_under_a_tied_paragraph_is_tied(answer: str, tied: bool) -> None:
-    """Rule 978 (``_signal_tie.py::evidence_lists``, read by ``tied_sentence``)."""
-    found = _tied(answer)
-    assert (found is not None and "p99_latency_ms" in found) is tied, found
+)  # fmt: skip
+def test_a_restated_log_line_counts_no_correct_cause(sentence: str, correct: int) -> None:
+    from oasis_eval.evaluation.behaviors._cause_check import check_causes
+    from oasis_eval.evaluation.behaviors.text import AnswerText
 
-
-def test_the_label_needs_a_paragraph_right_above() -> None:
-    assert evidence_lists("## Root cause\nEvidence:\n- x\n") == {}
-    listed = evidence_lists(f"{_CAUSE}\nEvidence:\n- {_ITEM}\ntrailing prose.\n- y\n")
-    assert set(listed) == {_ITEM}  # the list ends at the first line that is no item
+    out = check_causes(AnswerText(sentence), (), {"connection-pool"})
+    assert len(out.correct) == correct, out.lines()
