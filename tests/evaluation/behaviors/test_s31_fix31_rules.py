@@ -94,6 +94,8 @@ def _tied(answer: str) -> str | None:
         (f"{_CAUSE}\n\nNotes:\n- {_ITEM}\n", False),
         (f"{_CAUSE}\n\nEvidence:\n- a log line\n\n{_ITEM}\n", False),
         (f"{_CAUSE}\n\nEvidence: {_ITEM}\n", False),  # the item on the label's line
+        (f"{_CAUSE}\nEvidence:\nEVIDENCE:\n- {_ITEM}\n", False),  # a label is no explanation
+        (f"{_CAUSE}\n\nEVIDENCE:\n- {_ITEM}\n", True),  # was False
     ],
 )
 def test_an_evidence_item_under_a_tied_paragraph_is_tied(answer: str, tied: bool) -> None:
@@ -106,3 +108,16 @@ def test_the_label_needs_a_paragraph_right_above() -> None:
     assert evidence_lists("## Root cause\nEvidence:\n- x\n") == {}
     listed = evidence_lists(f"{_CAUSE}\nEvidence:\n- {_ITEM}\ntrailing prose.\n- y\n")
     assert set(listed) == {_ITEM}  # the list ends at the first line that is no item
+
+
+def test_many_labels_are_read_in_linear_time() -> None:
+    """Each line is above one label at most, and one paragraph is judged once for all its
+    items (issue 30's linear judging)."""
+    text = "\n".join(["Evidence:"] * 20_000 + [_CAUSE, "Evidence:"] + [f"- {_ITEM}"] * 20_000)
+    assert set(evidence_lists(text)) == {_ITEM}
+    calls: list[str] = []
+    asked = [(s, s) for s in [_CAUSE, *[f"{_ITEM} {n}" for n in range(2000)]]]
+    above = (_CAUSE,)  # one paragraph, as evidence_lists gives it to all its items
+    listed = {s: above for s, _ in asked[1:]}
+    none = tied_sentence(asked, SIGNALS["metrics"], lambda b: calls.append(b) is not None, listed)
+    assert none is None and len(calls) <= len(asked) + 5

@@ -26,22 +26,27 @@ _EVIDENCE_LABEL = re.compile(
     r"[\W_]*(?:the\s+|supporting\s+|key\s+)?evidence(?:\s+for\s+(?:this|it|that))?[*_\s]*:[*_\s]*",
     re.IGNORECASE,
 )
-#: a list item (rule 266's), and a markdown heading (a paragraph's end upward)
+#: a list item (rule 266's); with a markdown heading, a paragraph's end upward
 _ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d+[.)])\s+")
-_HEADING = re.compile(r"\s*#{1,6}\s")
+_STOP = re.compile(r"\s*(?:#{1,6}\s|[-*+\u2022]\s|\d+[.)]\s)")
 
 
 def _paragraph_above(lines: list[str], i: int) -> list[str]:
     """The lines of the paragraph above line ``i`` (blank lines between skipped; it stops at
-    a blank line or a heading, neither included)."""
+    a blank line, a heading, a list item or another label, none included: each line is above
+    one label at most, so all labels are read in one pass's time)."""
     j = i - 1
     while j >= 0 and not lines[j].strip():
         j -= 1
     out: list[str] = []
-    while j >= 0 and lines[j].strip() and not _HEADING.match(lines[j]):
-        out.insert(0, lines[j])
+    while j >= 0 and lines[j].strip() and not _STOP.match(lines[j]) and not _label(lines[j]):
+        out.append(lines[j])
         j -= 1
-    return out
+    return out[::-1]
+
+
+def _label(line: str) -> bool:
+    return "vidence" in line.lower() and bool(_EVIDENCE_LABEL.fullmatch(normalize(line).strip()))
 
 
 @per_judgement
@@ -51,17 +56,13 @@ def evidence_lists(text: str) -> dict[str, tuple[str, ...]]:
     lines = (text or "").splitlines()
     out: dict[str, tuple[str, ...]] = {}
     for i, line in enumerate(lines):
-        if not _EVIDENCE_LABEL.fullmatch(normalize(line).strip()):
+        if not _label(line):
             continue
         above = tuple(x for ln in _paragraph_above(lines, i) for x in sentences(ln))
-        if not above:
-            continue
-        for item in lines[i + 1 :]:
-            if not item.strip():
-                continue
-            if not _ITEM.match(item):
-                break
-            out.update(dict.fromkeys(sentences(item), above))
+        k = i + 1
+        while above and k < len(lines) and (not lines[k].strip() or _ITEM.match(lines[k])):
+            out.update(dict.fromkeys(sentences(lines[k]), above))
+            k += 1
     return out
 
 
@@ -86,12 +87,13 @@ def tied_sentence(
     )
     if pronoun is not None or not listed:
         return pronoun
-    masked = dict(asked)
-    return next(
-        (
-            s
-            for _, s, _ in said
-            if any((m := masked.get(p)) is not None and ties(m) for p in listed.get(s, ()))
-        ),
-        None,
-    )
+    masked, tied = dict(asked), {}  # one paragraph judged once for all its items
+    for _, s, _ in said:
+        above = listed.get(s)
+        if above is None:
+            continue
+        if id(above) not in tied:
+            tied[id(above)] = any((m := masked.get(p)) is not None and ties(m) for p in above)
+        if tied[id(above)]:
+            return s
+    return None
