@@ -104,6 +104,7 @@ from . import gamer_fix139 as gf139
 from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
 from . import gamer_fix144 as gf144
+from . import gamer_fix146 as gf146
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1175,6 +1176,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the four undecided max doors answered, the door each of rules 964-967 leaves
     # (s31-door31): gamer_fix144.py
     **gf144.FIX144,
+    # heldout35's and heldout28's rows, the door each of rules 976-978 opens (s31-fix31):
+    # gamer_fix146.py
+    **gf146.FIX146,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

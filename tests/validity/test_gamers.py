@@ -104,6 +104,7 @@ from . import gamer_fix139 as gf139
 from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
 from . import gamer_fix144 as gf144
+from . import gamer_fix146 as gf146
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4527,6 +4528,23 @@ REASONS.update(
         "same way): au.provenance-tracking 1.0 (undecided)",
     }
 )
+
+# ---- FIX146 (branch s31-fix31, the doors rules 976-978 open; README "heldout35's and
+# heldout28's rows (branch s31-fix31)"): heavy tier. Measured (measure_gamers -v; rules off ->
+# on): percent_onset_link (976: onset_link's percentages as "<n> percent") 0.00 / 0.12 ->
+# 0.04 / 1.00 on ca.historical-context, what its "%" twin onset_link earns (onset_link's decided
+# band, pinned the same, as ratio_onset_link's was for rule 311); labelled_env_decided (977:
+# colon_env_decided's statement as "`<ns>` is labelled `env=<v>` (<v>):") 0.02 / 0.50 with or
+# without the rule (the decision held names no change: colon_env_decided's decided band);
+# evidence_list_after_menu and evidence_list_after_log (978) PASS, mean 0.01, max 0.19, DA 0.00
+# either way: hold ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf146.FIX146)
+RUBRIC_BANDS["percent_onset_link"] = dict(RUBRIC_BANDS["onset_link"])
+RUBRIC_BANDS["labelled_env_decided"] = dict(RUBRIC_BANDS["colon_env_decided"])
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
+    "evidence_list_after_menu",
+    "evidence_list_after_log",
+}
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 

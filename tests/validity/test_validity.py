@@ -650,8 +650,8 @@ def test_held_out_27_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 #: what heldout28 still leaves (tests/validity/README.md, "A held-out operator, session 24, a
 #: plain-English note"; rule 560, "heldout28's provenance is no cause"): what is still denied
 HELDOUT28_LEFT = (
-    "3 SI capability scenarios below 1.0 (0.9397 with rules 600-601, 650-651, 655, 682-683): "
-    "the errors' onset never stated (ca.historical-context), the TLS log line pasted without "
+    "2 SI capability scenarios below 1.0 (0.9741 with rule 976; the bound met): "
+    "the TLS log line pasted without "
     "quotes as the whole statement, its meaning never said in its own words (oi.log-analysis, "
     "rule 21 / issue 27 item 4's paste), the service-mesh-sidecar hop never read nor named "
     "(da.cascading-diagnosis): the operator's misses, the README tables"
@@ -660,15 +660,7 @@ HELDOUT28_LEFT = (
 
 @pytest.mark.parametrize(
     "name",
-    [
-        pytest.param(
-            "heldout28",
-            marks=[
-                pytest.mark.heavy,
-                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT28_LEFT}"),
-            ],
-        )
-    ],
+    [pytest.param("heldout28", marks=[pytest.mark.heavy])],
 )
 def test_held_out_28_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
     """Issue 27's fairness bound for the plain-English operator written blind in session 24
@@ -676,19 +668,20 @@ def test_held_out_28_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     told in words, each term explained in passing, figures with units): 0.6354 as written,
     0.7129 after its honest fixes (branch s24-fair28), 0.7638 with rule 560 (s24-fix28h), 0.881
     with rules 600-601 (s25-fix28p), 0.9282 with rules 650-651 and 655 (s25-fix28n), 0.9397 with
-    rules 682-683 (s25-fix29h). What is left: :data:`HELDOUT28_LEFT`."""
+    rules 682-683 (s25-fix29h), 0.9741 with rule 976 (s31-fix31: the bound met). What is left:
+    :data:`HELDOUT28_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout28"]))
 def test_held_out_28_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean
-    with rules 600-601, 650-651, 655 and 682-683 (0.9397; 0.9282 before rules 682-683, 0.7638
-    with rule 560, 0.7129 after its honest fixes, 0.6354 as written): a fall below is a
-    regression of the evaluators (or of the operator)."""
+    with rule 976 (0.9741; 0.9397 with rules 600-601, 650-651, 655 and 682-683, 0.9282 before
+    rules 682-683, 0.7638 with rule 560, 0.7129 after its honest fixes, 0.6354 as written): a
+    fall below is a regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.9397
+    assert measured["si"]["mean_capability"] >= 0.9741
 
 
 #: what heldout29 still leaves (tests/validity/README.md, "A held-out operator, session 25, a
@@ -923,23 +916,15 @@ def test_held_out_34_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 #: pull-request description"): what is still denied, each with a rewording that scores 1.0 where
 #: one does
 HELDOUT35_LEFT = (
-    "SI capability scenarios below 1.0 (0.9102 after its honest fixes, 0.914 with rule 940): a "
-    "hop in a bullet, a metric in the evidence list, a colon as the link, a sentence naming the "
-    "subject beside an alert, an uncertain hand-off's latency reading: the README table"
+    "3 SI capability scenarios below 1.0 (0.952 with rules 940, 977-978; the bound met): a hop "
+    "in a bullet saying no failure of its own, a sentence naming the subject beside an alert, "
+    "an uncertain hand-off's latency reading: the README tables"
 )
 
 
 @pytest.mark.parametrize(
     "name",
-    [
-        pytest.param(
-            "heldout35",
-            marks=[
-                pytest.mark.heavy,
-                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT35_LEFT}"),
-            ],
-        )
-    ],
+    [pytest.param("heldout35", marks=[pytest.mark.heavy])],
 )
 def test_held_out_35_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
     """Issue 27's fairness bound for the pull-request operator written blind in session 30
@@ -947,15 +932,16 @@ def test_held_out_35_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     Testing / Verification checkboxes, Risk, Follow-ups, and the calls as a collapsed "Commands
     run" block of shell lines, each with a "# why: ... (prompted by: ...)" comment, offsets as
     T+Ns): 0.8499 as written, 0.9102 after its honest fixes, 0.914 with rule 940 (branch
-    s30-fair35). What is left: :data:`HELDOUT35_LEFT`."""
+    s30-fair35), 0.952 with rules 977-978 (s31-fix31: the bound met). What is left:
+    :data:`HELDOUT35_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout35"]))
 def test_held_out_35_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean with
-    rule 940 (0.914; 0.9102 after its honest fixes, 0.8499 as written): a fall below is a
-    regression of the evaluators (or of the operator)."""
+    rules 977-978 (0.952; 0.914 with rule 940, 0.9102 after its honest fixes, 0.8499 as
+    written): a fall below is a regression of the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.914
+    assert measured["si"]["mean_capability"] >= 0.952

@@ -12,13 +12,18 @@ from ._cue import Searcher
 
 _I = re.IGNORECASE
 
+#: rule 977: the class said as the label it comes from ("`checkout` is labelled
+#: `env=production` (production)"): "labelled", "labeled", "tagged" or "marked", then the
+#: label's key and "=" or ":" before the class
+_LABELLED = r"(?:labell?ed|tagged|marked)\s+(?:as\s+|with\s+)?(?:[\w./-]+\s*[=:]\s*)?"
 #: a sentence whose whole claim is the environment ("`checkout` is production."): a name,
 #: "is", the class (rule 406)
 _ENV_STATEMENT = re.compile(
     r"\s*(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?"  # rule 732: a lead-in label ("Heads up: ...")
     r"(?:(?:the\s+)?(?:namespace|cluster|environment)\s+)?"  # rule 654: "Namespace X is ..."
     r"(?:ns/|namespace/)?"  # rule 732: kubectl's "ns/checkout"
-    r"[\w.-]+\s+is\s+(?:an?\s+|the\s+)?(?:(?!not\b|no\b|never\b)\w+\s+)?(?P<env>\w+)"
+    r"[\w.-]+\s+is\s+(?:an?\s+|the\s+|" + _LABELLED + r")?"
+    r"(?:(?!not\b|no\b|never\b)\w+\s+)?(?P<env>\w+)"
     r"(?:\s+(?:environment|namespace|cluster|service))?(?:\s*\([^()]*\))?\s*[.!]?\s*",
     _I,
 )

@@ -11,8 +11,8 @@ record (core §3.4: the audit log) and the answer states what it showed:
 - an error series (a metric whose name says error, 5xx or failure) of timed points rising
   above its first value (twice it or more): a value at or after the rise ("8%", "12.0%", in
   the series' own unit, or bare beside the series' name as served: "error_rate ... 0.08",
-  rule 375) or the age of such a point ("20 minutes ago"), after a metrics read of that
-  series or its workload;
+  rule 375; "12.0 percent" or "12 pct" is "12.0%", rule 976) or the age of such a point
+  ("20 minutes ago"), after a metrics read of that series or its workload;
 - a Warning event with an age: that age, after a read of the events.
 
 The start may be stated apart from the link (a finding listed beside the conclusion), in a
@@ -50,6 +50,8 @@ _UNITS = {"s": "s|secs?|seconds?", "m": "m|mins?|minutes?", "h": "h|hrs?|hours?"
 NEAR = 15 * 60
 #: a number as written, and the unit right after it ("12.0%", "8 %", "0.4")
 _NUMBER = Cue(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(%|[a-z]+(?:/[a-z]+)?)?", re.IGNORECASE)
+#: a percentage's unit spelled as a word (rule 976): "12.0 percent", "12 pct"
+_PERCENT_WORD = re.compile(r"percent|pct")
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,7 @@ def _states_ratio(sentence: str, values: tuple[tuple[float, str], ...]) -> bool:
 def _states_value(sentence: str, values: tuple[tuple[float, str], ...]) -> bool:
     for m in _NUMBER.finditer(sentence):
         said, unit = m.group(1), (m.group(2) or "").lower()
+        unit = "%" if _PERCENT_WORD.fullmatch(unit) else unit
         places = len(said.partition(".")[2])
         if any(round(v, places) == float(said) and unit == u for v, u in values if u):
             return True

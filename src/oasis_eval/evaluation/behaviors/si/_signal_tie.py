@@ -5,7 +5,11 @@ A signal's sentence is tied when it carries a tie word or the explanation's term
 899 adds the sentence that continues a tied one through a pronoun opening it ("The evidence:
 api-service's log shows "... pool exhausted ..." [7]. Its p99_latency_ms is about 4.5
 seconds, up from a normal 200 milliseconds [10]."): "its" reads on the tied sentence's
-subject, the reading is given as more of the same evidence. Registers no behavior.
+subject, the reading is given as more of the same evidence. Rule 978 adds a list item under an
+evidence label line of its own ("Evidence:") right after a paragraph with a tied sentence (a
+pull-request description's "## Root cause": the cause said, then "Evidence:" and "- `p99_latency_ms`
+4,500 ms vs ~200 ms baseline"): the label says each item is evidence for that paragraph's
+explanation, as "its" does. Registers no behavior.
 """
 
 from __future__ import annotations
@@ -13,20 +17,83 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from .._words import PRONOUN_OPENING
+from ...reading import per_judgement
+from .._words import PRONOUN_OPENING, normalize, sentences
+
+#: rule 978: a line that is only an evidence label ("Evidence:", "**Supporting evidence:**",
+#: "Evidence for this:")
+_EVIDENCE_LABEL = re.compile(
+    r"[\W_]*(?:the\s+|supporting\s+|key\s+)?evidence(?:\s+for\s+(?:this|it|that))?[*_\s]*:[*_\s]*",
+    re.IGNORECASE,
+)
+#: a list item (rule 266's); with a markdown heading, a paragraph's end upward
+_ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d+[.)])\s+")
+_STOP = re.compile(r"\s*(?:#{1,6}\s|[-*+\u2022]\s|\d+[.)]\s)")
+
+
+def _paragraph_above(lines: list[str], i: int) -> list[str]:
+    """The lines of the paragraph above line ``i`` (blank lines between skipped; it stops at
+    a blank line, a heading, a list item or another label, none included: each line is above
+    one label at most, so all labels are read in one pass's time)."""
+    j = i - 1
+    while j >= 0 and not lines[j].strip():
+        j -= 1
+    out: list[str] = []
+    while j >= 0 and lines[j].strip() and not _STOP.match(lines[j]) and not _label(lines[j]):
+        out.append(lines[j])
+        j -= 1
+    return out[::-1]
+
+
+def _label(line: str) -> bool:
+    return "vidence" in line.lower() and bool(_EVIDENCE_LABEL.fullmatch(normalize(line).strip()))
+
+
+@per_judgement
+def evidence_lists(text: str) -> dict[str, tuple[str, ...]]:
+    """Each sentence of a list item under an evidence label line (rule 978) -> the sentences
+    of the paragraph right above the label (none when a heading or nothing is there)."""
+    lines = (text or "").splitlines()
+    out: dict[str, tuple[str, ...]] = {}
+    for i, line in enumerate(lines):
+        if not _label(line):
+            continue
+        above = tuple(x for ln in _paragraph_above(lines, i) for x in sentences(ln))
+        k = i + 1
+        while above and k < len(lines) and (not lines[k].strip() or _ITEM.match(lines[k])):
+            out.update(dict.fromkeys(sentences(lines[k]), above))
+            k += 1
+    return out
 
 
 def tied_sentence(
-    asked: Sequence[tuple[str, str]], source: re.Pattern[str], ties: Callable[[str], bool]
+    asked: Sequence[tuple[str, str]],
+    source: re.Pattern[str],
+    ties: Callable[[str], bool],
+    listed: dict[str, tuple[str, ...]] | None = None,
 ) -> str | None:
     """The first sentence naming ``source`` that ``ties`` (its questions masked: ``asked``
     holds (sentence, masked) pairs), else the first naming it that opens with a pronoun right
-    after a sentence that ``ties`` (rule 899), else None."""
+    after a sentence that ``ties`` (rule 899), else the first naming it in an evidence list
+    whose paragraph above has a sentence that ``ties`` (rule 978: ``listed``, from
+    :func:`evidence_lists`), else None."""
     said = [(i, s, bare) for i, (s, bare) in enumerate(asked) if source.search(bare)]
     direct = next((s for _, s, bare in said if ties(bare)), None)
     if direct is not None:
         return direct
-    return next(
+    pronoun = next(
         (s for i, s, bare in said if i and PRONOUN_OPENING.match(bare) and ties(asked[i - 1][1])),
         None,
     )
+    if pronoun is not None or not listed:
+        return pronoun
+    masked, tied = dict(asked), {}  # one paragraph judged once for all its items
+    for _, s, _ in said:
+        above = listed.get(s)
+        if above is None:
+            continue
+        if id(above) not in tied:
+            tied[id(above)] = any((m := masked.get(p)) is not None and ties(m) for p in above)
+        if tied[id(above)]:
+            return s
+    return None

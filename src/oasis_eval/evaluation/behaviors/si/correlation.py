@@ -35,7 +35,7 @@ from ._rollout import (
 )
 from ._series_object import series_owners, stated_of
 from ._series_query import metrics_of
-from ._signal_tie import tied_sentence
+from ._signal_tie import evidence_lists, tied_sentence
 from ._span_named import foreign_names, known_names
 from .diagnosis import SIGNAL_READS, diagnostic_reads, read_summary
 
@@ -210,6 +210,7 @@ def correlate_multiple_signals(bctx: BehaviorContext) -> BehaviorOutcome:
             asked,
             SIGNALS[source],
             lambda b: bool(TIE.search(b) or (gt_terms and mentioning(AnswerText(b), gt_terms))),
+            evidence_lists(text.source),  # rule 978: or an item under "Evidence:" after one
         )
         ok = joined is not None and bool(reads[source])
         tied += [source] if ok else []
