@@ -35,6 +35,8 @@ FAULT_STATE = Cue(
     # rule 251: the same comparison said as what no node has or fits ("no node has that much
     # unrequested left", "does not fit on any node", "too big for the free room")
     r"no (?:node|host|machine)s? (?:has|have|offers?) (?:that much|enough|room)|"
+    # rule 974: the same said of the node sought ("finds no node with enough free CPU")
+    r"no (?:node|host|machine)s? (?:with|that has|having) (?:enough|sufficient)|"
     r"(?:does not|doesn't|won't|will not|cannot|can't|can not) fit|too (?:big|large) for)\b",
     _I,
 )
