@@ -41,9 +41,10 @@ FAULT_STATE = Cue(
     _I,
 )
 #: rule 216's comparison with what the capacity offers, in rule 251's words too (a fault word
-#: only where the agent read what it offers: rule 238, :func:`._offer_read.offer_read`)
+#: only where the agent read what it offers: rule 238, :func:`._offer_read.offer_read`; rule
+#: 974: the plural too, "no machines having sufficient CPU")
 CAPACITY = Cue(
-    r"^(?:more than|no (?:node|host|machine)|(?:does not|doesn't|won't|will not|cannot|can't|"
+    r"^(?:more than|no (?:node|host|machine)s?|(?:does not|doesn't|won't|will not|cannot|can't|"
     r"can not) fit|too (?:big|large) for)\b",
     _I,
 )
