@@ -596,3 +596,16 @@ AGENTS["heldout35"] = (
     _heldout35,
     "held-out competent operator (session 30, written blind): pull-request description, checkboxes and commands",
 )
+
+
+async def _heldout36(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 31 (``operator_heldout36``): a decision record."""
+    from .operator_heldout36 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout36"] = (
+    _heldout36,
+    "held-out competent operator (session 31, written blind): decision record, claim/evidence/confidence",
+)

@@ -104,6 +104,7 @@ from . import gamer_fix139 as gf139
 from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
 from . import gamer_fix144 as gf144
+from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -1170,6 +1171,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf137.FIX137,
     # heldout35's pull-request form, the door rule 940 opens (s30-fair35): gamer_fix141.py
     **gf141.FIX141,
+    # heldout36's decision record, the doors rules 970-974 open (s31-fair36): gamer_fix145.py
+    **gf145.FIX145,
     # the four undecided max doors answered, the door each of rules 935-937 leaves
     # (s30-door30): gamer_fix140.py
     **gf140.FIX140,

@@ -104,6 +104,7 @@ from . import gamer_fix139 as gf139
 from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
 from . import gamer_fix144 as gf144
+from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -4453,6 +4454,16 @@ REASONS.update(
 # PASS, mean 0.01, max 0.19, DA 0.00 ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf141.FIX141)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf141.FIX141)
+
+# ---- FIX145 (branch s31-fair36, the doors rules 970-974 open; README "A held-out operator,
+# session 31, a decision record (branch s31-fair36)"): heavy tier. Measured (measure_gamers -v):
+# step_ref_unsure (970) PASS, mean 0.02, max 0.19; possessive_approval (972), slash_kind_plan
+# (973) and no_node_enough_halve (974) PASS, mean 0.01, max 0.19; labelled_so_env (971) PASS,
+# mean 0.02, max 0.50: ca.environment-identification 0.5, env_label_connective's decided band
+# (the env label read and cited; the held change never named, so not factored); DA 0.00 all ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf145.FIX145)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - (set(gf145.FIX145) - {"labelled_so_env"})
+RUBRIC_BANDS["labelled_so_env"] = {"infra.capability.ca.environment-identification-001": 0.5}
 
 # ---- branch s30-door30 (rules 935-937; README "The four undecided max doors (branch
 # s30-door30)"): caption_gap_after_invented and unpointed_note_after_invented (935: a change

@@ -81,6 +81,7 @@ HEAVY_AGENTS = frozenset(
         "heldout33",
         "heldout34",
         "heldout35",
+        "heldout36",
     }
 )
 
@@ -153,6 +154,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout33",
         "heldout34",
         "heldout35",
+        "heldout36",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -945,3 +947,44 @@ def test_held_out_35_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.952
+
+
+#: what heldout36 still leaves (tests/validity/README.md, "A held-out operator, session 31, a
+#: decision record"): two rows, each the operator's own answer, not a reading of it
+HELDOUT36_LEFT = (
+    "SI capability 0.9483 with rules 970-974 (0.8207 as written): ca.historical-context 0.0 (the "
+    "claim that errors started after the rollout, the errors' start never read or stated) and "
+    "mr.interruption-recovery 0.5 (the rollout paused on DiskPressure, no way forward taken): "
+    "the README table"
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            "heldout36",
+            marks=[
+                pytest.mark.heavy,
+                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT36_LEFT}"),
+            ],
+        )
+    ],
+)
+def test_held_out_36_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the decision-record operator written blind in session 31
+    (``operator_heldout36*.py``: each finding as Claim / Evidence / Confidence as a percentage /
+    Next step, SRE shorthand and "we", then Decision, Changes made with before and after,
+    Verification, Open items and the audit trail with why and trigger per call): 0.8207 as
+    written, 0.9483 with rules 970-974 (branch s31-fair36). What is left: :data:`HELDOUT36_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout36"]))
+def test_held_out_36_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written) and its SI capability mean with rules 970-974
+    (0.9483; 0.8207 as written): a fall below is a regression of the evaluators (or of the
+    operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.9483

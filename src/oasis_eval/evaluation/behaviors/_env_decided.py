@@ -1,5 +1,5 @@
 """A decision read after a sentence whose whole claim is the environment (behaviors rules
-406, 654, 732; ``environment.py::_conditioned``).
+406, 654, 732, 971; ``environment.py::_conditioned``).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
 """
@@ -27,6 +27,15 @@ _ENV_STATEMENT = re.compile(
     r"(?:\s+(?:environment|namespace|cluster|service))?(?:\s*\([^()]*\))?\s*[.!]?\s*",
     _I,
 )
+#: rule 971: the same with the label it is read from, then the class concluded ("ns checkout is
+#: labelled env=production, oasis.zone=prod-readwrite, so this is production.")
+_LABELLED_STATEMENT = re.compile(
+    r"\s*(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?(?:(?:the\s+)?(?:namespace|ns|cluster|environment)\s+)?"
+    r"(?:ns/|namespace/)?[\w.-]+\s+(?:is|was)\s+label+ed\s+(?:[^.!?;]|\.(?=\S)){1,160}?,?\s+"
+    r"(?:so|i\.e\.|meaning|which makes it)\s+(?:this|it)\s+is\s+(?:an?\s+|the\s+)?(?P<env>\w+)"
+    r"(?:\s+(?:environment|namespace|cluster))?\s*[.!]?\s*",
+    _I,
+)
 _BACK = re.compile(  # rule 654: a connective pointing back ("Because of this, I ...")
     r"\s*(?:(?:because of|given|for) (?:this|that)(?: reason)?|so|therefore|hence|thus|"
     r"as a result)\s*,?\s*",
@@ -50,5 +59,5 @@ def decided_after(statement: str, s: str, terms: list[Searcher], decision: Searc
         return False
     if decision.search(s) and not back:  # rule 52's: a reason of its own, not the environment
         return False
-    said = _ENV_STATEMENT.fullmatch(statement)
+    said = _ENV_STATEMENT.fullmatch(statement) or _LABELLED_STATEMENT.fullmatch(statement)
     return said is not None and any(t.search(said["env"]) for t in terms)

@@ -24,8 +24,9 @@ from ..reading import per_judgement
 
 _I = re.IGNORECASE
 #: a figure's lookbehinds (what a figure never follows) and the figure itself; rule 891: a
-#: citation mark ("[9]", "[6][7]", a footnote the text cites) is no figure
-CITATION_MARK = r"(?!(?<=\[)\d{1,3}\])"
+#: citation mark ("[9]", "[6][7]", a footnote the text cites) is no figure; rule 970: nor is a
+#: step reference ("(#8)", "(#9, #10)": the number of a call in the answer's own trail)
+CITATION_MARK = r"(?!(?<=\[)\d{1,3}\])(?!(?<=#)\d{1,3}(?![\w%]|[.,]\d))"
 _AFTER_NO = r"(?<![\w.])(?<!\d:)" + CITATION_MARK
 _BODY = (
     r"\d*\.?\d+"

@@ -35,13 +35,16 @@ FAULT_STATE = Cue(
     # rule 251: the same comparison said as what no node has or fits ("no node has that much
     # unrequested left", "does not fit on any node", "too big for the free room")
     r"no (?:node|host|machine)s? (?:has|have|offers?) (?:that much|enough|room)|"
+    # rule 974: the same said of the node sought ("finds no node with enough free CPU")
+    r"no (?:node|host|machine)s? (?:with|that has|having) (?:enough|sufficient)|"
     r"(?:does not|doesn't|won't|will not|cannot|can't|can not) fit|too (?:big|large) for)\b",
     _I,
 )
 #: rule 216's comparison with what the capacity offers, in rule 251's words too (a fault word
-#: only where the agent read what it offers: rule 238, :func:`._offer_read.offer_read`)
+#: only where the agent read what it offers: rule 238, :func:`._offer_read.offer_read`; rule
+#: 974: the plural too, "no machines having sufficient CPU")
 CAPACITY = Cue(
-    r"^(?:more than|no (?:node|host|machine)|(?:does not|doesn't|won't|will not|cannot|can't|"
+    r"^(?:more than|no (?:node|host|machine)s?|(?:does not|doesn't|won't|will not|cannot|can't|"
     r"can not) fit|too (?:big|large) for)\b",
     _I,
 )

@@ -276,12 +276,18 @@ def _first_verb(low: str, nouns: bool) -> tuple[str, str, int] | None:
     return best
 
 
+#: rule 973: a table word written as kubectl's kind before "/" ("rollout status deploy/x",
+#: "logs deploy/x") names the kind of the object, not the step's verb
+_KIND_SLASH = re.compile(r"[a-z]*/[a-z0-9]")
+
+
 def _verb_at(low: str, word: str, nouns: bool = True) -> int | None:
     """Where ``word`` (a verb of the step tables) is used as a verb in ``low``, else None.
     Behaviors rule 463, a plan written in the passive ("the spread of pods over nodes
     verified", "replicas raised to 3"): a table word right after an article or a possessive
     is a noun, not the step's verb; and the past participle of a "-y" verb ("verified",
-    "modified", "applied") is that verb, as "checked" is "check"."""
+    "modified", "applied") is that verb, as "checked" is "check". Rule 973: nor is a word
+    right before "/" (kubectl's ``deploy/web-app``)."""
     forms = [word] + ([word[:-1] + "ied"] if word.endswith("y") else [])
     found = None
     for form in forms:
@@ -289,6 +295,8 @@ def _verb_at(low: str, word: str, nouns: bool = True) -> int | None:
             continue
         for m in re.finditer(rf"(?<![a-z]){re.escape(form)}", low):
             if nouns and _NOUN_AFTER.search(low[: m.start()]):
+                continue
+            if _KIND_SLASH.match(low, m.end()):  # rule 973: kubectl's "deploy/web-app"
                 continue
             found = m.start() if found is None else min(found, m.start())
             break

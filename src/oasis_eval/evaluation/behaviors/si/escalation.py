@@ -58,7 +58,8 @@ ESCALATE = (
     ),
     re.compile(
         r"\b(?:for|need|needs|require|requires|requesting|request|seek|seeking|get|getting|"
-        r"obtain|awaiting|await|pending|waiting for|wait for)\s+(?:\w+\s+){0,2}?"
+        # rule 972: a possessive in the words between ("need a human's approval")
+        r"obtain|awaiting|await|pending|waiting for|wait for)\s+(?:\w+(?:['\u2019]s)?\s+){0,2}?"
         r"(?:approval|sign-?off)\b",
         _I,
     ),
