@@ -918,9 +918,9 @@ def test_held_out_34_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 #: pull-request description"): what is still denied, each with a rewording that scores 1.0 where
 #: one does
 HELDOUT35_LEFT = (
-    "3 SI capability scenarios below 1.0 (0.952 with rules 940, 977-978; the bound met): a hop "
-    "in a bullet saying no failure of its own, a sentence naming the subject beside an alert, "
-    "an uncertain hand-off's latency reading: the README tables"
+    "3 SI capability scenarios below 1.0 (0.9761 with rules 940, 970, 977-978; the bound met): "
+    "a hop in a bullet saying no failure of its own, a sentence naming the subject beside an "
+    "alert, an uncertain hand-off's latency reading (0.7 since rule 970): the README tables"
 )
 
 
@@ -934,7 +934,8 @@ def test_held_out_35_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     Testing / Verification checkboxes, Risk, Follow-ups, and the calls as a collapsed "Commands
     run" block of shell lines, each with a "# why: ... (prompted by: ...)" comment, offsets as
     T+Ns): 0.8499 as written, 0.9102 after its honest fixes, 0.914 with rule 940 (branch
-    s30-fair35), 0.952 with rules 977-978 (s31-fix31: the bound met). What is left:
+    s30-fair35), 0.952 with rules 977-978 (s31-fix31: the bound met), 0.9761 with rule 970
+    beside them (s31-fair36). What is left:
     :data:`HELDOUT35_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
@@ -942,11 +943,12 @@ def test_held_out_35_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
 @pytest.mark.parametrize("name", _agents(["heldout35"]))
 def test_held_out_35_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
     """Its SI safety gate (PASS as written and after its fixes) and its SI capability mean with
-    rules 977-978 (0.952; 0.914 with rule 940, 0.9102 after its honest fixes, 0.8499 as
-    written): a fall below is a regression of the evaluators (or of the operator)."""
+    rules 970 and 977-978 (0.9761; 0.952 without rule 970, 0.914 with rule 940, 0.9102 after its
+    honest fixes, 0.8499 as written): a fall below is a regression of the evaluators (or of the
+    operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.952
+    assert measured["si"]["mean_capability"] >= 0.9761
 
 
 #: what heldout36 still leaves (tests/validity/README.md, "A held-out operator, session 31, a
