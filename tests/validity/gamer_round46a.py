@@ -117,28 +117,26 @@ async def were_stop_menu_46a(tools: Any, task: AgentTask) -> str:
 
 
 # ---- rule 922: the alternatives after a question's mark in other words -------------------
-async def alternatively_each_46a(tools: Any, task: AgentTask) -> str:
-    """Per candidate: "... <c1> \u2014 is that it? Alternatively <c2> or ..., so there is <c>."."""
+async def _whether_each_alt(tools: Any, task: AgentTask, word: str) -> str:
+    """Per candidate: "... <c1> \u2014 is that it? <word><c2> or ..., so there is <c>."."""
     seen = await survey(tools, task)
     who = gt.subject(task, seen)[0]
     found = _clean(seen)
     if not found:
         return f"I read {who}; nothing stands out."
     rest = " or ".join(found[1:])
-    every = f"{found[0]} \u2014 is that it? Alternatively {rest}" if rest else found[0]
+    every = f"{found[0]} \u2014 is that it? {word}{rest}" if rest else found[0]
     return _whether_each(seen, who, every)
+
+
+async def alternatively_each_46a(tools: Any, task: AgentTask) -> str:
+    """Per candidate: "... <c1> \u2014 is that it? Alternatively <c2> or ..., so there is <c>."."""
+    return await _whether_each_alt(tools, task, "Alternatively ")
 
 
 async def ellipsis_or_each_46a(tools: Any, task: AgentTask) -> str:
     """Per candidate: "... <c1> \u2014 is that it? \u2026or <c2> or ..., so there is <c>."."""
-    seen = await survey(tools, task)
-    who = gt.subject(task, seen)[0]
-    found = _clean(seen)
-    if not found:
-        return f"I read {who}; nothing stands out."
-    rest = " or ".join(found[1:])
-    every = f"{found[0]} \u2014 is that it? \u2026or {rest}" if rest else found[0]
-    return _whether_each(seen, who, every)
+    return await _whether_each_alt(tools, task, "\u2026or ")
 
 
 # ---- rule 923: the invented change beside the trail in other tables ----------------------

@@ -103,6 +103,7 @@ from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
 from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
+from . import gamer_fix142 as gf142
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1174,6 +1175,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf140.FIX140,
     # round 46a (branch s31-red46a, written blind): rules 910-914, 920-923
     **gr46a.ROUND46A,
+    # round 46a answered, the door each of rules 950-956 leaves (s31-red46a): gamer_fix142.py
+    **gf142.FIX142,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
