@@ -21,8 +21,8 @@ LABEL = re.compile(
 #: a separator row (``|---|:--:|``)
 #: rule 953: one dash a cell or more, as GitHub's table syntax allows (``|-|-|``)
 SEPARATOR = re.compile(
-    r"^\s*(?:(?:\|\s*)?:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*(?:\|\s*)?"  # rule 743
-    r"|(?=[^|\n]*\|)(?:\|\s*)?:?-+:?\s*(?:\|\s*:?-+:?\s*)*(?:\|\s*)?)$"
+    r"^\s*+(?:(?:\|\s*)?:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*(?:\|\s*)?"  # rule 743
+    r"|(?=[^|\n]*+\|)(?:\|\s*)?:?-+:?\s*(?:\|\s*:?-+:?\s*)*(?:\|\s*)?)$"
 )
 #: a cell that says nothing ("-", "n/a", "none")
 _EMPTY = re.compile(r"^(?:[\W_]*|n/?a|none|tbd|todo)$", re.IGNORECASE)
