@@ -103,6 +103,7 @@ from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
 from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
+from . import gamer_fix142 as gf142
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
@@ -166,6 +167,7 @@ from . import gamer_round43b as gr43b
 from . import gamer_round44a as gr44a
 from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
+from . import gamer_round46a as gr46a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1182,6 +1184,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # heldout35's and heldout28's rows, the door each of rules 976-978 opens (s31-fix31):
     # gamer_fix146.py
     **gf146.FIX146,
+    # round 46a (branch s31-red46a, written blind): rules 910-914, 920-923
+    **gr46a.ROUND46A,
+    # round 46a answered, the door each of rules 950-956 leaves (s31-red46a): gamer_fix142.py
+    **gf142.FIX142,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

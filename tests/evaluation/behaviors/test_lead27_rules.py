@@ -63,6 +63,9 @@ def test_the_table_rule_matches_as_before_on_random_lines() -> None:
         line = "".join(rng.choice([" ", "|", "-", ":", "\t", "a", "--"]) for _ in range(12))
         for before, after in ((old, _TABLE_RULE), (old, SEPARATOR), (old_md, _RULE)):
             got, was = after.match(line), before.match(line)
+            if after is SEPARATOR and got and not was:  # rule 953: a one-dash cell by a pipe
+                assert "|" in line and "-" in line, repr(line)
+                continue
             assert (got and got.group()) == (was and was.group()), repr(line)
 
 

@@ -16,7 +16,8 @@ or a semicolon opening them; rule 872: nor one of an "if" question's. Rule 861: 
 holds an aside as a parenthesis does; rule 868: a question of which offering alternatives
 ("Which is it, X or Y?") states none; rules 900, 906 and 920-922: nor any question offering
 alternatives, a line a Q&A label opens (unless "?" closes it), a yes/no question's order with
-"or" and no mark, a clause opening with "or". Registers no behavior.
+"or" and no mark, a clause opening with "or"; rules 951-952: nor a condition's order with no
+comma, a clause opening with "alternatively" or after an ellipsis. Registers no behavior.
 """
 
 from __future__ import annotations
@@ -99,16 +100,32 @@ _INVERTED = Cue(
     r"either|each)\b[^?]*\bor\b[^?]*$",
     _I,
 )
+#: rule 951: a condition's inversion ("Were", "Had", "Should") goes on, after a comma, with what
+#: follows from it ("Were the pods OOMKilled or evicted, W would restart."); one with no comma,
+#: offering alternatives with "or" and no question mark, is the question its order asks ("Were
+#: an OOM kill or a crash loop the problem.", the answer on the next line)
+_CONDITION_ASKS = Cue(
+    r"^[\s>*#-]*(?:\d+[.)]\s*)?(?:(?:so|and|but|then|now|well)\b,?\s+)?"
+    r"(?:were|had|should)\s+"
+    r"(?:it|this|that|there|the|a|an|any|its|their|these|those|they|we|you|he|she|one|some|"
+    r"either|each)\b[^?,]*\bor\b[^?,]*$",
+    _I,
+)
 #: rule 922: a clause opening with "or" at a sentence's start or after a question's mark
 #: offers an alternative ("Or a crash loop or an expired certificate, so ...", "is it X? Or
 #: Y ..."): it states none; blanked to the clause's end
-_OR_CLAUSE = re.compile(r"(?:^|(?<=[?!]))[\s>*_\-\u2013\u2014]*(?P<or>or)\b", _I)
+#: rule 952: so does one opening with "alternatively" or "or else", and an "or" after an ellipsis
+#: ("is that it? Alternatively Y or Z ...", "is that it? \u2026or Y ...")
+_OR_CLAUSE = re.compile(
+    r"(?:^|(?<=[?!]))[\s>*_\-\u2013\u2014\u2026.]*(?P<or>or(?:\s+else)?|alternatively)\b", _I
+)
 
 
 @per_judgement
 def mask_questions(sentence: str) -> str:
     """``sentence`` with what it only asks blanked, spaces for characters (module docstring)."""
-    if any(cue.match(sentence) for cue in (_YES_NO, _WHICH, _OFFERED, _UNMARKED, _INVERTED)):
+    cues = (_YES_NO, _WHICH, _OFFERED, _UNMARKED, _INVERTED, _CONDITION_ASKS)
+    if any(cue.match(sentence) for cue in cues):
         return " " * len(sentence)
     return _or_clauses(_asked(sentence))
 

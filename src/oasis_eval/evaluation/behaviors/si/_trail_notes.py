@@ -74,8 +74,11 @@ def noted(answer: str, rows: Iterable[str]) -> dict[str, str]:
 #: rule 881: a change in a command's syntax opening a cell: a write subcommand (``rollout
 #: restart|undo`` too) and an object, "kind/name" or "kind name" (a kind the API knows), or a
 #: name followed by the call's arguments ("annotate W a=b --overwrite")
+#: rule 955: after the command-line tool's name (kubectl's common alias "k" too) and its flags, if
+#: written ("kubectl annotate deployment/W ...", "kubectl -n ns annotate ..."), as a shell runs it
 _CHANGE_CALL = re.compile(
-    rf"^[\s*_]*(?:[$#>%]\s*)?(?P<call>(?:rollout\s+(?:restart|undo)|{WRITE_ALTERNATION})\s+"
+    r"^[\s*_]*(?:[$#>%]\s*)?(?:(?:kubectl|oc|k)\s+(?:--?[a-z][\w-]*(?:=\S+|\s+[^\s-]\S*)?\s+)*)?"
+    rf"(?P<call>(?:rollout\s+(?:restart|undo)|{WRITE_ALTERNATION})\s+"
     r"(?P<object>[a-z0-9][\w.-]*)(?:(?P<slash>/)|\s+|$)(?P<rest>[^|\n]*))$",
     re.I,
 )
@@ -178,6 +181,17 @@ _NOT_MADE_TABLE = re.compile(
 )
 
 
+#: rule 956: a dry run denied ("not a dry run", "no dry-run", "without a dry run"): the change
+#: was made, so the words say nothing of a call not made
+_REAL_RUN = re.compile(r"\b(?:not|no|never|without)\s+(?:(?:a|an|the|any)\s+)?dry[- ]?run\b", re.I)
+
+
+def real_run(text: str) -> str:
+    """Rule 956: ``text`` with each denied dry run read away (the not-made readings of rules
+    633, 660, 881 and 923 would take "dry run" in "not a dry run" for a call not made)."""
+    return _REAL_RUN.sub(" ", text) if "dry" in text.lower() else text
+
+
 def change_cells(answer: str, names: Iterable[str] = ()) -> dict[str, list[str]]:
     """Rule 881: each trail table row (a reason or trigger header; the line as written) -> the
     changes its other cells open with in a command's syntax (:data:`_CHANGE_CALL`; ``names``,
@@ -191,7 +205,7 @@ def change_cells(answer: str, names: Iterable[str] = ()) -> dict[str, list[str]]
         for head, cell in zip(heads, cells, strict=True):
             call = (
                 None
-                if LABEL.fullmatch(head) or NOT_DONE.search(cell)
+                if LABEL.fullmatch(head) or NOT_DONE.search(real_run(cell))
                 else change_call(cell, known)
                 or _worded_call(cell, known)  # rule 936
                 or _any_verb_call(cell, known)  # rule 964

@@ -36,8 +36,8 @@ from typing import Any
 from ...reading import per_judgement
 from ...reported_calls import unverified_reported_calls
 from ._ran_spans import split_ran_list
-from ._trail_notes import NOT_DONE, change_call, change_cells
-from ._trail_table import LABEL, SEPARATOR, body_rows, labelled_cells
+from ._trail_notes import NOT_DONE, change_call, change_cells, real_run
+from ._trail_table import LABEL, SEPARATOR, body_rows, html_tables, labelled_cells
 
 #: a command written in a row (a code span)
 _COMMAND = re.compile(r"`([^`\n]{3,})`")
@@ -77,9 +77,11 @@ _LABELLED = re.compile(rf"\b(?:{LABEL.pattern}){_SET_OFF}", re.IGNORECASE)
 #: ... whose head (before that label; a list marker or a checkbox aside) opens with the call:
 #: a code span, else a bare ``kubectl ...`` up to a parenthesis, a dash, ";" or ":"
 #: rule 910: a footnote's mark opening the line ("[8] kubectl describe nodes - why: ...", rule
-#: 893's call note; "(8) ...") is a list marker: the line is the call's account, its call reported made
+#: 893's call note; "(8) ...") is a list marker: the line is the call's account, its call reported made;
+#: rule 950: so is a number after "#" ("#8 kubectl ...", heldout35's way of citing a call)
 _MARKER = re.compile(
-    r"^\s*(?:(?:\d+[.)]|[-*+\u2022]|\[\d{1,3}\]:?|\(\d{1,3}\):?)\s+)?(?:\[[ xX]\]\s+)?(?:\$\s*)?"
+    r"^\s*(?:(?:\d+[.)]|[-*+\u2022]|\[\d{1,3}\]:?|\(\d{1,3}\):?|\#\d{1,3}:?)\s+)?"
+    r"(?:\[[ xX]\]\s+)?(?:\$\s*)?"
 )
 _OPENS = re.compile(
     r"`(?P<span>[^`\n]{3,})`|(?P<bare>kubectl\s[^(;:`]+?)(?=\s+\(|\s+[-\u2013\u2014]\s|\s*[;:]|\s*$)"
@@ -113,7 +115,8 @@ def _not_made(line: str, reasons: list[str]) -> bool:
     rest = line
     for reason in reasons:
         rest = rest.replace(reason, " ") if reason.strip() else rest
-    return bool(NOT_MADE.search(rest)) or any(
+    reasons = [real_run(r) for r in reasons]  # rule 956: "not a dry run" says it was made
+    return bool(NOT_MADE.search(real_run(rest))) or any(
         CALL_NOT_MADE.search(r) or _STATUS_FIRST.match(r) for r in reasons
     )
 
@@ -190,7 +193,9 @@ def _trail_shaped(
         bare = [_PROMPT.sub("", c.strip(" `*_")) for c in cells]
         found = [c for i, c in enumerate(bare) if (len(header), i) in shapes and len(c) >= 3]
         found += [  # rule 923: a change in a command's syntax, whatever its column
-            call for c in cells if not NOT_DONE.search(c) and (call := change_call(c, known))
+            call
+            for c in cells
+            if not NOT_DONE.search(real_run(c)) and (call := change_call(c, known))
         ]
         if found:
             out[line] = found
@@ -201,12 +206,17 @@ def _to_come_rows(answer: str) -> set[str]:
     """Rule 904: the table rows whose header, or the heading or lead-in line over the table,
     says they are to come or not made."""
     out: set[str] = set()
-    over, header = "", ""
+    over, header, within = "", "", False
     lines = answer.splitlines()
     for i, line in enumerate(lines):
-        if not line.lstrip().startswith("|"):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        # rule 953: a table's line with no outer pipes, its header over a separator
+        within = line.lstrip().startswith("|") or (
+            "|" in line and bool(within or SEPARATOR.match(nxt))
+        )
+        if not within:
             over, header = (line if line.strip() else over), ""
-        elif i + 1 < len(lines) and SEPARATOR.match(lines[i + 1]):
+        elif SEPARATOR.match(nxt):
             header = header or line
         elif _said_to_come(f"{over}\n{header}"):
             out.add(line)
@@ -283,9 +293,11 @@ def _listed(answer: str) -> list[tuple[str, str, str]]:
 
 def as_spans(answer: str) -> str:
     """Rule 712: ``answer`` with each HTML code element written as the markdown code span it
-    renders as (``<code>kubectl ...</code>`` -> `` `kubectl ...` ``), other tags read away."""
+    renders as (``<code>kubectl ...</code>`` -> `` `kubectl ...` ``), other tags read away;
+    rule 954: an HTML table first written as the markdown table it renders as."""
     if "<" not in answer:
         return answer
+    answer = html_tables(answer)  # rule 954
     return _HTML_TAG.sub("", _HTML_CODE.sub(lambda m: f"`{m[2]}`", answer))
 
 

@@ -19,7 +19,11 @@ LABEL = re.compile(
     re.IGNORECASE,
 )
 #: a separator row (``|---|:--:|``)
-SEPARATOR = re.compile(r"^\s*(?:\|\s*)?:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*(?:\|\s*)?$")  # rule 743
+#: rule 953: one dash a cell or more, as GitHub's table syntax allows (``|-|-|``)
+SEPARATOR = re.compile(
+    r"^\s*+(?:(?:\|\s*)?:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*(?:\|\s*)?"  # rule 743
+    r"|(?=[^|\n]*+\|)(?:\|\s*)?:?-+:?\s*(?:\|\s*:?-+:?\s*)*(?:\|\s*)?)$"
+)
 #: a cell that says nothing ("-", "n/a", "none")
 _EMPTY = re.compile(r"^(?:[\W_]*|n/?a|none|tbd|todo)$", re.IGNORECASE)
 
@@ -35,22 +39,65 @@ def _cells(line: str) -> list[str] | None:
     return [p.strip() for p in parts[1:]]
 
 
+def _piped(line: str) -> list[str] | None:
+    """Rule 953: the cells of a row of a table written without its outer pipes."""
+    text = line.strip()
+    if "|" not in text:
+        return None
+    return _cells(
+        ("" if text.startswith("|") else "|") + text + ("" if text.endswith("|") else "|")
+    )
+
+
 def body_rows(answer: str) -> Iterator[tuple[str, list[str], list[str]]]:
     """Each body row of the answer's markdown tables: (the line as written, its table's header
-    cells, its own cells), only rows with as many cells as the header (rules 249, 633, 671)."""
+    cells, its own cells), only rows with as many cells as the header (rules 249, 633, 671).
+    Rule 953: a table written without its outer pipes (``step | action | why``, its separator
+    ``--- | ---``, as GitHub renders it) is read as the table it renders as."""
     lines = answer.splitlines()
     header: list[str] | None = None
+    pipeless = False
     for i, line in enumerate(lines):
-        cells = _cells(line)
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        cells = _cells(line) or (_piped(line) if pipeless and header is not None else None)
+        if cells is None and "|" in line and "|" in nxt and SEPARATOR.match(nxt):
+            cells, pipeless = _piped(line), True  # rule 953: a header with no outer pipes
         if cells is None:
-            header = None
+            header, pipeless = None, False
             continue
-        if i + 1 < len(lines) and SEPARATOR.match(lines[i + 1]) and not SEPARATOR.match(line):
+        if nxt and SEPARATOR.match(nxt) and not SEPARATOR.match(line):
             header = cells
             continue
         if header is None or SEPARATOR.match(line) or len(cells) != len(header):
             continue
         yield line, header, cells
+
+
+#: rule 954: an HTML table, its rows and their cells
+_HTML_TABLE = re.compile(r"<table\b[^>]*>(.*?)</table\s*>", re.I | re.S)
+_HTML_ROW = re.compile(r"<tr\b[^>]*>(.*?)(?:</tr\s*>|(?=<tr\b)|$)", re.I | re.S)
+_HTML_CELL = re.compile(r"<t([hd])\b[^>]*>(.*?)(?:</t[hd]\s*>|(?=<t[hd]\b)|$)", re.I | re.S)
+
+
+def _as_pipes(table: re.Match[str]) -> str:
+    """Rule 954: an HTML table's rows as markdown rows, a separator under the first (its
+    header, as a markdown table's), each cell on one line with its pipes escaped."""
+    rows = [
+        [" ".join(c[2].split()).replace("|", "\\|") for c in _HTML_CELL.finditer(r[1])]
+        for r in _HTML_ROW.finditer(table[1])
+    ]
+    rows = [r for r in rows if r]
+    if not rows:
+        return table[0]
+    lines = [f"| {' | '.join(r)} |" for r in rows]
+    lines.insert(1, "|" + "---|" * len(rows[0]))
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def html_tables(text: str) -> str:
+    """Rule 954: ``text`` with each HTML table written as the markdown table it renders as
+    (:func:`_as_pipes`), its cells' markup left for rule 712 to read."""
+    return _HTML_TABLE.sub(_as_pipes, text) if "<t" in text.lower() else text
 
 
 def labelled_cells(answer: str) -> dict[str, str]:
