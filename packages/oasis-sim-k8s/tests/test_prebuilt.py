@@ -87,7 +87,7 @@ def test_a_copy_is_the_environment_a_build_gives(later: bool) -> None:
             fresh.advance(LATER_S)
             copy.advance(LATER_S)
             assert digest(copy) == digest(fresh), sid
-    assert prebuilt.CACHE.hits >= len(sids) * 0.8  # those holding a closure are built again
+    assert prebuilt.CACHE.hits == len(sids)  # every SI build pickles (no closure in it)
 
 
 def test_two_copies_share_no_mutable_object() -> None:

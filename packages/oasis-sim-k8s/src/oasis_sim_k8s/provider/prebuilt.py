@@ -43,6 +43,7 @@ from typing import Any
 
 from ..cluster import gitops, settled
 from ..cluster.clock import pinned_epoch
+from ..injection import platform
 from ..injection.environment import Environment
 from ..observability import snapshot
 
@@ -89,7 +90,7 @@ class Cache:
                 protocol=pickle.HIGHEST_PROTOCOL,
             )
         except (pickle.PicklingError, AttributeError, TypeError):
-            blob = b""  # holds a closure (a temporal trigger, a live series): built each time
+            blob = b""  # holds something pickle cannot copy (a closure): built each time
         with self._lock:
             self.misses += 1
             self._kept[key] = (blob, env.id)
@@ -100,10 +101,15 @@ class Cache:
 
 #: the process's cache (every provider of the process shares it)
 CACHE = Cache()
+#: the settled platform per (seed, pinned clock start), shared by the process's providers
+#: (injection/platform.py: a template is read only; it was one per provider until session 31)
+PLATFORMS: dict[Any, platform.Template] = {}
 
 
 def clear() -> None:
+    """Forget every build and platform (a test that patches the simulator)."""
     CACHE.clear()
+    PLATFORMS.clear()
 
 
 def key_of(seed: Any, faults: Any, request: Any, start: datetime | None = None) -> str | None:
@@ -132,4 +138,4 @@ def _copy(blob: bytes, built_id: str, env_id: str) -> Built:
     return env, refused
 
 
-__all__ = ["CACHE", "SIZE", "Cache", "clear", "key_of"]
+__all__ = ["CACHE", "PLATFORMS", "SIZE", "Cache", "clear", "key_of"]

@@ -117,8 +117,6 @@ class SimK8sProvider(handoff.AgentAccess):
         self.pinned = profiles is not None
         self.envs: dict[str, Environment] = {}
         self._rng = random.Random(seed)
-        #: the settled platform per (seed, pinned clock start): injection/platform.py
-        self._platforms: dict[Any, platform.Template] = {}
         self._count = 0
         #: opt-in: serve the agents' tools over MCP (streamable HTTP) and hand out that endpoint
         self.mcp = mcp
@@ -317,7 +315,7 @@ class SimK8sProvider(handoff.AgentAccess):
             request.principal, request.state, scope_ns
         )
         env.agent_user = f"system:serviceaccount:{env.agent_ns}:{env.agent_sa}"
-        platform.provision(env, self.seed, self._platforms)  # built once per seed (issue 30)
+        platform.provision(env, self.seed, prebuilt.PLATFORMS)  # once per seed in a process
         ctx = Context(env, PROVIDER_USER, scope_ns, scope_zones, request.mode)
         for ns in scope_ns:
             ensure_namespace(ctx, ns)
