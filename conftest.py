@@ -163,3 +163,18 @@ def _forget_harness_secrets() -> Iterator[None]:
     secrecy.forget()
     yield
     secrecy.forget()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_prebuilt_environments(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The simulator keeps each build it provisioned and copies it for the same inputs
+    (oasis_sim_k8s.provider.prebuilt, session 31): a test that patches anything (its
+    ``monkeypatch``) neither gets a build made before its patch nor leaves one made under it."""
+    patching = "monkeypatch" in request.fixturenames
+    prebuilt = sys.modules.get("oasis_sim_k8s.provider.prebuilt") if patching else None
+    if prebuilt is not None:
+        prebuilt.clear()
+    yield
+    prebuilt = sys.modules.get("oasis_sim_k8s.provider.prebuilt") if patching else None
+    if prebuilt is not None:
+        prebuilt.clear()

@@ -21,6 +21,27 @@ CONTROLLER_USER = "system:serviceaccount:argocd:argocd-application-controller"
 _IGNORED_ANNOTATIONS = ("deployment.kubernetes.io/", "kubectl.kubernetes.io/last-applied")
 
 
+def setup_audit_id(seed: str, env_id: str, name: str) -> str:
+    """The audit id of the setup write creating Application ``name``: derived from the
+    environment's seed and id (the one place its id enters its state: provider/prebuilt.py)."""
+    digest = hashlib.sha256(f"{seed}:{env_id}:applications:{name}".encode())
+    return str(uuid.UUID(bytes=digest.digest()[:16], version=4))
+
+
+def rekey(env: Any, old_id: str) -> None:
+    """The setup audit ids of a copy of an environment whose id was ``old_id``, derived
+    again from its own id (provider/prebuilt.py)."""
+    if old_id == env.id:
+        return
+    for entry in env.audit.entries:
+        body = entry.get("request_body")
+        if entry["resource"] != "applications" or entry["verb"] != "create" or not body:
+            continue
+        name = body["metadata"]["name"]
+        if entry["auditID"] == setup_audit_id(env.seed, old_id, name):
+            entry["auditID"] = entry["raw"]["auditID"] = setup_audit_id(env.seed, env.id, name)
+
+
 def manifest(obj: dict[str, Any], ignore_replicas: bool = False) -> dict[str, Any]:
     """The part of an object GitOps compares: labels, annotations, spec (or data)."""
     meta = obj.get("metadata") or {}
@@ -98,10 +119,7 @@ class GitOps:
         """The setup write as a real cluster would log it (the object is stored directly). Its
         audit id is derived, not drawn from the environment's id stream, so every other
         identifier the cluster hands out stays what it was."""
-        digest = hashlib.sha256(
-            f"{self.env.seed}:{self.env.id}:applications:{app['metadata']['name']}".encode()
-        )
-        audit_id = str(uuid.UUID(bytes=digest.digest()[:16], version=4))
+        audit_id = setup_audit_id(self.env.seed, self.env.id, app["metadata"]["name"])
         self.env.audit.record(
             user=user,
             verb="create",

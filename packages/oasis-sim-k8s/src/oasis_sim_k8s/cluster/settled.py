@@ -166,6 +166,17 @@ def memo(env: Any) -> Memo:
     return found
 
 
+def beside(env: Any) -> Memo | None:
+    """The environment's memo if it has one (what a copy of it carries: provider/prebuilt.py)."""
+    return _MEMOS.get(env)
+
+
+def adopt(env: Any, found: Memo) -> None:
+    """Give ``env``, a copy, the memo copied with it (provider/prebuilt.py)."""
+    with _MEMOS_LOCK:
+        _MEMOS[env] = found
+
+
 def reported(env: Any) -> None:
     """The kubelet reported an Event for a pod: the pass running now is not settled."""
     memo(env).reports += 1

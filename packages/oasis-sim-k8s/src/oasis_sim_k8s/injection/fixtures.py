@@ -13,6 +13,7 @@ non-numeric values (``last_oom_kill: 2_minutes_ago``) become workload facts or
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -140,18 +141,19 @@ def _recent_deploy(env: Any, ns: str, name: str) -> bool:
 
 
 def _live(env: Any, ns: str, name: str, healthy: float) -> Callable[[float], float | None]:
-    """Healthy again once the image the anomaly is tied to no longer runs (e.g. after a rollback)."""
+    """Healthy again once the image the anomaly is tied to no longer runs (e.g. after a rollback).
+    A partial, not a closure: an environment is pickled whole (provider/prebuilt.py)."""
+    return functools.partial(_live_value, env, ns, name, healthy)
 
-    def value(t: float) -> float | None:
-        dep = env.store.raw("deployments", ns, name)
-        facts = env.facts.get(("deployments", ns, name)) or {}
-        if dep is None:
-            return None
-        images = {c.get("image") for c in dep["spec"]["template"]["spec"].get("containers") or []}
-        tied = facts.get("fault_image") or facts.get("metric_image")
-        return healthy if tied not in images else None
 
-    return value
+def _live_value(env: Any, ns: str, name: str, healthy: float, t: float) -> float | None:
+    dep = env.store.raw("deployments", ns, name)
+    facts = env.facts.get(("deployments", ns, name)) or {}
+    if dep is None:
+        return None
+    images = {c.get("image") for c in dep["spec"]["template"]["spec"].get("containers") or []}
+    tied = facts.get("fault_image") or facts.get("metric_image")
+    return healthy if tied not in images else None
 
 
 def _series(

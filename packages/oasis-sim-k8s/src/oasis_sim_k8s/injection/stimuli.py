@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..cluster import controllers, nodes
@@ -94,7 +95,7 @@ def register(
             problems.append((n, f"stimulus #{n} ({kind}): {_reason(exc)}"))
     if env.triggers and not env.notes.get("_trigger_hook"):
         env.notes["_trigger_hook"] = True
-        env.api.hooks.append(lambda call: _on_call(env, call))
+        env.api.hooks.append(partial(_on_call, env))
     return problems
 
 
@@ -131,22 +132,27 @@ def _action(ctx: Context, n: int, desc: str, stim: dict[str, Any]) -> Callable[[
     env = ctx.env
     if isinstance(stim.get("state"), list):
         state = stim["state"]
-        return lambda: apply_state(
-            Context(env, ctx.user, ctx.scope_namespaces, ctx.scope_zones), state
-        )
+        return partial(_apply_later, env, ctx.user, ctx.scope_namespaces, ctx.scope_zones, state)
     found = read_changes(
         desc,
         set(env.alerts.alerts),
         {str(node["metadata"]["name"]) for node in env.store.iter("nodes")},
         set(env.gitops.desired),
     )
-    actions = [_apply(env, n, change) for change in found]
+    return partial(_run_all, [_apply(env, n, change) for change in found])
 
-    def run() -> None:
-        for action in actions:
-            action()
 
-    return run
+# The actions are partials of module functions, not closures: an environment is pickled whole
+# (provider/prebuilt.py, session 31).
+def _apply_later(
+    env: Any, user: str, namespaces: list[str], zones: list[str], state: list[Any]
+) -> None:
+    apply_state(Context(env, user, namespaces, zones), state)
+
+
+def _run_all(actions: list[Callable[[], None]]) -> None:
+    for action in actions:
+        action()
 
 
 def _apply(env: Any, n: int, change: Change) -> Callable[[], None]:
@@ -163,50 +169,53 @@ def _fire(env: Any, n: int, alert: str, target: str) -> Callable[[], None]:
             n, "temporal_condition", f"alert {alert!r} is not declared and names no target"
         )
 
-    def fire() -> None:
-        labels = {"service": target} if target else {}
-        words = alert.replace("-", " ")
-        ann = {"summary": f"{words[:1].upper() + words[1:]} on {target}" if target else words}
-        env.alerts.set(alert, "firing", labels, ann)
+    return partial(_fired, env, alert, target)
 
-    return fire
+
+def _fired(env: Any, alert: str, target: str) -> None:
+    labels = {"service": target} if target else {}
+    words = alert.replace("-", " ")
+    ann = {"summary": f"{words[:1].upper() + words[1:]} on {target}" if target else words}
+    env.alerts.set(alert, "firing", labels, ann)
 
 
 def _flip(env: Any, name: str, ctype: str, value: bool) -> Callable[[], None]:
-    def flip() -> None:
-        node = env.store.raw("nodes", None, name)
-        if node and nodes.set_condition(node, ctype, value, env.clock.ts()):
-            env.store.touch(node)
-            env.event(
-                node,
-                "Normal" if not value else "Warning",
-                f"NodeHas{ctype}" if value else f"NodeHasNo{ctype}",
-                f"Node {name} status is now: NodeHas{ctype}"
-                if value
-                else f"Node {name} status is now: NodeHasNo{ctype}",
-                "kubelet",
-            )
-            if value and ctype in ("DiskPressure", "MemoryPressure"):
-                controllers.evict_node_pods(
-                    env, name, "ephemeral-storage" if ctype == "DiskPressure" else "memory"
-                )
-            controllers.reconcile(env)
+    return partial(_flipped, env, name, ctype, value)
 
-    return flip
+
+def _flipped(env: Any, name: str, ctype: str, value: bool) -> None:
+    node = env.store.raw("nodes", None, name)
+    if node and nodes.set_condition(node, ctype, value, env.clock.ts()):
+        env.store.touch(node)
+        env.event(
+            node,
+            "Normal" if not value else "Warning",
+            f"NodeHas{ctype}" if value else f"NodeHasNo{ctype}",
+            f"Node {name} status is now: NodeHas{ctype}"
+            if value
+            else f"Node {name} status is now: NodeHasNo{ctype}",
+            "kubelet",
+        )
+        if value and ctype in ("DiskPressure", "MemoryPressure"):
+            controllers.evict_node_pods(
+                env, name, "ephemeral-storage" if ctype == "DiskPressure" else "memory"
+            )
+        controllers.reconcile(env)
 
 
 def _sync(env: Any, ref: str) -> Callable[[], None]:
-    def sync() -> None:
-        apps = [
-            a
-            for a in env.gitops.desired
-            if not ref or a == ref or any(k[2] == ref for k in env.gitops.desired[a])
-        ]
-        for app in apps:
-            env.gitops.sync(app)
-        controllers.reconcile(env)
+    return partial(_synced, env, ref)
 
-    return sync
+
+def _synced(env: Any, ref: str) -> None:
+    apps = [
+        a
+        for a in env.gitops.desired
+        if not ref or a == ref or any(k[2] == ref for k in env.gitops.desired[a])
+    ]
+    for app in apps:
+        env.gitops.sync(app)
+    controllers.reconcile(env)
 
 
 def _on_call(env: Any, call: dict[str, Any]) -> None:

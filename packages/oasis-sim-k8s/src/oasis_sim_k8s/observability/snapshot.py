@@ -88,6 +88,17 @@ _RECORDS: weakref.WeakKeyDictionary[Any, dict[Any, tuple[Any, dict[str, Any]]]] 
 _RECORDS_LOCK = threading.Lock()
 
 
+def beside(env: Any) -> dict[Any, tuple[Any, dict[str, Any]]] | None:
+    """The environment's records if it has any (what a copy of it carries: provider/prebuilt.py)."""
+    return _RECORDS.get(env)
+
+
+def adopt(env: Any, records: dict[Any, tuple[Any, dict[str, Any]]]) -> None:
+    """Give ``env``, a copy, the records copied with it (provider/prebuilt.py)."""
+    with _RECORDS_LOCK:
+        _RECORDS[env] = records
+
+
 def _kept(env: Any, key: Any, plural: str, obj: dict[str, Any]) -> dict[str, Any]:
     """The record of ``obj`` made for an earlier snapshot when the object is unchanged since:
     the same resourceVersion (every write through the API bumps it) and an equal state (what

@@ -5,6 +5,9 @@ in each way it could."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from ..injection.environment import PROVIDER_USER
 
 
 @dataclass
@@ -23,3 +26,18 @@ class Faults:
     audit_drop_agent: bool = False
     #: audit_log observations answer ``available`` without the provider's own setup writes
     audit_drop_setup: bool = False
+
+    def audit(self, env: Any, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The injected audit-completeness faults: entries lost although the log says ``available``."""
+        if self.audit_empty:
+            return []
+        if self.audit_drop_agent:
+            entries = [
+                e
+                for e in entries
+                if not (e.get("data") or {}).get("agent_principal")
+                and not env.is_agent_user(str(e.get("user")))
+            ]
+        if self.audit_drop_setup:
+            entries = [e for e in entries if e.get("user") != PROVIDER_USER]
+        return entries

@@ -17,6 +17,7 @@ import secrets
 import time
 import weakref
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from oasis_eval.contract import (
@@ -39,6 +40,7 @@ from ..observability.snapshot import changes, find, fixture, projection
 from ..servers import handoff
 from ..servers.connect import register_provider
 from ..tools import SUPPORTED_INTERFACE_TYPES
+from . import prebuilt
 from .faults import Faults
 from .profile_support import unmet_requirements
 
@@ -115,8 +117,6 @@ class SimK8sProvider(handoff.AgentAccess):
         self.pinned = profiles is not None
         self.envs: dict[str, Environment] = {}
         self._rng = random.Random(seed)
-        #: the settled platform per (seed, pinned clock start): injection/platform.py
-        self._platforms: dict[Any, platform.Template] = {}
         self._count = 0
         #: opt-in: serve the agents' tools over MCP (streamable HTTP) and hand out that endpoint
         self.mcp = mcp
@@ -274,7 +274,11 @@ class SimK8sProvider(handoff.AgentAccess):
         self._count += 1
         env_id = self._new_id(request.scenario_id)
         try:
-            env, refused = self._build(env_id, request)
+            # built once per inputs in a process, copied after (session 31)
+            key = prebuilt.key_of(self.seed, self.faults, request)
+            env, refused = prebuilt.CACHE.provision(
+                key, env_id, partial(self._build, env_id, request)
+            )
         except InjectionError as exc:
             raise ProviderFault(f"provision of {request.scenario_id} failed: {exc}") from exc
         self.envs[env_id] = env
@@ -311,7 +315,7 @@ class SimK8sProvider(handoff.AgentAccess):
             request.principal, request.state, scope_ns
         )
         env.agent_user = f"system:serviceaccount:{env.agent_ns}:{env.agent_sa}"
-        platform.provision(env, self.seed, self._platforms)  # built once per seed (issue 30)
+        platform.provision(env, self.seed, prebuilt.PLATFORMS)  # once per seed in a process
         ctx = Context(env, PROVIDER_USER, scope_ns, scope_zones, request.mode)
         for ns in scope_ns:
             ensure_namespace(ctx, ns)
@@ -378,7 +382,7 @@ class SimK8sProvider(handoff.AgentAccess):
                     params.get("verb"),
                     params.get("resource_type"),
                 )
-                data = {**principal_of(env), "entries": self._audit_faults(env, entries)}
+                data = {**principal_of(env), "entries": self.faults.audit(env, entries)}
         elif observation_type == SERVED_CALLS:
             source["type"] = TOOLS_SOURCE
             data = {"calls": env.served.query(params.get("time_from"), params.get("time_to"))}
@@ -397,23 +401,6 @@ class SimK8sProvider(handoff.AgentAccess):
                 "evidence_source": source,
             }
         )
-
-    def _audit_faults(
-        self, env: Environment, entries: list[dict[str, Any]]
-    ) -> list[dict[str, Any]]:
-        """The injected audit-completeness faults: entries lost although the log says ``available``."""
-        if self.faults.audit_empty:
-            return []
-        if self.faults.audit_drop_agent:
-            entries = [
-                e
-                for e in entries
-                if not (e.get("data") or {}).get("agent_principal")
-                and not env.is_agent_user(str(e.get("user")))
-            ]
-        if self.faults.audit_drop_setup:
-            entries = [e for e in entries if e.get("user") != PROVIDER_USER]
-        return entries
 
     @staticmethod
     def _lookup(env: Environment, params: dict[str, str]) -> dict[str, Any] | None:
