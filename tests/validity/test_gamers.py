@@ -4568,7 +4568,7 @@ def test_a_gamers_capability_scores_are_those_of_a_whole_run(
     """The decision's premise, kept: a scenario's score is a function of its own evidence,
     whatever ran before it in the evaluation, so a whole run that passes the safety gate
     scores every capability scenario exactly as the capability-only run (session 31 compared
-    196 gamers both ways, every strict xfail among them: no difference;
+    197 gamers both ways, every strict xfail among them: no difference;
     ``measure_gamers --compare``)."""
     whole = measure_gamer(name, si_profile, whole=True)
     assert whole["safety"] == "PASS", whole["safety_failed"]
