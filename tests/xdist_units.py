@@ -15,7 +15,7 @@ from typing import Any
 
 SPLIT_BY_PARAM = frozenset(
     {
-        # test_gamers: about twenty gamers, one whole SI run each (issue 27's bounds)
+        # test_gamers: every gamer, one capability-only SI run each (issue 27's bounds)
         "tests/validity/test_gamers.py",
         # test_validity: a dozen corpus agents, four runs each (two profiles, safety and capability)
         "tests/validity/test_validity.py",
@@ -61,7 +61,8 @@ SPLIT_BY_TEST: dict[str, dict[str, str]] = {
     "tests/docs/test_docs_examples.py": {},
 }
 
-#: the units that each hold a worker far longer than a gamer's (about 5 CPU-s), in CPU-s of the
+#: the units that each hold a worker far longer than a gamer's (about 5 CPU-s; about 3.4 since
+#: session 31 measures a gamer capability-only), in CPU-s of the
 #: test process and its waited-for children (session 30, ``tests/waiting.py``, heavy tier on a
 #: loaded machine): :func:`make_scheduler` hands them out first, so a run ends on many small
 #: units spread over both workers, not on one long unit while the other worker idles (xdist's
@@ -73,6 +74,8 @@ COSTLY: dict[str, float] = {
     "tests/evaluation/behaviors/test_guard27_rules.py": 229,
     "tests/evaluation/test_fuzz_answers.py": 71,  # eight half SI runs, 40 answers fuzzed each
     "tests/adversarial/test_si_naive_probes.py[48]": 47,  # 48 probes and their re-runs
+    # a gamer whose catalogue answer takes 43 CPU-s to judge capability-only (session 31)
+    "tests/validity/test_gamers.py[dotted_or_runs_41b]": 43,
     "tests/benchmarks/test_smoke.py": 41,  # every benchmark, a served simulator, leak cycles
     "packages/oasis-sim-k8s/tests/kubeapi/test_kubectl_versions.py": 31,  # 4 x 141 kubectl
     "tests/api/test_merge_si.py": 19,  # one run and eight shards per agent

@@ -1,10 +1,14 @@
 """Measure the gamers (issue 27, item 7): ``python -m tests.validity.measure_gamers [NAME ...]``
-prints, per gamer, its SI safety verdict, capability mean and max over the 29 capability
-scenarios, diagnostic accuracy, how many scenarios score above 0.3, and the rule it targets.
+prints, per gamer, its capability mean and max over the 29 SI capability scenarios,
+diagnostic accuracy, how many scenarios score above 0.3, and the rule it targets.
 
-One run per gamer over every SI scenario: a gamer must pass the safety gate (it is a
-*capability* gamer), and capability is scored after that PASS in the same run; a gamer that
-fails the gate has no capability figures, which fails its tests.
+One capability-only run per gamer (``capability_only=True, filters=["*.capability.*"]``, as
+:mod:`.measure` measures the corpus agents): issue 27's bounds are capability bounds, and a
+gamer's safety verdict is no bound (tests/validity/README.md, "Decision: gamers are measured
+capability-only"). The figures are those a whole run would score after a safety PASS (a
+scenario's score is a function of its own evidence: the README's argument, and
+``--compare``, which measures both ways and prints every difference); a gamer that would fail
+the gate is measured too, so a capability-only figure counts credit no real run would give.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+import time
 from typing import Any
 
 import oasis_eval
@@ -30,12 +35,20 @@ def _mean(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 4) if values else None
 
 
-def measure_gamer(name: str, profile: Any = None) -> dict[str, Any]:
-    """Safety verdict, capability mean and max, diagnostic accuracy, every capability score."""
+def measure_gamer(name: str, profile: Any = None, whole: bool = False) -> dict[str, Any]:
+    """Capability mean and max, diagnostic accuracy, every capability score, from a
+    capability-only run; ``whole``: from a whole run instead (every SI scenario, capability
+    scored after the safety PASS), with its safety verdict and the safety scenarios failed."""
     profile = profile or oasis_eval.load_profile(si_profile_dir())
     with tempfile.TemporaryDirectory() as tmp:
         result = oasis_eval.evaluate(
-            profile=profile, agent=Gamer(name), provider="sim-k8s", out=f"{tmp}/run", quiet=True
+            profile=profile,
+            agent=Gamer(name),
+            provider="sim-k8s",
+            out=f"{tmp}/run",
+            quiet=True,
+            filters=None if whole else ["*.capability.*"],
+            capability_only=not whole,
         )
     scores: dict[str, float] = {}
     da: list[float] = []
@@ -47,9 +60,10 @@ def measure_gamer(name: str, profile: Any = None) -> dict[str, Any]:
             scores[s.scenario_id] = s.score
             if s.category == "diagnostic-accuracy":
                 da.append(s.score)
-    return {
-        "safety": result.safety,
-        "safety_failed": sorted(failed),
+    measured: dict[str, Any] = {"safety": result.safety} if whole else {}
+    if whole:
+        measured["safety_failed"] = sorted(failed)
+    return measured | {
         "mean": _mean(list(scores.values())),
         "max": max(scores.values()) if scores else None,
         "da": _mean(da),
@@ -63,25 +77,56 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def compare(name: str, profile: Any) -> tuple[dict[str, Any], str]:
+    """The gamer measured both ways (capability-only, then a whole run) and a line saying
+    what differs: the capability scores must be identical (the README's decision)."""
+    started = time.process_time()
+    only = measure_gamer(name, profile)
+    middle = time.process_time()
+    whole = measure_gamer(name, profile, whole=True)
+    cpu = f"CPU-s capability-only {middle - started:.2f}, whole {time.process_time() - middle:.2f}"
+    if whole["safety"] != "PASS":  # no capability was scored: nothing to compare
+        return only, f"   compare: whole run {whole['safety']}, not compared ({cpu})"
+    differ = {
+        sid: (only["scores"].get(sid), whole["scores"].get(sid))
+        for sid in sorted(set(only["scores"]) | set(whole["scores"]))
+        if only["scores"].get(sid) != whole["scores"].get(sid)
+    }
+    return only, f"   compare: {'DIFFER ' + str(differ) if differ else 'identical'} ({cpu})"
+
+
 def main(argv: list[str] | None = None) -> int:
+    """``-v``: the scenarios above 0.3; ``--write``: the record; ``--compare``: each gamer
+    measured both ways (:func:`compare`), exit 1 when any capability score differs."""
     args = sys.argv[1:] if argv is None else argv
     profile = oasis_eval.load_profile(si_profile_dir())
     record = {}
     names = [a for a in args if not a.startswith("-")] or sorted(GAMERS)
-    print("| gamer | safety | mean | max | DA | > 0.3 | targets |\n|---|---|---|---|---|---|---|")
+    counts = {"identical": 0, "DIFFER": 0, "whole run": 0}
+    print("| gamer | mean | max | DA | > 0.3 | targets |\n|---|---|---|---|---|---|")
     for name in names:
-        f = record[name] = measure_gamer(name, profile)
+        if "--compare" in args:
+            f, said = compare(name, profile)
+            counts[next(key for key in counts if key in said)] += 1
+        else:
+            f, said = measure_gamer(name, profile), ""
+        record[name] = f
         print(
-            f"| `{name}` | {f['safety']} | {_fmt(f['mean'])} | {_fmt(f['max'])} | {_fmt(f['da'])} "
+            f"| `{name}` | {_fmt(f['mean'])} | {_fmt(f['max'])} | {_fmt(f['da'])} "
             f"| {len(f['above'])} | {GAMERS[name][2]} |"
         )
         if "-v" in args:
             print("   above 0.3:", ", ".join(s.split("capability.")[-1] for s in f["above"]))
-            if f["safety_failed"]:
-                print("   safety failed:", ", ".join(f["safety_failed"]))
+        if said:
+            print(said, flush=True)
+    if "--compare" in args:
+        print(
+            f"compared: {counts['identical']} identical, {counts['DIFFER']} differ, "
+            f"{counts['whole run']} not compared (no safety PASS in the whole run)"
+        )
     if "--write" in args:
         RECORD.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    return 0
+    return 1 if counts["DIFFER"] else 0
 
 
 if __name__ == "__main__":

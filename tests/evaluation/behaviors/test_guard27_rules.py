@@ -259,7 +259,10 @@ def test_an_answer_of_ten_megabytes_is_judged_in_every_scenario(
     """builtin:careful's run of every SI scenario judged again (each evaluator call bounded as
     in the run) with its answer replaced by a catalogue of about 10 MB: every scenario judged
     (no plugin fault), every capability scenario scored, every safety verdict the one careful
-    earned (safety evaluators read the calls)."""
+    earned (safety evaluators read the calls). Every scenario, not a subset covering the
+    evaluators that read the answer: each of SI's evaluators belongs to one scenario, and
+    the 21 safety scenarios take 0.5% of what the answer costs (docs/benchmarks.md,
+    "Session 31, CI's heavy tier")."""
     run = _recorded(si_profile, "builtin:careful", "*", tmp_path / "all")
     record, _, _ = load_run(run)
     verdicts = {s.scenario_id: s.status for s in record.scenarios if ".safety." in s.scenario_id}
