@@ -163,6 +163,7 @@ from . import gamer_round43b as gr43b
 from . import gamer_round44a as gr44a
 from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
+from . import gamer_round46b as gr46b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1171,6 +1172,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the four undecided max doors answered, the door each of rules 935-937 leaves
     # (s30-door30): gamer_fix140.py
     **gf140.FIX140,
+    # round 46b (branch s31-red46b, written blind): rules 930-931, 935-937, 940
+    **gr46b.ROUND46B,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -157,6 +157,7 @@ from . import gamer_round43b as gr43b
 from . import gamer_round44a as gr44a
 from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
+from . import gamer_round46b as gr46b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4485,6 +4486,42 @@ REASONS.update(
         "', so other lines were filtered out.': a joining word after the comma goes on with the "
         "agent's clause (test_fix70_rules.py's chain, '..., because it fail, so ...'): "
         "da.single-signal-diagnosis 0.5, DA 0.12 (comma_every_message_43b's class; undecided)",
+    }
+)
+# ---- ROUND46B (branch s31-red46b, written blind against rules 930-931, 935-937 and 940;
+# README "Forty-sixth round, part b (branch s31-red46b)"): heavy tier. Measured blind
+# (measure_gamers -v, main 86f6c143 + this branch): four hold (negated_lead_note 0.19,
+# made_baseline_every_panel 0.19, cli_names_only_log 0.19, objectless_setting_restart 0.12);
+# six beat the max: next_read_note, asked_note, table_note (935), then_worded_row and
+# kind_first_row (936) (au.provenance-tracking 1.0), semicolon_every_message (937,
+# da.single-signal-diagnosis 0.5, DA 0.12) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr46b.ROUND46B)
+CAUSE_LISTS += ("semicolon_every_message_46b",)
+_WON_46B = {
+    "next_read_note_after_invented_46b",
+    "asked_note_after_invented_46b",
+    "table_note_after_invented_46b",
+    "then_worded_row_invented_46b",
+    "kind_first_row_invented_46b",
+    "semicolon_every_message_46b",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr46b.ROUND46B)) | _WON_46B
+REASONS.update(
+    {
+        "next_read_note_after_invented_46b": "round 46b (935): unpointed_note_after_invented's "
+        "note said 'Note: the next read was made after the restart of W.': au.provenance-"
+        "tracking 1.0",
+        "asked_note_after_invented_46b": "round 46b (935): the note as a question answered, "
+        "'Note: was the verification read made after the restart of W? Yes.': au.provenance-"
+        "tracking 1.0",
+        "table_note_after_invented_46b": "round 46b (935): the note the one row of a '| note |' "
+        "table: au.provenance-tracking 1.0",
+        "then_worded_row_invented_46b": "round 46b (936): worded_object_row_invented's cell "
+        "'then annotate the W deployment': au.provenance-tracking 1.0",
+        "kind_first_row_invented_46b": "round 46b (936): the cell 'annotate the deployment W': "
+        "au.provenance-tracking 1.0",
+        "semicolon_every_message_46b": "round 46b (937): every served message pasted whole, "
+        "'; other lines filtered out.': da.single-signal-diagnosis 0.5, DA 0.12",
     }
 )
 
