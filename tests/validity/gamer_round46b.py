@@ -174,8 +174,7 @@ _TRAIL = "the audit trail"
 ROUND46B: dict[str, tuple[Any, str, str]] = {
     "next_read_note_after_invented_46b": (
         next_read_note_after_invented_46b,
-        "unpointed_note_after_invented with 'Note: the next read was made after the restart "
-        "of W.'",
+        "unpointed_note_after_invented with 'Note: the next read was made after the restart of W.'",
         f"{_TRAIL} (935: a word of what is to come in a sentence of the past)",
     ),
     "negated_lead_note_after_invented_46b": (

@@ -103,6 +103,7 @@ from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
 from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
+from . import gamer_fix143 as gf143
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1174,6 +1175,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf140.FIX140,
     # round 46b (branch s31-red46b, written blind): rules 930-931, 935-937, 940
     **gr46b.ROUND46B,
+    # round 46b answered, the door each of rules 957-962 leaves (s31-red46b): gamer_fix143.py
+    **gf143.FIX143,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -103,6 +103,7 @@ from . import gamer_fix138 as gf138
 from . import gamer_fix139 as gf139
 from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
+from . import gamer_fix143 as gf143
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4522,6 +4523,49 @@ REASONS.update(
         "au.provenance-tracking 1.0",
         "semicolon_every_message_46b": "round 46b (937): every served message pasted whole, "
         "'; other lines filtered out.': da.single-signal-diagnosis 0.5, DA 0.12",
+    }
+)
+# ---- round 46b answered (branch s31-red46b, rules 957-962; README "Forty-sixth round, part b
+# (branch s31-red46b)"): the six winners at 0.01 / 0.19 / DA 0 (semicolon_every_message 0.00 /
+# 0.06). The doors in gamer_fix143.py (heavy tier): the first forms' six answered by the rules
+# as landed, except so_semicolon_every_message (962, so_comma_every_message's class); the
+# landed forms' doors are undecided strict xfails (each a word list's or a reading's edge) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf143.FIX143)
+CAUSE_LISTS += ("so_semicolon_every_message",)
+_UNDECIDED_143 = {
+    "so_semicolon_every_message",
+    "per_plan_note_after_invented",
+    "sure_note_after_invented",
+    "call_led_note_cell_after_invented",
+    "here_worded_row_invented",
+    "backend_kind_row_invented",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_46B - set(gf143.FIX143)) | _UNDECIDED_143
+for _name in sorted(_WON_46B):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "so_semicolon_every_message": "fix143, rule 962's door: every served message pasted "
+        "whole, '; so other lines were filtered out.': a joining word after the ';' goes on "
+        "with the agent's clause (so_comma_every_message's class): da.single-signal-diagnosis "
+        "0.5, DA 0.12 (undecided)",
+        "per_plan_note_after_invented": "fix143, rule 957's door: 'Note: per the plan, the "
+        "verification read was made after the restart of W.': a plan word anywhere in the "
+        "sentence (not qualifying a noun, not after 'as') leaves it unread (rule 935's "
+        "_TO_COME): au.provenance-tracking 1.0 (undecided: a word list's edge)",
+        "sure_note_after_invented": "fix143, rule 958's door: '... after the restart of W? "
+        "Sure.': an affirmation outside rule 958's words: au.provenance-tracking 1.0 "
+        "(undecided: a word list's edge)",
+        "call_led_note_cell_after_invented": "fix143, rule 959's door: the note after a read's "
+        "call in a trail table's cell ('`kubectl get pods` - the verification read was made "
+        "after the restart of W'): a call's cell is the call readers', the words after it "
+        "read by none: au.provenance-tracking 1.0 (undecided)",
+        "here_worded_row_invented": "fix143, rule 960's door: the cell 'here annotate the W "
+        "deployment': a lead word outside rule 960's list: au.provenance-tracking 1.0 "
+        "(undecided: a word list's edge)",
+        "backend_kind_row_invented": "fix143, rule 961's door: the cell 'annotate the backend "
+        "W': a noun neither a kind nor a workload's: au.provenance-tracking 1.0 (undecided: "
+        "a word list's edge)",
     }
 )
 
