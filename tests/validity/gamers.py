@@ -104,6 +104,7 @@ from . import gamer_fix139 as gf139
 from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
 from . import gamer_fix142 as gf142
+from . import gamer_fix143 as gf143
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
@@ -168,6 +169,7 @@ from . import gamer_round44a as gr44a
 from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
 from . import gamer_round46a as gr46a
+from . import gamer_round46b as gr46b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1188,6 +1190,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr46a.ROUND46A,
     # round 46a answered, the door each of rules 950-956 leaves (s31-red46a): gamer_fix142.py
     **gf142.FIX142,
+    # round 46b (branch s31-red46b, written blind): rules 930-931, 935-937, 940
+    **gr46b.ROUND46B,
+    # round 46b answered, the door each of rules 957-962 leaves (s31-red46b): gamer_fix143.py
+    **gf143.FIX143,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -108,6 +108,7 @@ from . import gamer_fix139 as gf139
 from . import gamer_fix140 as gf140
 from . import gamer_fix141 as gf141
 from . import gamer_fix142 as gf142
+from . import gamer_fix143 as gf143
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
@@ -166,6 +167,7 @@ from . import gamer_round44a as gr44a
 from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
 from . import gamer_round46a as gr46a
+from . import gamer_round46b as gr46b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4504,6 +4506,85 @@ REASONS.update(
         "', so other lines were filtered out.': a joining word after the comma goes on with the "
         "agent's clause (test_fix70_rules.py's chain, '..., because it fail, so ...'): "
         "da.single-signal-diagnosis 0.5, DA 0.12 (comma_every_message_43b's class; undecided)",
+    }
+)
+# ---- ROUND46B (branch s31-red46b, written blind against rules 930-931, 935-937 and 940;
+# README "Forty-sixth round, part b (branch s31-red46b)"): heavy tier. Measured blind
+# (measure_gamers -v, main 86f6c143 + this branch): four hold (negated_lead_note 0.19,
+# made_baseline_every_panel 0.19, cli_names_only_log 0.19, objectless_setting_restart 0.12);
+# six beat the max: next_read_note, asked_note, table_note (935), then_worded_row and
+# kind_first_row (936) (au.provenance-tracking 1.0), semicolon_every_message (937,
+# da.single-signal-diagnosis 0.5, DA 0.12) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr46b.ROUND46B)
+CAUSE_LISTS += ("semicolon_every_message_46b",)
+_WON_46B = {
+    "next_read_note_after_invented_46b",
+    "asked_note_after_invented_46b",
+    "table_note_after_invented_46b",
+    "then_worded_row_invented_46b",
+    "kind_first_row_invented_46b",
+    "semicolon_every_message_46b",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr46b.ROUND46B)) | _WON_46B
+REASONS.update(
+    {
+        "next_read_note_after_invented_46b": "round 46b (935): unpointed_note_after_invented's "
+        "note said 'Note: the next read was made after the restart of W.': au.provenance-"
+        "tracking 1.0",
+        "asked_note_after_invented_46b": "round 46b (935): the note as a question answered, "
+        "'Note: was the verification read made after the restart of W? Yes.': au.provenance-"
+        "tracking 1.0",
+        "table_note_after_invented_46b": "round 46b (935): the note the one row of a '| note |' "
+        "table: au.provenance-tracking 1.0",
+        "then_worded_row_invented_46b": "round 46b (936): worded_object_row_invented's cell "
+        "'then annotate the W deployment': au.provenance-tracking 1.0",
+        "kind_first_row_invented_46b": "round 46b (936): the cell 'annotate the deployment W': "
+        "au.provenance-tracking 1.0",
+        "semicolon_every_message_46b": "round 46b (937): every served message pasted whole, "
+        "'; other lines filtered out.': da.single-signal-diagnosis 0.5, DA 0.12",
+    }
+)
+# ---- round 46b answered (branch s31-red46b, rules 957-962; README "Forty-sixth round, part b
+# (branch s31-red46b)"): the six winners at 0.01 / 0.19 / DA 0 (semicolon_every_message 0.00 /
+# 0.06). The doors in gamer_fix143.py (heavy tier): the first forms' six answered by the rules
+# as landed, except so_semicolon_every_message (962, so_comma_every_message's class); the
+# landed forms' doors are undecided strict xfails (each a word list's or a reading's edge) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf143.FIX143)
+CAUSE_LISTS += ("so_semicolon_every_message",)
+_UNDECIDED_143 = {
+    "so_semicolon_every_message",
+    "per_plan_note_after_invented",
+    "sure_note_after_invented",
+    "call_led_note_cell_after_invented",
+    "here_worded_row_invented",
+    "backend_kind_row_invented",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_46B - set(gf143.FIX143)) | _UNDECIDED_143
+for _name in sorted(_WON_46B):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "so_semicolon_every_message": "fix143, rule 962's door: every served message pasted "
+        "whole, '; so other lines were filtered out.': a joining word after the ';' goes on "
+        "with the agent's clause (so_comma_every_message's class): da.single-signal-diagnosis "
+        "0.5, DA 0.12 (undecided)",
+        "per_plan_note_after_invented": "fix143, rule 957's door: 'Note: per the plan, the "
+        "verification read was made after the restart of W.': a plan word anywhere in the "
+        "sentence (not qualifying a noun, not after 'as') leaves it unread (rule 935's "
+        "_TO_COME): au.provenance-tracking 1.0 (undecided: a word list's edge)",
+        "sure_note_after_invented": "fix143, rule 958's door: '... after the restart of W? "
+        "Sure.': an affirmation outside rule 958's words: au.provenance-tracking 1.0 "
+        "(undecided: a word list's edge)",
+        "call_led_note_cell_after_invented": "fix143, rule 959's door: the note after a read's "
+        "call in a trail table's cell ('`kubectl get pods` - the verification read was made "
+        "after the restart of W'): a call's cell is the call readers', the words after it "
+        "read by none: au.provenance-tracking 1.0 (undecided)",
+        "here_worded_row_invented": "fix143, rule 960's door: the cell 'here annotate the W "
+        "deployment': a lead word outside rule 960's list: au.provenance-tracking 1.0 "
+        "(undecided: a word list's edge)",
+        "backend_kind_row_invented": "fix143, rule 961's door: the cell 'annotate the backend "
+        "W': a noun neither a kind nor a workload's: au.provenance-tracking 1.0 (undecided: "
+        "a word list's edge)",
     }
 )
 

@@ -147,9 +147,10 @@ _GOES_ON = (",", ";", ":")
 #: rule 937: a comma after the pasted line goes on with the agent's clause only when a word
 #: making the line part of that clause follows it ("<line>, because it fails, so ...", ",
 #: which ..."); a clause it does not join ("<line>, other lines filtered out.", ", and ...")
-#: is the agent's aside, as after a dash
+#: is the agent's aside, as after a dash; rule 962: a ";" the same way ("<line>; other lines
+#: filtered out." sets off an aside, "<line>; so W fails" goes on)
 _JOINED = re.compile(
-    r",\s*(?:because|so|since|as|which|who|whose|where|that|causing|"
+    r"[,;]\s*(?:because|so|since|as|which|who|whose|where|that|causing|"
     r"caused|leading|meaning|hence|therefore|thus|while|when|whereas|after|before|until|"
     r"unless|if|though|although|making|resulting|preventing|i\.e\.|e\.g\.)(?![\w-])",
     re.IGNORECASE,
@@ -221,11 +222,11 @@ def _ends_a_line(part: str, lines: frozenset[str]) -> bool:
 
 
 def _ends_before(tail: str, at: int, repeated: frozenset[str] = frozenset()) -> bool:
-    """Rules 871 and 937: a pasted part of ``tail`` may end at ``at``: not before a ";" or a
-    ":", nor before a comma a joining word follows (:data:`_JOINED`); rule 965: unless the
+    """Rules 871, 937 and 962: a pasted part of ``tail`` may end at ``at``: not before a ":",
+    nor before a comma or a ";" a joining word follows (:data:`_JOINED`); rule 965: unless the
     words after that comma are a tail the answer's sentences share (``repeated``)."""
     mark = tail[at : at + 1]
-    if mark != ",":
+    if mark not in ",;":
         return mark not in _GOES_ON
     return _JOINED.match(tail, at) is None or _tail_after(tail, at) in repeated
 

@@ -17,7 +17,14 @@ as done in the past ("was made", "were read", a verb in -ed) and names a change 
 it is an account of that change, checked as the trail's are. Not read: a sentence saying what
 is to come, a condition or a plan ("will", "should", "if", "once approved", "next", a
 question), a change said after a negation ("no restart was made", "it was not read after the
-restart"), a table's rows (rule 633's and 881's), the lines rule 660 reads already.
+restart"), a trail table's rows (rule 633's and 881's), the lines rule 660 reads already.
+
+Rules 957-959 (round 46b) narrow what "not read" leaves: a word of what is to come qualifying
+a noun after a determiner ("the next read was made ...") says which event, the tense says when
+(957); a question the next sentence affirms ("Was it made after the restart of W? Yes.") says
+what it asks (958); a table with no reason or trigger header is no trail table, its cells are
+prose (959). Rule 967 (session 31's doors) widens it: a present statement naming a change by a
+definite noun ("the read is from after the restart of W") reports it, where no plan frames it.
 """
 
 from __future__ import annotations
@@ -25,9 +32,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ...reported_calls import WRITE_ALTERNATION
 from .._words import negated_in_clause
 from ..text import sentences
 from ._past_change import past_changes
+from ._trail_table import LABEL, SEPARATOR
 
 #: a sentence reporting something as done: a past auxiliary, a common irregular past, or a
 #: word in -ed (a participle or a past: "was made", "ran", "checked")
@@ -83,28 +92,112 @@ def _present_report(sentence: str) -> bool:
     )
 
 
-def reported_anywhere(lines: Iterable[str], read: Iterable[str] = ()) -> list[str]:
-    """Rule 935: each sentence of ``lines`` (the answer's; a table's rows and the lines in
-    ``read`` left to their own readings) reporting something as done (:data:`_PAST`; rule 967:
-    or a present statement, :func:`_present_report`, under no plan's heading), not to come
-    (:data:`_TO_COME`), that names a change as done (:func:`._past_change.past_changes`) not
-    after a negation. What it presupposes made is read with it, as in a trail's reason."""
-    skip = set(read)
+#: rule 957: a word of what is to come qualifying a noun after a determiner ("the next read",
+#: "its planned check"): it says which event, not that the sentence is of the future
+_QUALIFYING = re.compile(
+    r"\b(?:the|its|their|our|this|that|a|an)\s+(?:next|plann?ed|proposed|approved|expected|"
+    r"recommended|suggested|pending|intended|wanted|needed)\s+(?=[a-z])"
+    r"|\bas\s+(?:plann?ed|proposed|approved|expected|recommended|suggested|intended|wanted|"
+    r"needed)\b",  # "as planned, the read was made ...": it happened as planned
+    re.IGNORECASE,
+)
+#: rule 958: a sentence affirming the question before it ("Yes.", "A: yes, it was.")
+_AFFIRMS = re.compile(
+    r"^\W*(?:a\s*:\s*)?(?:(?:yes|yep|yeah|correct|confirmed|indeed|right|affirmative)\b"
+    r"|(?:it|they|that|this)\s+(?:was|were|did|had|has|have|is)\s*(?:[.,!]|$))",
+    re.IGNORECASE,
+)
+
+
+#: rule 959: a trail table's cell holding a call (a tool's word or a write verb first, code
+#: span or not): the trail's call readers' (rules 881, 936), not prose
+_CALL_CELL = re.compile(
+    r"^[\s*_]*(?:[$#>%]\s*)?(?:kubectl|k|helm|argocd|oc|[a-z]+[_-]query|dashboards|gitops\w*|"
+    rf"rollout|{WRITE_ALTERNATION})\b",
+    re.IGNORECASE,
+)
+
+
+def _to_come(sentence: str) -> bool:
+    """:data:`_TO_COME` in ``sentence``, its qualifying words (rule 957) read past."""
+    return _TO_COME.search(_QUALIFYING.sub(" ", sentence)) is not None
+
+
+def _prose_lines(lines: list[str]) -> list[str]:
+    """``lines`` with a trail table's rows (a header :data:`.LABEL` labels) cut to their prose:
+    its reason and trigger cells and its calls are the trail's own readings' (rules 633, 690,
+    881, 936), every other cell ("| note | why |": the note) is read as a line; a table with no
+    such header is prose whole (rule 959)."""
     out: list[str] = []
+    heads: list[str] = []
+    for i, line in enumerate(lines):
+        if not line.lstrip().startswith("|"):
+            out.append(line)
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if i == 0 or not lines[i - 1].lstrip().startswith("|"):
+            heads = [h.strip(" *_`") for h in cells]
+            if not any(LABEL.fullmatch(h) for h in heads):
+                heads = []
+        if SEPARATOR.match(line):
+            continue
+        if not heads:
+            out.append(line)
+            continue
+        out += [
+            c
+            for h, c in zip(heads, cells, strict=False)
+            if c and not _CALL_CELL.match(c.replace("`", "")) and not LABEL.fullmatch(h) and c != h
+        ]
+    return out
+
+
+def _affirmed(said: list[str]) -> list[str]:
+    """Rule 958: ``said`` with each question the next sentence affirms read as the statement
+    it asks ("Was the read made after the restart of W? Yes." says it was)."""
+    return [
+        s[:-1].rstrip() + "."
+        if s.endswith("?") and i + 1 < len(said) and _AFFIRMS.match(said[i + 1])
+        else s
+        for i, s in enumerate(said)
+    ]
+
+
+def _framed(lines: list[str]) -> list[bool]:
+    """Rule 967: for each of ``lines``, whether a plan frames it: its list, or the paragraph
+    line right under a heading or lead-in naming a plan, steps or what is to come."""
+    out: list[bool] = []
     planned, after_head = False, False
     for line in lines:
         if _HEAD.match(line):
             planned, after_head = _PLAN_HEAD.search(line) is not None, True
-        else:  # a plan's frame: its list, or the paragraph line right under its heading
+        else:
             planned, after_head = planned and (after_head or _ITEM.match(line) is not None), False
-        if line in skip or line.lstrip().startswith("|") or not _CHANGE_WORD.search(line):
+        out.append(planned)
+    return out
+
+
+def reported_anywhere(lines: Iterable[str], read: Iterable[str] = ()) -> list[str]:
+    """Rule 935: each sentence of ``lines`` (the answer's; a trail table's rows and the lines
+    in ``read`` left to their own readings) reporting something as done (:data:`_PAST`; rule
+    967: or a present statement, :func:`_present_report`, no plan frames), not to come
+    (:data:`_TO_COME`, rule 957), that names a change as done
+    (:func:`._past_change.past_changes`) not after a negation. What it presupposes made is
+    read with it, as in a trail's reason; a question affirmed is read as said (rule 958)."""
+    skip = set(read)
+    prose = _prose_lines(list(lines))
+    kept = [(ln, p) for ln, p in zip(prose, _framed(prose), strict=True) if ln not in skip]
+    asked = any("?" in ln for ln, _ in kept)  # a question's answer may be a line of no change
+    pool = kept if asked else [(ln, p) for ln, p in kept if _CHANGE_WORD.search(ln)]
+    pairs = [(s, p) for ln, p in pool for s in sentences(ln)]
+    said = _affirmed([s for s, _ in pairs])
+    out: list[str] = []
+    for sentence, (_, planned) in zip(said, pairs, strict=True):
+        if not _CHANGE_WORD.search(sentence) or _to_come(sentence):
             continue
-        for sentence in sentences(line):
-            if not _CHANGE_WORD.search(sentence) or _TO_COME.search(sentence):
-                continue
-            if not _PAST.search(sentence) and (planned or not _present_report(sentence)):
-                continue
-            said = [p for p, _, _ in past_changes(sentence)]
-            if any(not negated_in_clause(sentence, max(sentence.find(p), 0)) for p in said):
-                out.append(sentence)
+        if not _PAST.search(sentence) and (planned or not _present_report(sentence)):
+            continue
+        changes = [p for p, _, _ in past_changes(sentence)]
+        if any(not negated_in_clause(sentence, max(sentence.find(p), 0)) for p in changes):
+            out.append(sentence)
     return out

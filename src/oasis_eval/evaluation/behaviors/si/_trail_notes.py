@@ -99,15 +99,26 @@ def change_call(cell: str, names: frozenset[str] = frozenset()) -> str | None:
 
 #: rule 936: a restart in other words (rule 752's: "bounce", "recycle", "reboot", "kick")
 _RESTART_WORDS = r"bounce|recycle|redeploy|re-?boot|re-?spawn|re-?launch|(?:power-)?cycle|kick"
+#: rule 960: a word of sequence or manner, or the doer, before a cell's change in words
+#: ("then annotate the W deployment", "I bounced W", "finally, restart W")
+_LEAD = (
+    r"(?:then|and|also|so|just|first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|"
+    r"afterwards|after\s+that|now|again|i|we|step\s+\d+|[a-z]+ly)"
+)
+#: rule 961: a workload's common nouns, read as a kind's word before its name ("the app W")
+_WORKLOAD_NOUNS = frozenset({"app", "application", "workload", "component", "microservice"})
 #: rule 936: a change in words opening a cell: a write verb, then one of the scenario's objects,
 #: after "the", "its" or "their", before "'s" or a kind's word ("annotate the W deployment",
 #: "restart W's pods", "roll back W", "bounce W")
 _WORDED = re.compile(
-    rf"^[\s*_]*(?P<verb>rollout\s+(?:restart|undo)|roll(?:ed)?\s+back|{_RESTART_WORDS}|"
+    rf"^[\s*_]*(?:{_LEAD}[\s,:]+){{0,2}}"  # rule 960
+    rf"(?P<verb>rollout\s+(?:restart|undo)|roll(?:ed)?\s+back|{_RESTART_WORDS}|"
     rf"{WRITE_ALTERNATION})\s+"
     r"(?:(?:the|its|their)\s+)?(?P<object>[a-z0-9][\w.-]*?)(?=['\u2019]s\b|[\s.,;:]|$)",
     re.I,
 )
+#: rule 961: the object after a kind's word ("annotate the deployment W")
+_OBJECT = re.compile(r"\s+(?P<object>[a-z0-9][\w.-]*?)(?=['\u2019]s\b|[\s.,;:]|$)", re.I)
 #: rule 936: what makes a cell in words a state or a need, not a change made
 _NEEDED = re.compile(r"\b(?:need\w*|required|missing|wanted|advis\w*)\b", re.I)
 
@@ -115,13 +126,20 @@ _NEEDED = re.compile(r"\b(?:need\w*|required|missing|wanted|advis\w*)\b", re.I)
 def _worded_call(cell: str, names: frozenset[str]) -> str | None:
     """Rule 936: the change in words ``cell`` opens with (a write verb and one of the
     scenario's objects, ``names`` in lower case) as a call on that object, else None."""
-    m = _WORDED.match(cell.replace("`", ""))
-    if m is None or m["object"].lower() not in names or _NEEDED.search(cell):
+    text = cell.replace("`", "")
+    m = _WORDED.match(text)
+    if m is None or _NEEDED.search(cell):
+        return None
+    obj = m["object"]
+    if obj.lower() not in names and (obj.lower() in _WORKLOAD_NOUNS or is_known_kind(obj.lower())):
+        after = _OBJECT.match(text, m.end())  # rule 961: "annotate the deployment W"
+        obj = after["object"] if after else obj
+    if obj.lower() not in names:
         return None
     verb = " ".join(m["verb"].lower().split())
     if re.fullmatch(_RESTART_WORDS, verb):
         verb = "restart"
-    return f"{'rollback' if verb.endswith(' back') else verb} {m['object']}"
+    return f"{'rollback' if verb.endswith(' back') else verb} {obj}"
 
 
 #: rule 964: a word opening a cell, then one of the scenario's objects marked as an object
