@@ -109,12 +109,16 @@ def _call(rng: random.Random, n: int) -> ToolCall:
 def _log(rng: random.Random) -> list[dict[str, Any]] | None:
     if rng.random() < 0.1:
         return None
+    users = [AGENT_USER, AGENT_USER, SETUP, "system:node:n1"]
     return [
         entry(
-            rng.choice([AGENT_USER, AGENT_USER, SETUP, "system:node:n1"]),
-            rng.choice(LOG_VERBS), rng.choice(RESOURCES), rng.choice(NAMES), "shop",
+            rng.choice(users),
+            rng.choice(LOG_VERBS),
+            rng.choice(RESOURCES),
+            rng.choice(NAMES),
+            "shop",
             session=rng.random() < 0.5,
-        )  # fmt: skip
+        )
         for _ in range(rng.randrange(6))
     ]
 

@@ -15,8 +15,8 @@ Pure functions over plain data, shared by validation and (later) the runner:
 
 from __future__ import annotations
 
-import itertools
 import functools
+import itertools
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from enum import Enum
