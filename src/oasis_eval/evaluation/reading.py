@@ -66,7 +66,7 @@ def per_judgement(fn: Callable[P, T]) -> Callable[P, T]:
         # and an exception raised costs six lookups (issue 30)
         found = own.get(args)
         if found is None:
-            found = own[args] = _keep(fn(*args, **kwargs))
+            found = own[args] = _keep(fn(*args))  # type: ignore[call-arg]  # kwargs is empty here
         copied, kept = found
         return copied(kept) if copied else kept  # type: ignore[no-any-return]
 
