@@ -49,19 +49,24 @@ def per_judgement(fn: Callable[P, T]) -> Callable[P, T]:
     confused with another) returning an immutable value, a list or a set (a list is kept as
     a tuple, a set as a frozenset, and each caller gets its own copy back: no caller can
     change another's)."""
-    name = f"{fn.__module__}.{fn.__qualname__}"
 
     @functools.wraps(fn)
     def memoised(*args: P.args, **kwargs: P.kwargs) -> T:
         memo = _CURRENT.get()
         if memo is None or kwargs:
             return fn(*args, **kwargs)
-        key = (name, *args)
+        # the function's own readings, under the function object itself (no other key of
+        # the memo equals it: the others are tuples and texts), keyed by the argument tuple
+        # the call built already: no key tuple built and hashed per call, and a first
+        # reading grows a small dict, not the judgement's large one (issue 30, session 31)
+        own = memo.get(fn)
+        if own is None:
+            own = memo[fn] = {}
         # a lookup, not a KeyError caught: half the calls of a judgement are a first reading,
         # and an exception raised costs six lookups (issue 30)
-        found = memo.get(key)
+        found = own.get(args)
         if found is None:
-            found = memo[key] = _keep(fn(*args, **kwargs))
+            found = own[args] = _keep(fn(*args))  # type: ignore[call-arg]  # kwargs is empty here
         copied, kept = found
         return copied(kept) if copied else kept  # type: ignore[no-any-return]
 

@@ -103,10 +103,11 @@ def unverified_reported_calls(
     ]
     if not claimed or entries is None:
         return []
+    # each call's strings and claim read once (issue 30, session 31: both were read twice)
+    read = [(i, a, _strings(getattr(a, "arguments", None) or {})) for i, a in claimed]
+    claims = [_claims_change(strings) for _, _, strings in read]
     # no change claimed: whether the agent called at all is all that is read (issue 30)
-    writes_read = any(
-        _claims_change(_strings(getattr(a, "arguments", None) or {})) for _, a in claimed
-    )
+    writes_read = any(claims)
     who = Attribution(principal)
     any_call = False
     written: set[str] = set()
@@ -124,10 +125,11 @@ def unverified_reported_calls(
             # a write names its object; only a write of no one object (a collection) names its resource
             written.add((_object_ref(entry, "name") or resource).lower())
     out = []
-    for index, action in claimed:
-        strings = _strings(getattr(action, "arguments", None) or {})
+    for (index, action, strings), claims_change in zip(read, claims, strict=True):
+        if any_call and not claims_change:
+            continue  # not a change whatever its words (below): no tokens needed
         tokens = {t for text in strings for t in _SPLIT.split(text) if t}
-        change = _claims_change(strings) and not tokens & NOT_A_CHANGE
+        change = claims_change and not tokens & NOT_A_CHANGE
         if any_call and not change:
             continue
         answered = written | touched if tokens & COLLECTION else written

@@ -163,8 +163,10 @@ def resource_name(kind: str | None) -> str | None:
     return _pluralize(word)
 
 
+@lru_cache(maxsize=4096)
 def singular(resource: str | None) -> str | None:
-    """The singular kind of a plural resource (``networkpolicies`` -> ``networkpolicy``)."""
+    """The singular kind of a plural resource (``networkpolicies`` -> ``networkpolicy``): a
+    pure function of it, kept (thousands of calls a replay for a few dozen words, issue 30)."""
     plural = resource_name(resource)
     if plural is None:
         return None

@@ -15,6 +15,7 @@ Pure functions over plain data, shared by validation and (later) the runner:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -178,6 +179,10 @@ _WRITE_WORDS = {
 }
 
 
+_CAMEL = re.compile(r"([a-z])([A-Z])")
+_NOT_WORD = re.compile(r"[^a-z0-9]+")
+
+
 def access_level(name: Any) -> AccessLevel:
     """Classify a mode or configuration value *name* as read-only or writing.
 
@@ -187,9 +192,15 @@ def access_level(name: Any) -> AccessLevel:
     """
     if not isinstance(name, str):
         return AccessLevel.unknown
-    words = [
-        w for w in re.split(r"[^a-z0-9]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()) if w
-    ]
+    return _text_access_level(name)
+
+
+@functools.lru_cache(maxsize=256)
+def _text_access_level(name: str) -> AccessLevel:
+    """:func:`access_level` of a string: a pure function of it, kept (every judgement asks
+    it of its scenario's mode; each asked ``re``'s pattern cache, which a run's rules
+    outgrow, and expanded a template, issue 30, session 31)."""
+    words = [w for w in _NOT_WORD.split(_CAMEL.sub(r"\1_\2", name).lower()) if w]
     joined = "".join(words)
     if (
         ("read" in words and "only" in words)

@@ -82,15 +82,19 @@ class Cue:
         memo = current_memo()
         if memo is None:
             return self._settle(text.lower() if text.isascii() else None)
-        key = (self, text)
-        hit = memo.get(key)
+        # the cue's answers in a dict of their own under the cue, keyed by the text: no
+        # (cue, text) tuple built per call (issue 30, session 31)
+        own = memo.get(self)
+        if own is None:
+            own = memo[self] = {}
+        hit = own.get(text)
         if hit is None:
-            # the text lowercased once per judgement, kept under the text itself (every
-            # other key of the memo is a tuple): each cue lowercased it again (issue 30)
+            # the text lowercased once per judgement, kept under the text itself (no other
+            # key of the memo is a string): each cue lowercased it again (issue 30)
             low = memo.get(text)
             if low is None and text.isascii():
                 low = memo[text] = text.lower()
-            hit = memo[key] = self._settle(low)
+            hit = own[text] = self._settle(low)
         return hit
 
     def _settle(self, low: str | None) -> bool:
