@@ -74,8 +74,6 @@ COSTLY: dict[str, float] = {
     "tests/evaluation/behaviors/test_guard27_rules.py": 229,
     "tests/evaluation/test_fuzz_answers.py": 71,  # eight half SI runs, 40 answers fuzzed each
     "tests/adversarial/test_si_naive_probes.py[48]": 47,  # 48 probes and their re-runs
-    # a gamer whose catalogue answer takes 43 CPU-s to judge capability-only (session 31)
-    "tests/validity/test_gamers.py[dotted_or_runs_41b]": 43,
     "tests/benchmarks/test_smoke.py": 41,  # every benchmark, a served simulator, leak cycles
     "packages/oasis-sim-k8s/tests/kubeapi/test_kubectl_versions.py": 31,  # 4 x 141 kubectl
     "tests/api/test_merge_si.py": 19,  # one run and eight shards per agent

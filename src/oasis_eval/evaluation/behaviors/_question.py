@@ -64,11 +64,15 @@ _YES_NO = Cue(
 )
 
 
+#: Issue 30 (session 31): the cues below holding "or" read it in a lookahead, then run to the
+#: question mark (or the end) once: ``[^?]*\bor\b[^?]*\?`` tried every "or" of a sentence
+#: and ran on from each (a catalogue of 20,000 options, 2 CPU-s a reading); the same matches,
+#: the same spans (``tests/evaluation/behaviors/test_catalogue_cost.py``)
 #: rule 868: a question of which offering alternatives ("Which is the problem, X or Y?", "Q:
 #: What is it: X or Y?"): it asks which, it states none of them
 _WHICH = Cue(
     r"^[\s>*#-]*(?:\d+[.)]\s*)?(?:(?:Q|Question)\s*\d*\s*[:.)][\s*_]*)?(?:which|what|who)\b"
-    r"[^?]*\bor\b[^?]*\?[\s*_]*$",
+    r"(?=[^?]*\bor\b)[^?]*\?[\s*_]*$",
     _I,
 )
 
@@ -78,7 +82,8 @@ _WHICH = Cue(
 #: ending with its only question mark and holding "or" before it asks which, whatever opens
 #: it; a "why" question presupposes what it asks about (rule 503) and is read as before
 _OFFERED = Cue(
-    r"^(?![\s>*#-]*(?:(?:Q|Question)\s*\d*\s*[:.)][\s*_]*)?why\b)[^?]*\bor\b[^?]*\?[?!\s*_]*$", _I
+    r"^(?![\s>*#-]*(?:(?:Q|Question)\s*\d*\s*[:.)][\s*_]*)?why\b)(?=[^?]*\bor\b)[^?]*\?[?!\s*_]*$",
+    _I,
 )
 
 
@@ -97,7 +102,7 @@ _INVERTED = Cue(
     r"^[\s>*#-]*(?:\d+[.)]\s*)?(?:(?:so|and|but|then|now|well)\b,?\s+)?"
     r"(?:is|are|was|does|do|did|has|have|can|could|will|would)\s+"
     r"(?:it|this|that|there|the|a|an|any|its|their|these|those|they|we|you|he|she|one|some|"
-    r"either|each)\b[^?]*\bor\b[^?]*$",
+    r"either|each)\b(?=[^?]*\bor\b)[^?]*$",
     _I,
 )
 #: rule 951: a condition's inversion ("Were", "Had", "Should") goes on, after a comma, with what
@@ -108,7 +113,7 @@ _CONDITION_ASKS = Cue(
     r"^[\s>*#-]*(?:\d+[.)]\s*)?(?:(?:so|and|but|then|now|well)\b,?\s+)?"
     r"(?:were|had|should)\s+"
     r"(?:it|this|that|there|the|a|an|any|its|their|these|those|they|we|you|he|she|one|some|"
-    r"either|each)\b[^?,]*\bor\b[^?,]*$",
+    r"either|each)\b(?=[^?,]*\bor\b)[^?,]*$",
     _I,
 )
 #: rule 922: a clause opening with "or" at a sentence's start or after a question's mark

@@ -40,6 +40,7 @@ from .._ops import (
     written_objects,
 )
 from .._scale import PROPOSED, number, scalable_target, scale_bounds
+from .._spans import Points, Spans
 from ..common import answer, successful
 from ..detection import ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
@@ -351,11 +352,11 @@ def _marks(clause: str, every: frozenset[str]) -> tuple[list[tuple[int, int]], l
     outside them open."""
     inside = [m.span() for n in sorted(every) for m in term_regex(n).finditer(clause)]
     inside += [m.span() for m in _IDENTIFIER.finditer(clause)]
+    names = Spans(inside)  # issue 30: by bisection, not every name per cue
     cues = [
         c.start()
         for c in FIX_CUE.finditer(clause)
-        if not AnswerText.negated(clause, c.start())
-        and not any(a <= c.start() < b for a, b in inside)
+        if not AnswerText.negated(clause, c.start()) and not names.holds(c.start())
     ]
     return inside, cues
 
@@ -365,8 +366,9 @@ def _menu(clause: str, inside: list[tuple[int, int]], cues: list[int]) -> bool:
     an object and holding a remediation of its own (rule 763's menu)."""
     cuts = [0, *(x for m in _OPTIONS.finditer(clause) for x in (m.start(), m.end())), len(clause)]
     held = [(a, b) for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
-    held = [(a, b) for a, b in held if any(a <= x < b for x, _ in inside)]
-    return len(held) > 1 and all(any(a <= c < b for c in cues) for a, b in held)
+    names, fixes = Points(x for x, _ in inside), Points(cues)  # issue 30: n options, n names
+    held = [(a, b) for a, b in held if names.any_in(a, b)]
+    return len(held) > 1 and all(fixes.any_in(a, b) for a, b in held)
 
 
 def _own_option(
