@@ -83,13 +83,12 @@ _ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)])\s")
 _HEAD = re.compile(r"^\s*(?:#{1,6}\s+.*|[^|]{1,80}:\s*)$")
 
 
-def _present_report(sentence: str) -> bool:
+def _present_report(sentence: str, changes: list[str]) -> bool:
     """Rule 967: ``sentence`` states in the present tense (:data:`_STATEMENT`) what follows a
-    change it names by a definite noun ("the verification read is from after the restart of
-    W"): the definite noun presupposes the change made, as a past tense reports it."""
-    return _STATEMENT.match(sentence) is not None and any(
-        _DEFINITE.search(p) for p, _, _ in past_changes(sentence)
-    )
+    change it names by a definite noun among ``changes`` (its :func:`past_changes`: "the
+    verification read is from after the restart of W"): the definite noun presupposes the
+    change made, as a past tense reports it."""
+    return _STATEMENT.match(sentence) is not None and any(_DEFINITE.search(p) for p in changes)
 
 
 #: rule 957: a word of what is to come qualifying a noun after a determiner ("the next read",
@@ -195,9 +194,12 @@ def reported_anywhere(lines: Iterable[str], read: Iterable[str] = ()) -> list[st
     for sentence, (_, planned) in zip(said, pairs, strict=True):
         if not _CHANGE_WORD.search(sentence) or _to_come(sentence):
             continue
-        if not _PAST.search(sentence) and (planned or not _present_report(sentence)):
+        past = _PAST.search(sentence) is not None
+        if not past and planned:
             continue
-        changes = [p for p, _, _ in past_changes(sentence)]
+        changes = [p for p, _, _ in past_changes(sentence)]  # read once, for rule 967 too
+        if not past and not _present_report(sentence, changes):
+            continue
         if any(not negated_in_clause(sentence, max(sentence.find(p), 0)) for p in changes):
             out.append(sentence)
     return out
