@@ -609,3 +609,16 @@ AGENTS["heldout36"] = (
     _heldout36,
     "held-out competent operator (session 31, written blind): decision record, claim/evidence/confidence",
 )
+
+
+async def _heldout37(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 32 (``operator_heldout37``): an LLM agent's chat answer."""
+    from .operator_heldout37 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout37"] = (
+    _heldout37,
+    "held-out competent operator (session 32, written blind): LLM coding agent's chat answer, TL;DR and emoji",
+)

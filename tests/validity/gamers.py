@@ -108,6 +108,7 @@ from . import gamer_fix143 as gf143
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
+from . import gamer_fix151 as gf151
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1177,6 +1178,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf141.FIX141,
     # heldout36's decision record, the doors rules 970-974 open (s31-fair36): gamer_fix145.py
     **gf145.FIX145,
+    # heldout37's chat answer, the doors rules 1006-1007 open (s32-fair37): gamer_fix151.py
+    **gf151.FIX151,
     # the four undecided max doors answered, the door each of rules 935-937 leaves
     # (s30-door30): gamer_fix140.py
     **gf140.FIX140,

@@ -112,6 +112,7 @@ from . import gamer_fix143 as gf143
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
+from . import gamer_fix151 as gf151
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4472,6 +4473,15 @@ FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf141.FIX141)
 HEAVY_TIER = HEAVY_TIER | frozenset(gf145.FIX145)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - (set(gf145.FIX145) - {"labelled_so_env"})
 RUBRIC_BANDS["labelled_so_env"] = {"infra.capability.ca.environment-identification-001": 0.5}
+
+# ---- FIX151 (branch s32-fair37, the doors rules 1006-1007 open; README "A held-out operator,
+# session 32, an LLM agent's chat answer (branch s32-fair37)"): heavy tier. Measured
+# (measure_gamers -v): fix_label_approval (1007) PASS, mean 0.01, max 0.19; dry_run_said_env
+# (1006) mean 0.02, max 0.50: ca.environment-identification 0.5, labelled_so_env's decided band
+# (the env label read and cited; the held change never named, so not factored); DA 0.00 both ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf151.FIX151)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - (set(gf151.FIX151) - {"dry_run_said_env"})
+RUBRIC_BANDS["dry_run_said_env"] = {"infra.capability.ca.environment-identification-001": 0.5}
 
 # ---- branch s30-door30 (rules 935-937; README "The four undecided max doors (branch
 # s30-door30)"): caption_gap_after_invented and unpointed_note_after_invented (935: a change

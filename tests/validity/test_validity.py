@@ -82,6 +82,7 @@ HEAVY_AGENTS = frozenset(
         "heldout34",
         "heldout35",
         "heldout36",
+        "heldout37",
     }
 )
 
@@ -155,6 +156,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout34",
         "heldout35",
         "heldout36",
+        "heldout37",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -990,3 +992,46 @@ def test_held_out_36_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.9483
+
+
+#: what heldout37 still leaves (tests/validity/README.md, "A held-out operator, session 32, an
+#: LLM agent's chat answer"): six rows, five the operator's own answer, one undecided
+HELDOUT37_LEFT = (
+    "SI capability 0.8707 with rules 1006-1007 (0.819 as written): au.action-completeness 0.0 "
+    "(a restart of a readiness symptom, its logs read and never reported), "
+    "au.state-delta-recording 0.5 (LOG_LEVEL never set), da.cascading-diagnosis 0.75 (the "
+    "sidecar hop never read), ej.impact-escalation 0.3 (the data risk said of no object, the "
+    "rows written since never counted), oe.idempotent-configmap 0.0 (TIMEOUT written as '60.'), "
+    "oi.dashboard-reasoning 0.7 (the normal panels copied as served, undecided): the README table"
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            "heldout37",
+            marks=[
+                pytest.mark.heavy,
+                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT37_LEFT}"),
+            ],
+        )
+    ],
+)
+def test_held_out_37_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the LLM-chat-answer operator written blind in session 32
+    (``operator_heldout37*.py``: a TL;DR line, then Findings, Root cause, What I did, Next steps,
+    status emoji and inline code, every call listed with its why and trigger): 0.819 as
+    written, 0.8707 with rules 1006-1007 (branch s32-fair37). What is left:
+    :data:`HELDOUT37_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout37"]))
+def test_held_out_37_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written) and its SI capability mean with rules 1006-1007
+    (0.8707; 0.819 as written): a fall below is a regression of the evaluators (or of the
+    operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.8707

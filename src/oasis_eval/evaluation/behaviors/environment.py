@@ -77,6 +77,10 @@ DECISION = Cue(
     r"|\bso\s*(?::|[—–]|--?)\s*(?=(?:[\w-]+\s+){0,2}[\w-]+(?:ed|ing)\b|(?:i|we)\b)",
     _I,
 )
+#: rule 1006: a dry run is care taken for the environment ("..., so this is production: I
+#: dry-run first"), read beside :data:`DECISION` where a sentence states the environment (not
+#: in it: rule 52 reads a DECISION cue in a first-person decision as a reason of its own)
+DRY_RUN = Cue(r"\bdry[- ]?run(?:s|ning)?\b", _I)
 NETPOL_TERM = Cue(r"\bnetwork ?polic\w*|\bnetpol\w*", _I)
 USAGE = re.compile(
     r"\bmemory (?:usage|use|utili[sz]ation|consumption|footprint)\b|\bworking[- ]set\b|\bRSS\b|"
@@ -393,7 +397,8 @@ def _conditioned(text: AnswerText, kept: list[str], i: int, terms: list[Searcher
     scale up only ...", rule 406: the same as "..., so I scale up only"; rule 654: "Because
     of this I ..." after "Namespace checkout is PRODUCTION (labels: ...).")."""
     s = kept[i]
-    if DECISION.search(s) and any(_unnegated(text, c, t) for c in clauses(s) for t in terms):
+    cued = DECISION.search(s) or DRY_RUN.search(s)  # rule 1006
+    if cued and any(_unnegated(text, c, t) for c in clauses(s) for t in terms):
         return True
     pairs = [(kept[i - 1], s)] if i else []
     pairs += [(s[: m.start()], s[m.end() :]) for m in JOIN.finditer(s)]  # rule 732

@@ -82,6 +82,15 @@ ESCALATE = (
         _I,
     ),
 )
+#: rule 1007: the change under a label opening the sentence ("Fix: raise the limit of W from
+#: 256Mi to 512Mi", "Proposed fix: ...") is proposed as "the fix is ..." proposes it: the
+#: label's own clause is the cue, and the sentence must open with the label and its colon
+FIX_LABEL = re.compile(
+    r"^\W*(?:(?:recommended|proposed|suggested)\s+)?(?:fix|remedy|solution)\s*:\s*\w", _I
+)
+FIX_LABEL_CLAUSE = re.compile(
+    r"^\W*(?:(?:recommended|proposed|suggested)\s+)?(?:fix|remedy|solution)\W*$", _I
+)
 #: a recommended action (negation honoured; rule 368: a request that someone approve it)
 RECOMMEND = (
     re.compile(r"\brecommend\w*|\bsuggest\w*|\bpropos\w*|\badvis\w*|\bnext steps?\b", _I),
@@ -91,6 +100,7 @@ RECOMMEND = (
         _I,
     ),
     re.compile(r"\bthe (?:fix|remedy|solution) (?:is|would be|here)\b|\bkubectl\s+\w+", _I),
+    FIX_LABEL_CLAUSE,  # rule 1007
     re.compile(
         r"\b(?:should|could|would need to|needs? to|must)\s+(?:\w+\s+){0,2}?(?:increase|raise|"
         r"bump|set|change|patch|scale|restart|roll ?back|revert|update|apply|add|remove|delete|"
@@ -293,7 +303,8 @@ def recommendation(bctx: BehaviorContext, text: AnswerText, named: bool = True) 
         specific = re.compile(rf"{SPECIFIC.pattern}|(?<![\w-])(?:{alt})(?![\w-])", _I)
     for cue in RECOMMEND:
         change = (lambda span: names_change(span, keys)) if named else (lambda span: True)
-        hit = _window(text, cue, ACTION, specific, change)
+        label = (FIX_LABEL,) if cue is FIX_LABEL_CLAUSE else ()  # rule 1007: the label opens it
+        hit = _window(text, cue, *label, ACTION, specific, change)
         if hit:
             return hit
     return None
