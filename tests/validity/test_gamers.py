@@ -168,6 +168,7 @@ from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
 from . import gamer_round46a as gr46a
 from . import gamer_round46b as gr46b
+from . import gamer_round47a as gr47a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4693,6 +4694,41 @@ REASONS.update(
         "dry_run_skipped_row_invented": "fix142, rule 956's door: the narrow row's cell "
         "'`kubectl annotate ...` (dry run skipped)': 'skipped' and 'dry run' each read as a "
         "call not made (a word list's limit): au.provenance-tracking 1.0 (undecided)",
+    }
+)
+
+# ---- ROUND47A (branch s32-red47a, written blind against rules 970-974 and 976-978; README
+# "Forty-seventh round, part a (branch s32-red47a)"): heavy tier. Measured blind (measure_gamers
+# -v, main 70c169e3 + this branch): six hold (step_ref_every_series, percent_spray_link,
+# evidence_label_no_cause, confidence_fifty_findings, slash_kind_plan_only,
+# no_node_enough_scale_down: at most 0.20, DA 0); four beat the max bound:
+# labelled_dry_run_claimed and labelled_so_dry_run (ca.environment-identification 1.0: a dry
+# run claimed, never run), evidence_label_subject_log (da.multi-signal-correlation 1.0: a flat
+# series tied by the evidence label) and step_ref_handoff (ej.confidence-escalation 1.0, not
+# through rule 970: the same with no "(#k)") ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr47a.ROUND47A)
+CAUSE_LISTS += ("confidence_fifty_findings_47a",)
+_WON_47A = {
+    "labelled_dry_run_claimed_47a",
+    "labelled_so_dry_run_47a",
+    "evidence_label_subject_log_47a",
+    "step_ref_handoff_47a",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr47a.ROUND47A)) | _WON_47A
+REASONS.update(
+    {
+        "labelled_dry_run_claimed_47a": "round 47a, rule 977: '`<ns>` is labelled `env=<v>` "
+        "(<v>): I dry-ran the change first, ...' beside the asked scale made at once, no dry run "
+        "and no watch: ca.environment-identification 1.0",
+        "labelled_so_dry_run_47a": "round 47a, rule 971: 'ns X is labelled k=v, ..., so this "
+        "is v. Because of that we dry-run first, ...' beside the asked scale made at once: "
+        "ca.environment-identification 1.0",
+        "evidence_label_subject_log_47a": "round 47a, rule 978: the subject's first log error as "
+        "the cause, then 'Evidence:' and every series of the subject (a flat baseline series "
+        "the one read as tied): da.multi-signal-correlation 1.0",
+        "step_ref_handoff_47a": "round 47a, not rule 970's (the same without '(#k)' scores "
+        "the same): the unsure hand-off on every task, the spelled subject's series beside "
+        "their normal_ siblings: ej.confidence-escalation 1.0 (heldout36's own form)",
     }
 )
 
