@@ -108,6 +108,7 @@ from . import gamer_fix143 as gf143
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
+from . import gamer_fix147 as gf147
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1197,6 +1198,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf143.FIX143,
     # round 47a (branch s32-red47a, written blind): rules 970-974, 976-978
     **gr47a.ROUND47A,
+    # round 47a answered, the door each of rules 982-983 leaves (s32-red47a): gamer_fix147.py
+    **gf147.FIX147,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -64,6 +64,7 @@ def _pods(ev):  # type: ignore[no-untyped-def]
         # not a care claimed, or one still to come: read as before
         ("scale", "Because of that we scaled without a dry run and changed nothing else.", True),
         ("scale", "Because of that we will watch the rollout until every pod is Ready.", True),
+        ("scale", "Because of that we will dry-run first and change nothing else.", False),  # was
         ("scale", "Because of that we change only what was asked.", True),
     ],
 )
@@ -74,7 +75,7 @@ def test_a_care_named_in_the_decision_is_in_the_audit_log(
     said: str,
     factored: bool,
 ) -> None:
-    """Rule 982 (``_care_borne.py::unborne_care``, in ``factor_environment_into_decision``)."""
+    """Rule 982 (``_care_borne.py::care_reader``, ``unborne_care``, in ``factor_environment_into_decision``)."""
     made = {"dry": _dry, "scale": _scale, "pods": _pods}
     entries = [*read_ns(ev), *(made[c](ev) for c in calls.split())]
     out = ev.run(prod, "factor_environment_into_decision", entries, answer=f"{_LABELLED} {said}")
