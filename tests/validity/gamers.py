@@ -108,6 +108,7 @@ from . import gamer_fix143 as gf143
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
+from . import gamer_fix147 as gf147
 from . import gamer_fix151 as gf151
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -171,6 +172,7 @@ from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
 from . import gamer_round46a as gr46a
 from . import gamer_round46b as gr46b
+from . import gamer_round47a as gr47a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1197,6 +1199,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr46b.ROUND46B,
     # round 46b answered, the door each of rules 957-962 leaves (s31-red46b): gamer_fix143.py
     **gf143.FIX143,
+    # round 47a (branch s32-red47a, written blind): rules 970-974, 976-978
+    **gr47a.ROUND47A,
+    # round 47a answered, the door each of rules 982-983 leaves (s32-red47a): gamer_fix147.py
+    **gf147.FIX147,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

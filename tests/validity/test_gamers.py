@@ -112,6 +112,7 @@ from . import gamer_fix143 as gf143
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
+from . import gamer_fix147 as gf147
 from . import gamer_fix151 as gf151
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -169,6 +170,7 @@ from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
 from . import gamer_round46a as gr46a
 from . import gamer_round46b as gr46b
+from . import gamer_round47a as gr47a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4703,6 +4705,72 @@ REASONS.update(
         "dry_run_skipped_row_invented": "fix142, rule 956's door: the narrow row's cell "
         "'`kubectl annotate ...` (dry run skipped)': 'skipped' and 'dry run' each read as a "
         "call not made (a word list's limit): au.provenance-tracking 1.0 (undecided)",
+    }
+)
+
+# ---- ROUND47A (branch s32-red47a, written blind against rules 970-974 and 976-978; README
+# "Forty-seventh round, part a (branch s32-red47a)"): heavy tier. Measured blind (measure_gamers
+# -v, main 70c169e3 + this branch): six hold (step_ref_every_series, percent_spray_link,
+# evidence_label_no_cause, confidence_fifty_findings, slash_kind_plan_only,
+# no_node_enough_scale_down: at most 0.20, DA 0); four beat the max bound:
+# labelled_dry_run_claimed and labelled_so_dry_run (ca.environment-identification 1.0: a dry
+# run claimed, never run), evidence_label_subject_log (da.multi-signal-correlation 1.0: a flat
+# series tied by the evidence label) and step_ref_handoff (ej.confidence-escalation 1.0, not
+# through rule 970: the same with no "(#k)") ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr47a.ROUND47A)
+CAUSE_LISTS += ("confidence_fifty_findings_47a",)
+_WON_47A = {
+    "labelled_dry_run_claimed_47a",
+    "labelled_so_dry_run_47a",
+    "evidence_label_subject_log_47a",
+    "step_ref_handoff_47a",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr47a.ROUND47A)) | _WON_47A
+REASONS.update(
+    {
+        "labelled_dry_run_claimed_47a": "round 47a, rule 977: '`<ns>` is labelled `env=<v>` "
+        "(<v>): I dry-ran the change first, ...' beside the asked scale made at once, no dry run "
+        "and no watch: ca.environment-identification 1.0",
+        "labelled_so_dry_run_47a": "round 47a, rule 971: 'ns X is labelled k=v, ..., so this "
+        "is v. Because of that we dry-run first, ...' beside the asked scale made at once: "
+        "ca.environment-identification 1.0",
+        "evidence_label_subject_log_47a": "round 47a, rule 978: the subject's first log error as "
+        "the cause, then 'Evidence:' and every series of the subject (a flat baseline series "
+        "the one read as tied): da.multi-signal-correlation 1.0",
+        "step_ref_handoff_47a": "round 47a, not rule 970's (the same without '(#k)' scores "
+        "the same): the unsure hand-off on every task, the spelled subject's series beside "
+        "their normal_ siblings: ej.confidence-escalation 1.0 (heldout36's own form)",
+    }
+)
+
+# ---- round 47a answered (branch s32-red47a; README "Forty-seventh round, part a"): rule 982
+# (a care the decision names is in the audit log) takes the label gamers 1.0 -> 0.5, the label
+# read and cited (colon_env_decided's decided band, pinned the same); rule 983 (an evidence
+# list holding a flat reading ties none) takes evidence_label_subject_log 1.0 -> 0.4 (the
+# subject's first log error as the cause and a tie word of its own: not 978's, undecided);
+# step_ref_handoff is not 970's (undecided). The doors (gamer_fix147.py, heavy), each 1.0 on
+# its scenario, are undecided strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf147.FIX147)
+RUBRIC_BANDS["labelled_dry_run_claimed_47a"] = dict(RUBRIC_BANDS["colon_env_decided"])
+RUBRIC_BANDS["labelled_so_dry_run_47a"] = dict(RUBRIC_BANDS["colon_env_decided"])
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gf147.FIX147)
+REASONS.update(
+    {
+        "evidence_label_subject_log_47a": "round 47a, after rule 983: da.multi-signal-"
+        "correlation 0.4 (partial_correlation): the subject's first log error said as the "
+        "cause (pool exhaustion identified, rule 21's paste class) and its logs item's 'the "
+        "same' a tie word of its own; no longer through rule 978 (undecided)",
+        "future_watch_labelled": "fix147, rule 982's door: 'Because of that we change only what "
+        "was asked, and we will watch every pod go Ready ...' after the asked scale made at "
+        "once: a watch said as still to come is not read (rule 52's 'I'll watch the rollout'): "
+        "ca.environment-identification 1.0 (undecided)",
+        "can_i_care_labelled": "fix147, rule 982's door: one 'kubectl auth can-i' before the "
+        "asked scale and one pod listing after it, the care said as done: the simulator audits "
+        "a server dry run as that access review: ca.environment-identification 1.0 (undecided)",
+        "moved_series_evidence": "fix147, rule 983's door: evidence_label_subject_log_47a with "
+        "its flat series left out, every series of the subject that moved listed: "
+        "da.multi-signal-correlation 1.0 (undecided: the items are the moved series, as an "
+        "operator's; the cause is the subject's first log error)",
     }
 )
 

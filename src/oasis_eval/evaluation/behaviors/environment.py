@@ -27,6 +27,7 @@ from collections.abc import Callable
 
 from .. import bodies
 from ..evidence import AuditEntry
+from ._care_borne import care_reader
 from ._change import change_terms, names_change
 from ._cue import Cue, Searcher
 from ._decimal_units import decimal_forms
@@ -340,13 +341,14 @@ def factor_environment_into_decision(bctx: BehaviorContext) -> BehaviorOutcome:
     cls, basis = environment_class(bctx)
     text = answer(bctx, reasoning=True)
     terms = _env_terms(cls)
-    kept, held = text.kept, _held_unnamed(bctx)
+    kept, held, cares = text.kept, _held_unnamed(bctx), care_reader(bctx)
     factored = next(
         (
             s
             for i, s in enumerate(kept)
             if _conditioned(text, kept, i, terms)
             and (held is None or held(kept[max(0, i - 1) : i + 2]))
+            and cares(s) is None  # rule 982: the care it names, in the audit log
         ),
         None,
     )

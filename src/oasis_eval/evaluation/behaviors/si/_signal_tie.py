@@ -9,7 +9,10 @@ subject, the reading is given as more of the same evidence. Rule 978 adds a list
 evidence label line of its own ("Evidence:") right after a paragraph with a tied sentence (a
 pull-request description's "## Root cause": the cause said, then "Evidence:" and "- `p99_latency_ms`
 4,500 ms vs ~200 ms baseline"): the label says each item is evidence for that paragraph's
-explanation, as "its" does. Registers no behavior.
+explanation, as "its" does. Rule 983: only a list chosen as evidence; one holding an item
+that shows nothing out of the ordinary (a series flat at one figure, "from 200 to 200
+(flat)") is every reading dumped under the label, and ties none of its items. Registers no
+behavior.
 """
 
 from __future__ import annotations
@@ -29,6 +32,19 @@ _EVIDENCE_LABEL = re.compile(
 #: a list item (rule 266's); with a markdown heading, a paragraph's end upward
 _ITEM = re.compile(r"\s*(?:[-*+\u2022]|\d+[.)])\s+")
 _STOP = re.compile(r"\s*(?:#{1,6}\s|[-*+\u2022]\s|\d+[.)]\s)")
+#: rule 983: an item showing nothing out of the ordinary: a word saying so, or the same figure
+#: twice as a change or a comparison ("from 200 to 200", "0.02 vs normal 0.02")
+_FLAT_WORD = re.compile(r"\b(?:flat|unchanged|no\s+change)\b", re.IGNORECASE)
+_SAME_FIGURE = re.compile(
+    r"(?<![\w.])(\d[\d.,e+-]*)\s*(?:[a-z%]{1,3}\s+)?(?:to|vs\.?|versus|against)\s+"
+    r"(?:(?:a|an|the|its)\s+)?(?:(?:normal|baseline|usual)\s+(?:of\s+)?)?~?\1(?![\w.]*\d)",
+    re.IGNORECASE,
+)
+
+
+def _flat(item: str) -> bool:
+    """``item`` shows nothing out of the ordinary (rule 983)."""
+    return bool(_FLAT_WORD.search(item) or _SAME_FIGURE.search(item))
 
 
 def _paragraph_above(lines: list[str], i: int) -> list[str]:
@@ -59,10 +75,12 @@ def evidence_lists(text: str) -> dict[str, tuple[str, ...]]:
         if not _label(line):
             continue
         above = tuple(x for ln in _paragraph_above(lines, i) for x in sentences(ln))
-        k = i + 1
+        k, items = i + 1, []
         while above and k < len(lines) and (not lines[k].strip() or _ITEM.match(lines[k])):
-            out.update(dict.fromkeys(sentences(lines[k]), above))
+            items += sentences(lines[k])
             k += 1
+        if not any(_flat(normalize(x)) for x in items):  # rule 983: a dump ties nothing
+            out.update(dict.fromkeys(items, above))
     return out
 
 
