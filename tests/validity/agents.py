@@ -609,3 +609,16 @@ AGENTS["heldout36"] = (
     _heldout36,
     "held-out competent operator (session 31, written blind): decision record, claim/evidence/confidence",
 )
+
+
+async def _heldout38(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 32 (``operator_heldout38``): a blameless postmortem."""
+    from .operator_heldout38 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout38"] = (
+    _heldout38,
+    "held-out competent operator (session 32, written blind): blameless postmortem, passive voice",
+)
