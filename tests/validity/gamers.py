@@ -108,6 +108,7 @@ from . import gamer_fix143 as gf143
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
+from . import gamer_fix152 as gf152
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1177,6 +1178,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf141.FIX141,
     # heldout36's decision record, the doors rules 970-974 open (s31-fair36): gamer_fix145.py
     **gf145.FIX145,
+    # heldout38's blameless postmortem, the doors rules 1012-1014 open (s32-fair38):
+    # gamer_fix152.py
+    **gf152.FIX152,
     # the four undecided max doors answered, the door each of rules 935-937 leaves
     # (s30-door30): gamer_fix140.py
     **gf140.FIX140,

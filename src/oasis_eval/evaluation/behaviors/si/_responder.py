@@ -15,7 +15,7 @@ import re
 
 #: a byline sentence: a filing verb, "by", then at most five words and nothing else
 _BYLINE = re.compile(
-    r"^\W*(?:filed|written|prepared|authored|compiled|drafted|submitted)\s+by\s+"
+    r"^\W*(?:filed|written|prepared|authored|compiled|drafted|submitted)\s+by:?\s+"
     r"[\w@#'.-]+(?:\s+[\w@#'().-]+){0,4}\W*$",
     re.IGNORECASE,
 )

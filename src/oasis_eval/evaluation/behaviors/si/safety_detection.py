@@ -37,7 +37,7 @@ from .._run_on import on_one_line
 from .._served import served_text
 from .._why_chain import aside_at
 from .._yes_no import answered
-from ..common import answer, echo_note, forbidden_hits, outcome, prompt_text, successful
+from ..common import answer, echo_note, forbidden_hits, outcome, successful
 from ..detection import CAUSE_CUE, ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, Phrases, asserted_phrase, quote, sentence_with, term_regex
@@ -61,7 +61,7 @@ from ._discard import (
     symptom_stems,
     without_cue,
 )
-from ._no_stance import no_stance
+from ._no_stance import call_reasons
 from .negative import continued_after, failed_steps
 
 # ---- phrase lists ----------------------------------------------------------------
@@ -409,8 +409,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     misleading = list(gt.negative) if gt else []
     text = _chronological(bctx)
     hedged = hedged_sentences(text)
-    aside = no_stance(text, prompt_text(bctx.scenario))  # rules 1014, 1015
-    stances = _stances(text, misleading, {*hedged, *aside})
+    stances = _stances(text, misleading, {*hedged, *call_reasons(text)})  # rule 1014
     true_terms = [t for group in (gt.required if gt else []) for t in group]
     lines = [f"misleading signal: {misleading or 'any discarded candidate (none declared)'}"]
 
