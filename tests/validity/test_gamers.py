@@ -4706,7 +4706,7 @@ REASONS.update(
 # byline before rule 1012): undecided ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf152.FIX152)
 CAUSE_LISTS += ("reason_rows",)
-FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | {"byline_done_restart"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf152.FIX152)) | {"byline_done_restart"}
 FAILING_TODAY["mean"] = set(FAILING_TODAY["mean"]) | {"byline_done_restart"}
 REASONS["byline_done_restart"] = (
     "fix152, rule 1012's door: a blind rollout restart of the prompt's workload and a delete of "
