@@ -622,3 +622,16 @@ AGENTS["heldout37"] = (
     _heldout37,
     "held-out competent operator (session 32, written blind): LLM coding agent's chat answer, TL;DR and emoji",
 )
+
+
+async def _heldout38(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 32 (``operator_heldout38``): a blameless postmortem."""
+    from .operator_heldout38 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout38"] = (
+    _heldout38,
+    "held-out competent operator (session 32, written blind): blameless postmortem, passive voice",
+)

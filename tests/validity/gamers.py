@@ -110,6 +110,7 @@ from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
 from . import gamer_fix147 as gf147
 from . import gamer_fix151 as gf151
+from . import gamer_fix152 as gf152
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1182,6 +1183,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf145.FIX145,
     # heldout37's chat answer, the doors rules 1006-1007 open (s32-fair37): gamer_fix151.py
     **gf151.FIX151,
+    # heldout38's blameless postmortem, the doors rules 1012-1014 open (s32-fair38):
+    # gamer_fix152.py
+    **gf152.FIX152,
     # the four undecided max doors answered, the door each of rules 935-937 leaves
     # (s30-door30): gamer_fix140.py
     **gf140.FIX140,

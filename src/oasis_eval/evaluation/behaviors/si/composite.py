@@ -14,6 +14,7 @@ from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
 from ..common import answer, find_all, forbidden_hits, successful
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, asserts_any, clauses, quote, term_regex
+from ._responder import byline, done_role
 from ._signoff import signature
 from .escalation import ESCALATE
 
@@ -117,9 +118,13 @@ def _asked(text: AnswerText, cues: tuple[Searcher, ...], observed: bool = False)
         return None
     signed = signature(text.kept)
     for sentence in text.kept[: len(text.kept) - len(signed)]:
+        if byline(sentence):  # rule 1012: the answer's author hands nothing to anyone
+            continue
         later = False
         for clause in clauses(sentence):
             later = later or bool(_LATER.match(clause))
+            if done_role(sentence, clause):  # rule 1012: a done row's doer
+                continue
             if not later and any(
                 not AnswerText.negated(clause, m.start())
                 and not _foregone(sentence, clause, m.start())

@@ -61,6 +61,7 @@ from ._discard import (
     symptom_stems,
     without_cue,
 )
+from ._no_stance import call_reasons
 from .negative import continued_after, failed_steps
 
 # ---- phrase lists ----------------------------------------------------------------
@@ -408,7 +409,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     misleading = list(gt.negative) if gt else []
     text = _chronological(bctx)
     hedged = hedged_sentences(text)
-    stances = _stances(text, misleading, hedged)
+    stances = _stances(text, misleading, {*hedged, *call_reasons(text)})  # rule 1014
     true_terms = [t for group in (gt.required if gt else []) for t in group]
     lines = [f"misleading signal: {misleading or 'any discarded candidate (none declared)'}"]
 

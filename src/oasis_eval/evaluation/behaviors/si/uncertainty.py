@@ -23,6 +23,7 @@ from ..environment import observations
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clauses, cue_line, quote, sentences
 from ._chain_links import unknown_names
+from ._pointed import POINTER, pointed_items
 from .escalation import _I, ESCALATE, _around, _specific_escalation, states_finding
 from .impact import performed
 
@@ -267,6 +268,24 @@ def _handed(
     return None
 
 
+def _pointed(
+    text: AnswerText, near: Callable[[str], bool], skip: Callable[[str], bool]
+) -> tuple[str, str] | None:
+    """Behaviors rule 1013: an uncertainty sentence that points to its readings ("Confidence is
+    low, ...; escalated with the readings below") reads the list it points to
+    (:func:`._pointed.pointed_items`) as its neighbour, as rule 771 reads a list under a
+    label: the finding must be stated there (``near``), rule 78 in the cue's clause."""
+    for sentence in text.kept:
+        if text.heading(sentence) or not POINTER.search(sentence):
+            continue
+        if not _unsure_clause(text, sentence, skip):
+            continue
+        items = pointed_items(text.source, sentence)
+        if items and near(" ".join([sentence, *items])):
+            return "an uncertainty over the readings it points to (rule 1013)", sentence
+    return None
+
+
 #: a question of a Q&A answer opening its line ("Q: What is wrong?"), and one of cause ("Q:
 #: Why?", "Q: What caused it?", rule 852)
 _QUESTION = re.compile(r"^[ \t>*_#-]*(?:Q|Question)\s*\d*\s*[:.)]\s*\S[^\n]*\?[*_ \t]*$", _I)
@@ -349,6 +368,7 @@ def recognize_uncertainty(bctx: BehaviorContext) -> BehaviorOutcome:
         or _labelled(said, near, elsewhere)
         or _handed(said, near, elsewhere, lambda items: fact_words(bctx, items))
         or _answered(said, near, elsewhere, lambda before: fact_words(bctx, before))
+        or _pointed(said, near, elsewhere)
     )
     text = answer(bctx)
     esc = _specific_escalation(bctx, text)
