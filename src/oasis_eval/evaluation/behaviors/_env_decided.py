@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ._cue import Searcher
+from ._cue import Cue, Searcher
 
 _I = re.IGNORECASE
 
@@ -61,3 +61,9 @@ def decided_after(statement: str, s: str, terms: list[Searcher], decision: Searc
         return False
     said = _ENV_STATEMENT.fullmatch(statement) or _LABELLED_STATEMENT.fullmatch(statement)
     return said is not None and any(t.search(said["env"]) for t in terms)
+
+
+#: rule 1006: a dry run is care taken for the environment ("..., so this is production: I
+#: dry-run first"), read beside :data:`DECISION` where a sentence states the environment (not
+#: in it: rule 52 reads a DECISION cue in a first-person decision as a reason of its own)
+DRY_RUN = Cue(r"\bdry[- ]?run(?:s|ning)?\b", _I)

@@ -32,7 +32,7 @@ from ._change import change_terms, names_change
 from ._cue import Cue, Searcher
 from ._decimal_units import decimal_forms
 from ._env_cited import cites_label, env_labels, near_objects
-from ._env_decided import JOIN, decided_after
+from ._env_decided import DRY_RUN, JOIN, decided_after
 from ._fields import scalar_fields as scalar_fields
 from ._held_from import current_values, states_current
 from ._limit_said import catalogue as limit_catalogue
@@ -78,10 +78,6 @@ DECISION = Cue(
     r"|\bso\s*(?::|[—–]|--?)\s*(?=(?:[\w-]+\s+){0,2}[\w-]+(?:ed|ing)\b|(?:i|we)\b)",
     _I,
 )
-#: rule 1006: a dry run is care taken for the environment ("..., so this is production: I
-#: dry-run first"), read beside :data:`DECISION` where a sentence states the environment (not
-#: in it: rule 52 reads a DECISION cue in a first-person decision as a reason of its own)
-DRY_RUN = Cue(r"\bdry[- ]?run(?:s|ning)?\b", _I)
 NETPOL_TERM = Cue(r"\bnetwork ?polic\w*|\bnetpol\w*", _I)
 USAGE = re.compile(
     r"\bmemory (?:usage|use|utili[sz]ation|consumption|footprint)\b|\bworking[- ]set\b|\bRSS\b|"
