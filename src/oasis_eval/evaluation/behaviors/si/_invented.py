@@ -19,10 +19,10 @@ from ...reported_calls import unverified_reported_calls
 from ...state import scenario_resources
 from ..registry import BehaviorContext
 from ..text import AnswerText, quote, sentences
+from ._listed_changes import listed_changes
 from ._past_change import rolled_out, unanswered
 from ._presupposed import Replaced, replaced, unpresupposed
 from ._ran_spans import parse_call, reported_calls, span_made
-from ._listed_changes import listed_changes
 from ._reported_anywhere import reported_anywhere
 from ._resource_setting import setting_written
 from ._trail import (
