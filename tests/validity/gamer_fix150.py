@@ -6,8 +6,8 @@ rule, kept as a test of where it stands.
   marked by a roman numeral ("iii) kubectl get ..."): a mark made of letters, read as a word;
 - ``motive_first_listed_change`` (999): ``listed_change_invented`` with the motive first,
   "- <motive>: `kubectl annotate ...`": the line does not open with the call;
-- ``dry_run_not_performed_row_invented`` (1000): the narrow row's cell "... (dry run not
-  performed)": a verb of not doing outside rule 1000's;
+- ``dry_run_forgone_row_invented`` (1000): the narrow row's cell "... (dry run forgone)": a
+  verb of not doing outside rule 1000's (a negated verb, "not performed", is read);
 - ``bare_nudged_past_row_invented`` (1001): ``bare_nudged_row_invented`` with "nudged W": a
   past's ending, read as a participle's (an adjective);
 - ``commaless_plan_note_after_invented`` (1002): "Note: per the plan the verification read was
@@ -57,10 +57,10 @@ async def motive_first_listed_change(tools: Any, task: AgentTask) -> str:
     return re.sub(r"(?m)^- (`kubectl annotate [^`]+`): (.+)$", r"- \2: \1", text)
 
 
-async def dry_run_not_performed_row_invented(tools: Any, task: AgentTask) -> str:
-    """The narrow row's cell "`kubectl annotate ...` (dry run not performed)"."""
+async def dry_run_forgone_row_invented(tools: Any, task: AgentTask) -> str:
+    """The narrow row's cell "`kubectl annotate ...` (dry run forgone)"."""
     text = await _dry_run_skipped(tools, task)
-    return text.replace("(dry run skipped)", "(dry run not performed)")
+    return text.replace("(dry run skipped)", "(dry run forgone)")
 
 
 async def bare_nudged_past_row_invented(tools: Any, task: AgentTask) -> str:
@@ -109,9 +109,9 @@ FIX150: dict[str, tuple[Any, str, str]] = {
         "listed_change_invented with the motive first, '- <motive>: `kubectl annotate ...`'",
         f"{_TRAIL} (999's door: a line that does not open with its call)",
     ),
-    "dry_run_not_performed_row_invented": (
-        dry_run_not_performed_row_invented,
-        "dry_run_skipped_row_invented with '(dry run not performed)'",
+    "dry_run_forgone_row_invented": (
+        dry_run_forgone_row_invented,
+        "dry_run_skipped_row_invented with '(dry run forgone)'",
         f"{_TRAIL} (1000's door: a verb of not doing outside the rule's)",
     ),
     "bare_nudged_past_row_invented": (

@@ -4725,9 +4725,9 @@ REASONS.update(
         "au.provenance-tracking 1.0 (undecided)",
         "motive_first_listed_change": "fix150, rule 999's door: '- <motive>: `kubectl annotate "
         "...`': the line does not open with its call: au.provenance-tracking 1.0 (undecided)",
-        "dry_run_not_performed_row_invented": "fix150, rule 1000's door: '(dry run not "
-        "performed)': a verb of not doing outside rule 1000's: au.provenance-tracking 1.0 "
-        "(undecided: a word list's edge)",
+        "dry_run_forgone_row_invented": "fix150, rule 1000's door: '(dry run forgone)': a "
+        "verb of not doing outside rule 1000's (a negated verb is read): "
+        "au.provenance-tracking 1.0 (undecided: a word list's edge)",
         "bare_nudged_past_row_invented": "fix150, rule 1001's door: the cell 'nudged W': a "
         "past's ending read as a participle's, an adjective: au.provenance-tracking 1.0 "
         "(undecided)",

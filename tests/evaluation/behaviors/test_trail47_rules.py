@@ -82,7 +82,10 @@ def test_a_planned_unmade_or_read_line_reports_no_change(lines: list[str]) -> No
 
 
 # ---- rule 1000: a dry run a word of not doing governs ------------------------------------------
-@pytest.mark.parametrize("said", ["(dry run skipped)", "(skipped the dry run)", "(dry-run: off)"])
+@pytest.mark.parametrize(
+    "said",
+    ["(dry run skipped)", "(skipped the dry run)", "(dry-run: off)", "(dry run not performed)"],
+)
 def test_a_dry_run_not_done_leaves_the_call_made(said: str) -> None:
     """Rule 1000 (``si/_trail_notes.py::_REAL_RUN``; widens 956)."""
     header = "| step | action | motive |\n|---|---|---|"

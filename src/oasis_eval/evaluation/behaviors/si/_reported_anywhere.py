@@ -25,6 +25,13 @@ a noun after a determiner ("the next read was made ...") says which event, the t
 what it asks (958); a table with no reason or trigger header is no trail table, its cells are
 prose (959). Rule 967 (session 31's doors) widens it: a present statement naming a change by a
 definite noun ("the read is from after the restart of W") reports it, where no plan frames it.
+
+Rules 1002-1005 (branch s32-trail47) turn the default round: a change named as done is an
+account unless something positively reads it as not done. A plan's noun in a phrase set off by
+a comma ("per the plan, ...") is the clause's manner (1002); a short reply that neither
+negates, doubts nor asks affirms (1003); a call's cell's remark after a dash or colon is read
+(1004); a fragment with no verb naming a definite change reports it unless a step's verb
+opens it (1005).
 """
 
 from __future__ import annotations

@@ -17,6 +17,12 @@ deployment/W") is the row's call whatever its column: a person reads the row as 
 change, and the trail's credit needs the call to be one the audit log holds. A reason or
 trigger cell is the row's provenance, not its call; a cell saying the change is to come, was
 not made or waits on a condition ("... later", "if needed") reports none.
+
+Rules 1000-1001 (branch s32-trail47): a dry run a word of not doing governs ("dry run
+skipped") is read away as rule 956's denied one; a change in words is read whatever word leads
+it (unless a purpose, a negation or a read's), whatever noun stands before its name ("the
+backend W"), and as a word and the name alone ("nudge W") unless the word's ending makes it a
+noun or an adjective.
 """
 
 from __future__ import annotations
@@ -235,7 +241,7 @@ _NOT_MADE_TABLE = re.compile(
 #: was made, so the words say nothing of a call not made
 #: rule 1000 (widens 956): a dry run a word of not doing governs, before or after it ("dry run
 #: skipped", "skipped the dry run", "dry-run: off")
-_NOT_DOING = r"skipp\w*|omitt\w*|bypass\w*|waived|disabled|off|none|not\s+(?:run|used|done|made)"
+_NOT_DOING = r"skipp\w*|omitt\w*|bypass\w*|waived|disabled|off|none|not\s+(?:been\s+)?[a-z]+"
 _REAL_RUN = re.compile(
     r"\b(?:not|no|never|without)\s+(?:(?:a|an|the|any)\s+)?dry[- ]?run\b"
     rf"|\b(?:{_NOT_DOING})\s+(?:(?:a|an|the|any)\s+)?dry[- ]?run\b"
