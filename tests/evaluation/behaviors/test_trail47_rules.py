@@ -42,8 +42,14 @@ def test_any_letterless_mark_opens_a_call_led_line(mark: str) -> None:
     assert listed_calls(line) == [(line, "kubectl get pods -n default")]
 
 
-def test_a_word_opening_the_line_is_no_mark() -> None:
-    line = "then kubectl get pods -n default - why: read the pods."
+@pytest.mark.parametrize(
+    "line",
+    [
+        "then kubectl get pods -n default - why: read the pods.",  # a word
+        "# kubectl get pods -n default - why: a heading.",  # a heading's mark
+    ],
+)
+def test_a_word_or_a_heading_opening_the_line_is_no_mark(line: str) -> None:
     assert listed_calls(line) == []
 
 

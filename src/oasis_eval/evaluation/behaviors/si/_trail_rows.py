@@ -81,10 +81,10 @@ _LABELLED = re.compile(rf"\b(?:{LABEL.pattern}){_SET_OFF}", re.IGNORECASE)
 #: rule 950: so is a number after "#" ("#8 kubectl ...", heldout35's way of citing a call)
 #: rule 998 (widens 910 and 950): any mark with no letter of the alphabet opening the line,
 #: set off by a space, is its list marker ("\u00b3 kubectl get ...", "\u2460 ...", "\u2192 ..."):
-#: a mark is read by what it is not (a word or the call), not by a list of marks
+#: a mark is read by what it is not (a word, the call, a heading's "#"), not by a list of marks
 _MARKER = re.compile(
     r"^\s*(?:(?:\d+[.)]|[-*+\u2022]|\[\d{1,3}\]:?|\(\d{1,3}\):?|\#\d{1,3}:?"
-    r"|[^\sA-Za-z`$|]{1,8})\s+)?"
+    r"|(?!#{1,6}\s)[^\sA-Za-z`$|]{1,8})\s+)?"
     r"(?:\[[ xX]\]\s+)?(?:\$\s*)?"
 )
 _OPENS = re.compile(
