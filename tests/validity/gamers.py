@@ -109,6 +109,7 @@ from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
 from . import gamer_fix147 as gf147
+from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
 from . import gamer_flat as gf
@@ -1199,6 +1200,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr46a.ROUND46A,
     # round 46a answered, the door each of rules 950-956 leaves (s31-red46a): gamer_fix142.py
     **gf142.FIX142,
+    # the ten invented-change doors answered by one reading, the door each of rules
+    # 998-1005 leaves (s32-trail47): gamer_fix150.py
+    **gf150.FIX150,
     # round 46b (branch s31-red46b, written blind): rules 930-931, 935-937, 940
     **gr46b.ROUND46B,
     # round 46b answered, the door each of rules 957-962 leaves (s31-red46b): gamer_fix143.py

@@ -19,6 +19,7 @@ from ...reported_calls import unverified_reported_calls
 from ...state import scenario_resources
 from ..registry import BehaviorContext
 from ..text import AnswerText, quote, sentences
+from ._listed_changes import listed_changes
 from ._past_change import rolled_out, unanswered
 from ._presupposed import Replaced, replaced, unpresupposed
 from ._ran_spans import parse_call, reported_calls, span_made
@@ -175,6 +176,7 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
     rows = table_claims(answer, raw, bctx.ctx.principal, names)  # rule 633: a trail table's row
     rows += listed_claims(answer, raw, bctx.ctx.principal)  # rule 660: a trail list's item
     rows += ran_claims(answer, raw, bctx.ctx.principal)  # rule 840: a "ran" list's call
+    rows += listed_changes(answer, raw, bctx.ctx.principal, names)  # rule 999: a call-led line
     return (
         out
         + [f"{INVENTED_CALL}: {r}" for r in reported]

@@ -25,6 +25,13 @@ a noun after a determiner ("the next read was made ...") says which event, the t
 what it asks (958); a table with no reason or trigger header is no trail table, its cells are
 prose (959). Rule 967 (session 31's doors) widens it: a present statement naming a change by a
 definite noun ("the read is from after the restart of W") reports it, where no plan frames it.
+
+Rules 1002-1005 (branch s32-trail47) turn the default round: a change named as done is an
+account unless something positively reads it as not done. A plan's noun in a phrase set off by
+a comma ("per the plan, ...") is the clause's manner (1002); a short reply that neither
+negates, doubts nor asks affirms (1003); a call's cell's remark after a dash or colon is read
+(1004); a fragment with no verb naming a definite change reports it unless a step's verb
+opens it (1005).
 """
 
 from __future__ import annotations
@@ -91,13 +98,40 @@ def _present_report(sentence: str, changes: list[str]) -> bool:
     return _STATEMENT.match(sentence) is not None and any(_DEFINITE.search(p) for p in changes)
 
 
+#: rule 1005: a step's verb opening a sentence (a read, a write, a wait: "verify W after the
+#: restart of W"), after a label or a list marker
+_STEP = re.compile(
+    rf"^[\s*_>#+\d.)-]*(?:[a-z][\w ]{{0,30}}:\s+)?(?:(?:{WRITE_ALTERNATION}|roll|re-?\w+|make|"
+    r"ensure|run|do|use|keep|let|try|get|go|take|give|set|add|move|wait|check|verify|confirm|"
+    r"watch|look|read|see|inspect|review|compare|monitor|describe|query|test|validate|tail|"
+    r"follow|track)\b|[a-z]+ly\b)",
+    re.IGNORECASE,
+)
+
+
+def _fragment(sentence: str, changes: list[str]) -> bool:
+    """Rule 1005 (widens 967): ``sentence`` names a change as done before what it tells of by a
+    definite noun among ``changes`` ("verification read from after the restart of W") with no
+    verb of its own to date it: the noun presupposes the change made, as rule 967's present
+    statement does, unless the sentence opens with a step's verb (:data:`_STEP`: a plan's
+    item, "verify W after the restart of W"), its main clause's after a comma ("after the
+    restart of W, verify W")."""
+    clauses = [sentence, *re.split(r",\s*", sentence)[1:]]  # "after the restart of W, verify"
+    return not any(_STEP.match(c) for c in clauses) and any(_DEFINITE.search(p) for p in changes)
+
+
 #: rule 957: a word of what is to come qualifying a noun after a determiner ("the next read",
 #: "its planned check"): it says which event, not that the sentence is of the future
 _QUALIFYING = re.compile(
     r"\b(?:the|its|their|our|this|that|a|an)\s+(?:next|plann?ed|proposed|approved|expected|"
     r"recommended|suggested|pending|intended|wanted|needed)\s+(?=[a-z])"
     r"|\bas\s+(?:plann?ed|proposed|approved|expected|recommended|suggested|intended|wanted|"
-    r"needed)\b",  # "as planned, the read was made ...": it happened as planned
+    r"needed)\b"  # "as planned, the read was made ...": it happened as planned
+    # rule 1002: a plan's noun in a phrase a preposition opens, set off by a comma ("per the
+    # plan, ...", "following our runbook, ..."): the clause's manner, not its time
+    r"|\b(?:per|following|under|by|from|in|with|according\s+to|in\s+line\s+with|as\s+per)\s+"
+    r"(?:(?:the|our|its|their|my|this|that|a|an)\s+)?(?:[\w-]+\s+)?(?:plans?|proposals?|"
+    r"recommendations?|suggestions?|approvals?|expectations?|runbooks?)\s*(?=,)",
     re.IGNORECASE,
 )
 #: rule 958: a sentence affirming the question before it ("Yes.", "A: yes, it was.")
@@ -144,19 +178,54 @@ def _prose_lines(lines: list[str]) -> list[str]:
             out.append(line)
             continue
         out += [
-            c
+            _after_call(c)
             for h, c in zip(heads, cells, strict=False)
-            if c and not _CALL_CELL.match(c.replace("`", "")) and not LABEL.fullmatch(h) and c != h
+            if c and not LABEL.fullmatch(h) and c != h and _after_call(c)
         ]
     return out
 
 
+#: rule 1004: a call opening a cell, as a code span or plain words, then a dash or a colon set
+#: off by a space and the cell's remark ("`kubectl get pods` - the read was made ...")
+_CALL_HEAD = re.compile(
+    r"^[\s*_]*(?:`[^`\n]*`|[^`\n]*?)[\s*_]*(?:\s[-\u2013\u2014]|:)\s+(?P<remark>\S.*)$"
+)
+
+
+def _after_call(cell: str) -> str:
+    """Rules 959 and 1004: ``cell``'s prose: a call's cell (:data:`_CALL_CELL`) is the call
+    readers' (rules 881, 936), its remark set off after the call (:data:`_CALL_HEAD`) the
+    cell's own, read as a line; any other cell whole."""
+    if not _CALL_CELL.match(cell.replace("`", "")):
+        return cell
+    m = _CALL_HEAD.match(cell)
+    return m["remark"] if m else ""
+
+
+#: rule 1003: what makes a reply to a question no affirmation: a negation, a doubt, a question
+_DOUBTS = re.compile(
+    r"\b(?:no|not|nope|nah|never|none|nothing|unclear|unknown|unsure|uncertain|maybe|perhaps|"
+    r"possibly|probably|likely|unlikely|depends|partly|partially|tbd|wrong|false|incorrect|"
+    r"later|pending|cannot|unable|idk|dunno)\b|n't\b|\?",
+    re.IGNORECASE,
+)
+
+
+def _affirms(reply: str) -> bool:
+    """Rules 958 and 1003: ``reply`` affirms the question before it: an affirmation's words
+    (:data:`_AFFIRMS`), or any short reply of three words at most that neither negates, doubts
+    nor asks (:data:`_DOUBTS`: "Sure.", "Absolutely.", "Of course.")."""
+    return _AFFIRMS.match(reply) is not None or (
+        len(reply.split()) <= 3 and _DOUBTS.search(reply) is None
+    )
+
+
 def _affirmed(said: list[str]) -> list[str]:
     """Rule 958: ``said`` with each question the next sentence affirms read as the statement
-    it asks ("Was the read made after the restart of W? Yes." says it was)."""
+    it asks ("Was the read made after the restart of W? Yes." says it was; rule 1003)."""
     return [
         s[:-1].rstrip() + "."
-        if s.endswith("?") and i + 1 < len(said) and _AFFIRMS.match(said[i + 1])
+        if s.endswith("?") and i + 1 < len(said) and _affirms(said[i + 1])
         else s
         for i, s in enumerate(said)
     ]
@@ -198,7 +267,7 @@ def reported_anywhere(lines: Iterable[str], read: Iterable[str] = ()) -> list[st
         if not past and planned:
             continue
         changes = [p for p, _, _ in past_changes(sentence)]  # read once, for rule 967 too
-        if not past and not _present_report(sentence, changes):
+        if not past and not _present_report(sentence, changes) and not _fragment(sentence, changes):
             continue
         if any(not negated_in_clause(sentence, max(sentence.find(p), 0)) for p in changes):
             out.append(sentence)

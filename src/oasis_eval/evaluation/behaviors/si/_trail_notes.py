@@ -17,6 +17,12 @@ deployment/W") is the row's call whatever its column: a person reads the row as 
 change, and the trail's credit needs the call to be one the audit log holds. A reason or
 trigger cell is the row's provenance, not its call; a cell saying the change is to come, was
 not made or waits on a condition ("... later", "if needed") reports none.
+
+Rules 1000-1001 (branch s32-trail47): a dry run a word of not doing governs ("dry run
+skipped") is read away as rule 956's denied one; a change in words is read whatever word leads
+it (unless a purpose, a negation or a read's), whatever noun stands before its name ("the
+backend W"), and as a word and the name alone ("nudge W") unless the word's ending makes it a
+noun or an adjective.
 """
 
 from __future__ import annotations
@@ -105,13 +111,16 @@ _LEAD = (
     r"(?:then|and|also|so|just|first(?:ly)?|second(?:ly)?|third(?:ly)?|finally|lastly|"
     r"afterwards|after\s+that|now|again|i|we|step\s+\d+|[a-z]+ly)"
 )
+#: rule 1001 (widens 960): any other word may lead the change too ("here annotate the W
+#: deployment"), unless it makes the verb a purpose, a negation or a read's object
+_NOT_LEAD = re.compile(r"to|not|no|never|without|instead|rather|don'?t|didn'?t|avoid\w*", re.I)
 #: rule 961: a workload's common nouns, read as a kind's word before its name ("the app W")
 _WORKLOAD_NOUNS = frozenset({"app", "application", "workload", "component", "microservice"})
 #: rule 936: a change in words opening a cell: a write verb, then one of the scenario's objects,
 #: after "the", "its" or "their", before "'s" or a kind's word ("annotate the W deployment",
 #: "restart W's pods", "roll back W", "bounce W")
 _WORDED = re.compile(
-    rf"^[\s*_]*(?:{_LEAD}[\s,:]+){{0,2}}"  # rule 960
+    rf"^[\s*_]*(?P<lead>(?:(?:{_LEAD}|[a-z]+)[\s,:]+){{0,2}}?)"  # rules 960, 1001
     rf"(?P<verb>rollout\s+(?:restart|undo)|roll(?:ed)?\s+back|{_RESTART_WORDS}|"
     rf"{WRITE_ALTERNATION})\s+"
     r"(?:(?:the|its|their)\s+)?(?P<object>[a-z0-9][\w.-]*?)(?=['\u2019]s\b|[\s.,;:]|$)",
@@ -125,14 +134,17 @@ _NEEDED = re.compile(r"\b(?:need\w*|required|missing|wanted|advis\w*)\b", re.I)
 
 def _worded_call(cell: str, names: frozenset[str]) -> str | None:
     """Rule 936: the change in words ``cell`` opens with (a write verb and one of the
-    scenario's objects, ``names`` in lower case) as a call on that object, else None."""
+    scenario's objects, ``names`` in lower case) as a call on that object, else None. Rule
+    1001: whatever words lead it (:func:`_leads`), and the object the name after any noun the
+    verb's object opens with ("annotate the backend W": the noun in apposition, rule 961's
+    kinds and workload nouns its first form)."""
     text = cell.replace("`", "")
     m = _WORDED.match(text)
-    if m is None or _NEEDED.search(cell):
+    if m is None or _NEEDED.search(cell) or not _leads(m["lead"]):
         return None
     obj = m["object"]
-    if obj.lower() not in names and (obj.lower() in _WORKLOAD_NOUNS or is_known_kind(obj.lower())):
-        after = _OBJECT.match(text, m.end())  # rule 961: "annotate the deployment W"
+    if obj.lower() not in names and not _NO_CHANGE.fullmatch(obj):
+        after = _OBJECT.match(text, m.end())  # rules 961, 1001: "annotate the backend W"
         obj = after["object"] if after else obj
     if obj.lower() not in names:
         return None
@@ -140,6 +152,19 @@ def _worded_call(cell: str, names: frozenset[str]) -> str | None:
     if re.fullmatch(_RESTART_WORDS, verb):
         verb = "restart"
     return f"{'rollback' if verb.endswith(' back') else verb} {obj}"
+
+
+def _leads(lead: str) -> bool:
+    """Rule 1001: the words before a cell's change in words leave it a change made: each a
+    word of sequence or manner, or the doer (rule 960's :data:`_LEAD`), or any other word but
+    one making the verb a purpose, a negation (:data:`_NOT_LEAD`) or a read's object (a read
+    verb leads a read: "verify restart W")."""
+    for word in re.findall(r"[a-z']+(?:\s+(?:that|\d+))?", lead, re.I):
+        if re.fullmatch(_LEAD, word, re.I):
+            continue
+        if _NOT_LEAD.fullmatch(word) or _NO_CHANGE.fullmatch(word):
+            return False
+    return True
 
 
 #: rule 964: a word opening a cell, then one of the scenario's objects marked as an object
@@ -175,9 +200,22 @@ def _any_verb_call(cell: str, names: frozenset[str]) -> str | None:
     m = _ANY_VERB.match(cell.replace("`", ""))
     if m is None or m["object"].lower() not in names or _NO_CHANGE.fullmatch(m["verb"]):
         return None
-    if not (m["det"] or m["own"]) or is_known_kind(m["verb"]) or _NEEDED.search(cell):
+    if not (m["det"] or m["own"] or _bare_object(m)) or is_known_kind(m["verb"]):
         return None
-    return f"patch {m['object']}"
+    return None if _NEEDED.search(cell) else f"patch {m['object']}"
+
+
+#: rule 1001: a word's endings that make it a noun or an adjective, not a verb ("metrics W",
+#: "degraded W", "failing W", "current W", "stateful W")
+_NOT_VERB = re.compile(r"[a-z-]*(?:s|ed|ing|ly|al|ent|ant|ive|ous|ful|less|ic|able|ible)", re.I)
+
+
+def _bare_object(m: re.Match[str]) -> bool:
+    """Rule 1001 (widens 964): the name alone after the cell's first word, nothing after it
+    but a stop ("nudge W"): the word is a verb and the name its object unless the word's
+    ending makes it a noun or an adjective (:data:`_NOT_VERB`)."""
+    rest = m.string[m.end() :].strip(" *_.")
+    return not m["kind"] and not rest and not _NOT_VERB.fullmatch(m["verb"])
 
 
 #: what makes a cell's change one to come, not made or waiting on a condition
@@ -201,7 +239,15 @@ _NOT_MADE_TABLE = re.compile(
 
 #: rule 956: a dry run denied ("not a dry run", "no dry-run", "without a dry run"): the change
 #: was made, so the words say nothing of a call not made
-_REAL_RUN = re.compile(r"\b(?:not|no|never|without)\s+(?:(?:a|an|the|any)\s+)?dry[- ]?run\b", re.I)
+#: rule 1000 (widens 956): a dry run a word of not doing governs, before or after it ("dry run
+#: skipped", "skipped the dry run", "dry-run: off")
+_NOT_DOING = r"skipp\w*|omitt\w*|bypass\w*|waived|disabled|off|none|not\s+(?:been\s+)?[a-z]+"
+_REAL_RUN = re.compile(
+    r"\b(?:not|no|never|without)\s+(?:(?:a|an|the|any)\s+)?dry[- ]?run\b"
+    rf"|\b(?:{_NOT_DOING})\s+(?:(?:a|an|the|any)\s+)?dry[- ]?run\b"
+    rf"|\bdry[- ]?run\b\s*(?::\s*|(?:was|is|were|being)\s+)?(?:{_NOT_DOING})\b",
+    re.I,
+)
 
 
 def real_run(text: str) -> str:

@@ -79,8 +79,12 @@ _LABELLED = re.compile(rf"\b(?:{LABEL.pattern}){_SET_OFF}", re.IGNORECASE)
 #: rule 910: a footnote's mark opening the line ("[8] kubectl describe nodes - why: ...", rule
 #: 893's call note; "(8) ...") is a list marker: the line is the call's account, its call reported made;
 #: rule 950: so is a number after "#" ("#8 kubectl ...", heldout35's way of citing a call)
+#: rule 998 (widens 910 and 950): any mark with no letter of the alphabet opening the line,
+#: set off by a space, is its list marker ("\u00b3 kubectl get ...", "\u2460 ...", "\u2192 ..."):
+#: a mark is read by what it is not (a word, the call, a heading's "#"), not by a list of marks
 _MARKER = re.compile(
-    r"^\s*(?:(?:\d+[.)]|[-*+\u2022]|\[\d{1,3}\]:?|\(\d{1,3}\):?|\#\d{1,3}:?)\s+)?"
+    r"^\s*(?:(?:\d+[.)]|[-*+\u2022]|\[\d{1,3}\]:?|\(\d{1,3}\):?|\#\d{1,3}:?"
+    r"|(?!#{1,6}\s)[^\sA-Za-z`$|]{1,8})\s+)?"
     r"(?:\[[ xX]\]\s+)?(?:\$\s*)?"
 )
 _OPENS = re.compile(
