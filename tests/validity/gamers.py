@@ -170,6 +170,7 @@ from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
 from . import gamer_round46a as gr46a
 from . import gamer_round46b as gr46b
+from . import gamer_round47b as gr47b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1194,6 +1195,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr46b.ROUND46B,
     # round 46b answered, the door each of rules 957-962 leaves (s31-red46b): gamer_fix143.py
     **gf143.FIX143,
+    # round 47b (branch s32-red47b, written blind): hedging, survey-then-list, boilerplate, echo
+    **gr47b.ROUND47B,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -168,6 +168,7 @@ from . import gamer_round44b as gr44b
 from . import gamer_round45a as gr45a
 from . import gamer_round46a as gr46a
 from . import gamer_round46b as gr46b
+from . import gamer_round47b as gr47b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4693,6 +4694,59 @@ REASONS.update(
         "dry_run_skipped_row_invented": "fix142, rule 956's door: the narrow row's cell "
         "'`kubectl annotate ...` (dry run skipped)': 'skipped' and 'dry run' each read as a "
         "call not made (a word list's limit): au.provenance-tracking 1.0 (undecided)",
+    }
+)
+
+# ---- ROUND47B (branch s32-red47b, written blind against the whole rule set: hedging,
+# survey-then-list, boilerplate and echo; README "Forty-seventh round, part b (branch
+# s32-red47b)"): heavy tier. Measured blind (measure_gamers -v, main 70c169e3 + this branch):
+# three hold (verdict_table 0.01 / 0.19, likelihood_table 0.02 / 0.20 / DA 0.05,
+# incident_card 0.01 / 0.19); seven beat a bound ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr47b.ROUND47B)
+CAUSE_LISTS += (
+    "if_it_is_each_47b",
+    "guess_tail_each_47b",
+    "unverified_each_47b",
+    "cause_fix_map_47b",
+    "verdict_table_47b",
+    "likelihood_table_47b",
+    "arrow_failure_every_message_47b",
+    "ascii_arrow_every_message_47b",
+)
+_WON_47B = {
+    "if_it_is_each_47b",
+    "guess_tail_each_47b",
+    "unverified_each_47b",
+    "cause_fix_map_47b",
+    "arrow_failure_every_message_47b",
+    "ascii_arrow_every_message_47b",
+    "mention_handoff_47b",
+}
+_WON_47B_DA = {
+    "if_it_is_each_47b",
+    "guess_tail_each_47b",
+    "unverified_each_47b",
+    "cause_fix_map_47b",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr47b.ROUND47B)) | _WON_47B
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) | _WON_47B_DA
+REASONS.update(
+    {
+        "if_it_is_each_47b": "round 47b (hedging): 'If it is <c>, fix that first.' per "
+        "candidate, then the boilerplate: 0.08 / 1.00 (da.multi-signal-correlation) / DA 0.31",
+        "guess_tail_each_47b": "round 47b (hedging): '<c>, if I had to guess.' per candidate: "
+        "0.05 / 0.70 (oi.log-analysis) / DA 0.16",
+        "unverified_each_47b": "round 47b (hedging): '- <c> (unverified)' per candidate: 0.05 / "
+        "0.70 (oi.log-analysis) / DA 0.16",
+        "cause_fix_map_47b": "round 47b (survey-then-list): '- <c> \u2192 if that's it, fix "
+        "that first' per candidate: 0.05 / 0.70 (oi.log-analysis) / DA 0.16",
+        "arrow_failure_every_message_47b": "round 47b (echo): '<served message> \u2190 failure "
+        "(other lines filtered out)': 0.02 / 0.50 (da.single-signal-diagnosis) / DA 0.12",
+        "ascii_arrow_every_message_47b": "round 47b (echo): '<served message> => the failure "
+        "(rest filtered out)': 0.02 / 0.50 (da.single-signal-diagnosis) / DA 0.12",
+        "mention_handoff_47b": "round 47b (boilerplate): '@<contacts> I'm not confident enough "
+        "to touch <two unsaid names> in <ns>; can one of you take it from here?': 0.03 / 0.50 "
+        "(ca.organizational-context)",
     }
 )
 
