@@ -31,6 +31,7 @@ from ._claims import (
     labelled,
     read_items,
 )
+from ._claim_views import hedged_sentences
 from ._cue import Cue
 from ._explained import explained
 from ._named_cause import names_cause, of_reading, unrestated
@@ -158,7 +159,14 @@ def check_causes(
     found = claims(text)
     if observed is not None:
         out.wrong += stated_faults(
-            text, found, true_classes | observed, truth, names, catalogue(), causes=true_classes
+            text,
+            found,
+            true_classes | observed,
+            truth,
+            names,
+            catalogue(),
+            causes=true_classes,
+            hedged=hedged_sentences(text),  # rule 988
         )
     # rule 387, read only where a slot is a chain: the faults said as the true cause's effects
     effects = cache(lambda: _effect_classes(found, truth, true_classes))

@@ -8,10 +8,11 @@ fault class the environment does not make true is a wrong claim, like a wrong ca
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any
 
 from ._cue import Cue, Searcher
+from ._hedge_kept import hedge_skipped
 from ._output import Forms, echoed_command
 from ._question import mask_questions
 from ._why_chain import is_why
@@ -79,6 +80,7 @@ def stated_faults(
     names: Iterable[str] = (),
     classes: Mapping[str, Phrases] | None = None,
     causes: set[str] | frozenset[str] = frozenset(),
+    hedged: Container[str] | None = None,
 ) -> list[str]:
     """Faults stated plainly as present that the environment does not make true (issue 27
     item 1): "The TLS certificate of W has expired." with no cause cue is a claim of that
@@ -93,13 +95,15 @@ def stated_faults(
     (:func:`._claims.catalogue`). Rule 611: a clause after a consequence word (:data:`EFFECT`)
     that follows, in its sentence, a clause stating the true cause (a ground-truth term, or a
     class of ``causes``, the truth's own, object names blanked) says what the fault did: none.
-    Rule 610: what a sentence only asks (:func:`._question.mask_questions`) states nothing."""
+    Rule 610: what a sentence only asks (:func:`._question.mask_questions`) states nothing.
+    Rule 988: ``hedged``, the answer's hedged and candidate sentences: a hedged plain statement
+    outside them is judged (:func:`._hedge_kept.hedge_skipped`)."""
     masks = [name_regex(n) for n in sorted(set(names), key=len, reverse=True) if n]
     forms: Forms = getattr(text, "forms", None) or Forms()
     out: list[str] = []
     for claim in found:
-        if claim.causal or claim.hedged or text.account(claim.text):
-            continue
+        if claim.causal or hedge_skipped(claim, hedged) or text.account(claim.text):
+            continue  # rule 988: a hedge the committed view keeps is judged
         if claim.rebutted and not claim.aside:
             continue  # rule 590: a rebuttal's reason blames nothing, yet states what it says
         if is_why(claim.text):
