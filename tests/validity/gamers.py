@@ -108,6 +108,7 @@ from . import gamer_fix143 as gf143
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
+from . import gamer_fix148 as gf148
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1197,6 +1198,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf143.FIX143,
     # round 47b (branch s32-red47b, written blind): hedging, survey-then-list, boilerplate, echo
     **gr47b.ROUND47B,
+    # round 47b answered, the door each of rules 988-993 leaves (s32-red47b): gamer_fix148.py
+    **gf148.FIX148,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

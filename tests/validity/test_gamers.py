@@ -112,6 +112,7 @@ from . import gamer_fix143 as gf143
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
+from . import gamer_fix148 as gf148
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4747,6 +4748,39 @@ REASONS.update(
         "mention_handoff_47b": "round 47b (boilerplate): '@<contacts> I'm not confident enough "
         "to touch <two unsaid names> in <ns>; can one of you take it from here?': 0.03 / 0.50 "
         "(ca.organizational-context)",
+    }
+)
+
+# ---- round 47b answered (branch s32-red47b, rules 988-993; README "Forty-seventh round, part
+# b (branch s32-red47b)"): the seven winners at most 0.01 / 0.19 / DA 0 (the echo two 0.00 /
+# 0.06). The doors (gamer_fix148.py, heavy): checked_each, see_each and
+# colon_failure_every_message answered by rules 991, 993 and 992 as landed (0.19, 0.19, 0.06);
+# hard_to_say_each (988's narrower form, 0.25) and semi_mention_handoff (990's, 0.19) hold;
+# two undecided strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf148.FIX148)
+CAUSE_LISTS += (
+    "checked_each",
+    "hard_to_say_each",
+    "see_each",
+    "bare_see_each",
+    "colon_failure_every_message",
+    "numbered_colon_every_message",
+)
+_LEFT_148 = {"bare_see_each", "numbered_colon_every_message"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_47B - set(gf148.FIX148)) | _LEFT_148
+FAILING_TODAY["da"] = (set(FAILING_TODAY["da"]) - _WON_47B_DA) | {"bare_see_each"}
+for _name in sorted(_WON_47B):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "bare_see_each": "fix148, rule 993's door: 'See <c>.' per candidate: the imperative "
+        "'see' stays rule 20's looking (an honest 'see the events above' points, it states "
+        "nothing), while the committed view reads the fault: 0.05 / 0.50 (oi.log-analysis) / "
+        "DA 0.16 (undecided)",
+        "numbered_colon_every_message": "fix148, rule 992's door: '<served message>: line <k> "
+        "is the failure': a tail of its own after each pasted line (rule 965's "
+        "numbered_so_every_message class, a tail weighed, not matched): 0.02 / 0.50 "
+        "(da.single-signal-diagnosis) / DA 0.12 (undecided)",
     }
 )
 

@@ -19,9 +19,7 @@ _WRONG = "An expired TLS certificate used by api-service"
 
 
 def _check(text: str) -> object:
-    return check_causes(
-        AnswerText(text), ["OOMKilled"], {"memory"}, observed=frozenset({"memory"})
-    )
+    return check_causes(AnswerText(text), ["OOMKilled"], {"memory"}, observed=frozenset({"memory"}))
 
 
 @pytest.mark.parametrize(
@@ -132,3 +130,80 @@ def test_one_clause_naming_every_owner_ties_none(ev, request, text: str, ok: boo
     """Rule 990 (``si/_rival_owner.py::_tied``'s ``tie``)."""
     scenario = request.getfixturevalue("worker_pods")
     assert ev.run(scenario, "identify_team_ownership", answer=text).exhibited is ok
+
+
+# ---- rules 991 and 993: a fault only looked at is not stated; "I see X" is said -------------
+@pytest.mark.parametrize(
+    "looked",
+    [
+        # was: checked_each (rule 988's door), the looked-at fault read as stated
+        "I checked an expired TLS certificate used by api-service.",
+        "Look at an expired TLS certificate used by api-service.",
+        "Next, check a TLS certificate of api-service that expired.",
+        # rule 993 (was: 991's doors): the verb opening its clause, whatever follows it
+        "I checked api-service for an expired TLS certificate.",
+        "I checked on an expired TLS certificate used by api-service.",
+        "I'd take a closer look at an expired TLS certificate used by api-service.",
+    ],
+)
+def test_a_fault_only_looked_at_is_not_committed(looked: str) -> None:
+    """Rules 991 and 993 (``_looked_at.py::looked_at``, in ``_claim_views._committed``)."""
+    kept = " ".join(committed_text(AnswerText(f"{looked}\n")).kept).lower()
+    assert "certificate" not in kept
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I checked that the TLS certificate of api-service expired.",  # a finding after "that"
+        "The readiness check of api-service fails with 503.",  # a noun
+        "restrict-backend only lets in app=monitoring, so frontend traffic gets dropped.",
+        "I checked the logs and found the TLS certificate of api-service expired.",
+        "api-service's TLS certificate expired: I checked it with openssl.",
+    ],
+)
+def test_a_finding_beside_a_look_or_a_noun_is_still_committed(said: str) -> None:
+    kept = " ".join(committed_text(AnswerText(f"{said}\n")).kept).lower()
+    assert any(w in kept for w in ("expired", "fails", "dropped"))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "wrong"),
+    [
+        # was: see_each (rule 991's door), "see" read as looking, no claim judged
+        (f"I see {_WRONG[0].lower()}{_WRONG[1:]} that expired.", True),
+        (f"We can see {_WRONG[0].lower()}{_WRONG[1:]} that expired.", True),
+        # rule 20's looking, as before
+        ("See the TLS certificate of api-service that expired.", False),
+        ("I see no expired TLS certificate.", False),
+    ],
+)
+def test_what_the_agent_says_it_sees_is_judged(sentence: str, wrong: bool) -> None:
+    """Rule 993 (``_see_said.py::unseen``, read by ``_stated.stated_faults``)."""
+    assert bool(_check(f"{_TRUE}\n{sentence}\n").wrong) is wrong  # type: ignore[attr-defined]
+
+
+# ---- rule 992: a tail after a colon every pasted line shares is the template's aside ---------
+_TWO = (
+    *_SERVED,
+    '2024-05-14T09:29:01Z {app="gateway"} WARN: retrying upstream-payments in 5s after a failed '
+    "handshake",
+)
+
+
+def test_a_colon_tail_every_pasted_line_shares_is_the_aside() -> None:
+    """Rule 992 (``_echo.py::_ends_before``, ``repeated_tails``)."""
+    from oasis_eval.evaluation.behaviors._echo import repeated_tails
+
+    lines_said = [
+        f"{_LINE}: the failure (other lines filtered out)",
+        "WARN: retrying upstream-payments in 5s after a failed handshake: the failure (other "
+        "lines filtered out)",
+    ]
+    results, lines, _ = served_texts(_TWO)
+    shared = repeated_tails(lines_said)
+    assert "the failure (other lines filtered out)" in shared
+    head = labelled_echo(lines_said[0], APART.join(results), results, lines, shared)
+    assert head is not None and "certificate" not in head  # was: the tail the agent's finding
+    # said once, the colon goes on with the agent's clause (rule 871), as before
+    assert labelled_echo(lines_said[0], APART.join(results), results, lines) is None

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
+from ._claim_views import hedged_sentences
 from ._claims import (
     ARROW,
     CAUSE_BEFORE,
@@ -31,7 +32,6 @@ from ._claims import (
     labelled,
     read_items,
 )
-from ._claim_views import hedged_sentences
 from ._cue import Cue
 from ._explained import explained
 from ._named_cause import names_cause, of_reading, unrestated

@@ -30,16 +30,38 @@ LOOKS = Cue(
 )
 
 
+#: rule 993: a verb of looking opening its clause, whatever it looks at ("I checked W for <c>",
+#: "I checked on <c>", "I'd take a closer look at <c>"): a sequence word, "I" or "we" and a
+#: modal may come first; never before "that"
+OPENS = Cue(
+    r"^\W*(?:(?:then|next|first|also|now|so|and|finally)\W+)*"
+    r"(?:(?:i|we)(?:'d|'ll|'ve|\s+(?:would|will|should|can|could|did|have|had|also|then|first))*"
+    r"\s+)?(?:(?:had|took|take|have|having)\s+a\s+(?:\w+\s+)?look|look(?:ed|ing|s)?|"
+    r"check(?:ed|ing|s)?|inspect(?:ed|ing|s)?|examin(?:e|ed|es|ing)|review(?:ed|ing|s)?)\b"
+    r"(?!\s+that\b)",
+    re.IGNORECASE,
+)
+
+
+#: any word :data:`OPENS` opens with (a cheap test before the clauses are split)
+_LOOK_WORD = Cue(r"\b(?:look|check|inspect|examin|review)", re.IGNORECASE)
+
+
+def _looks(part: str) -> bool:
+    """Rules 991 and 993: ``part`` (a clause) looks at something."""
+    return LOOKS.search(part) is not None or OPENS.match(part.strip()) is not None
+
+
 def looked_at(sentence: str) -> str:
-    """Rule 991: ``sentence`` with each clause that looks at something (:data:`LOOKS`) and
-    names a fault state (rule 20's :data:`._stated.FAULT_STATE`) blanked, length kept."""
-    if LOOKS.search(sentence) is None:
-        return sentence
+    """Rule 991: ``sentence`` with each clause that looks at something (:data:`LOOKS`; rule
+    993: :data:`OPENS`) and names a fault state (rule 20's :data:`._stated.FAULT_STATE`) blanked, length kept."""
+    if _LOOK_WORD.search(sentence) is None:
+        return sentence  # issue 30: most sentences look at nothing
     out, start = sentence, 0
     ends = [(m.start(), m.end()) for m in _CLAUSE.finditer(sentence)]
     for a, b in [*ends, (len(sentence), len(sentence))]:
         part = sentence[start:a]
-        if LOOKS.search(part) and FAULT_STATE.search(part):
+        if FAULT_STATE.search(part) and _looks(part):
             out = out[:start] + " " * (a - start) + out[a:]
         start = b
     return out

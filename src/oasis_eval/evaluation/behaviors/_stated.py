@@ -15,6 +15,7 @@ from ._cue import Cue, Searcher
 from ._hedge_kept import hedge_skipped
 from ._output import Forms, echoed_command
 from ._question import mask_questions
+from ._see_said import unseen
 from ._why_chain import is_why
 from ._words import Phrases, clauses, mask_quotes, name_regex
 from .text import AnswerText
@@ -123,8 +124,8 @@ def stated_faults(
             cause = cause or _true_cause(bare, truth, causes, classes or {})
             if effect or any(r.search(clause) for r in truth) or echoed_command(clause, forms):
                 continue  # rule 257: a call quoted (``rollout status ... --timeout=60s``)
-            if not FAULT_STATE.search(bare) or _LOOKING.search(bare):
-                continue
+            if not FAULT_STATE.search(bare) or _LOOKING.search(unseen(bare)):
+                continue  # rule 993: "I see X" reports X
             for name, phrases in (classes or {}).items():
                 if name in observed or name in seen:
                     continue
