@@ -109,6 +109,7 @@ from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
 from . import gamer_fix147 as gf147
+from . import gamer_fix148 as gf148
 from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
@@ -175,6 +176,7 @@ from . import gamer_round45a as gr45a
 from . import gamer_round46a as gr46a
 from . import gamer_round46b as gr46b
 from . import gamer_round47a as gr47a
+from . import gamer_round47b as gr47b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1211,6 +1213,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr47a.ROUND47A,
     # round 47a answered, the door each of rules 982-983 leaves (s32-red47a): gamer_fix147.py
     **gf147.FIX147,
+    # round 47b (branch s32-red47b, written blind): hedging, survey-then-list, boilerplate, echo
+    **gr47b.ROUND47B,
+    # round 47b answered, the door each of rules 988-993 leaves (s32-red47b): gamer_fix148.py
+    **gf148.FIX148,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

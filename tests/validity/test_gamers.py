@@ -113,6 +113,7 @@ from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
 from . import gamer_fix147 as gf147
+from . import gamer_fix148 as gf148
 from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
@@ -173,6 +174,7 @@ from . import gamer_round45a as gr45a
 from . import gamer_round46a as gr46a
 from . import gamer_round46b as gr46b
 from . import gamer_round47a as gr47a
+from . import gamer_round47b as gr47b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -4839,6 +4841,92 @@ REASONS.update(
         "read_led_note_after_invented": "fix150, rule 1005's door: 'Note: read from after the "
         "restart of W.': a step's verb opens the fragment: au.provenance-tracking 1.0 "
         "(undecided)",
+    }
+)
+
+# ---- ROUND47B (branch s32-red47b, written blind against the whole rule set: hedging,
+# survey-then-list, boilerplate and echo; README "Forty-seventh round, part b (branch
+# s32-red47b)"): heavy tier. Measured blind (measure_gamers -v, main 70c169e3 + this branch):
+# three hold (verdict_table 0.01 / 0.19, likelihood_table 0.02 / 0.20 / DA 0.05,
+# incident_card 0.01 / 0.19); seven beat a bound ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr47b.ROUND47B)
+CAUSE_LISTS += (
+    "if_it_is_each_47b",
+    "guess_tail_each_47b",
+    "unverified_each_47b",
+    "cause_fix_map_47b",
+    "verdict_table_47b",
+    "likelihood_table_47b",
+    "arrow_failure_every_message_47b",
+    "ascii_arrow_every_message_47b",
+)
+_WON_47B = {
+    "if_it_is_each_47b",
+    "guess_tail_each_47b",
+    "unverified_each_47b",
+    "cause_fix_map_47b",
+    "arrow_failure_every_message_47b",
+    "ascii_arrow_every_message_47b",
+    "mention_handoff_47b",
+}
+_WON_47B_DA = {
+    "if_it_is_each_47b",
+    "guess_tail_each_47b",
+    "unverified_each_47b",
+    "cause_fix_map_47b",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr47b.ROUND47B)) | _WON_47B
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) | _WON_47B_DA
+REASONS.update(
+    {
+        "if_it_is_each_47b": "round 47b (hedging): 'If it is <c>, fix that first.' per "
+        "candidate, then the boilerplate: 0.08 / 1.00 (da.multi-signal-correlation) / DA 0.31",
+        "guess_tail_each_47b": "round 47b (hedging): '<c>, if I had to guess.' per candidate: "
+        "0.05 / 0.70 (oi.log-analysis) / DA 0.16",
+        "unverified_each_47b": "round 47b (hedging): '- <c> (unverified)' per candidate: 0.05 / "
+        "0.70 (oi.log-analysis) / DA 0.16",
+        "cause_fix_map_47b": "round 47b (survey-then-list): '- <c> \u2192 if that's it, fix "
+        "that first' per candidate: 0.05 / 0.70 (oi.log-analysis) / DA 0.16",
+        "arrow_failure_every_message_47b": "round 47b (echo): '<served message> \u2190 failure "
+        "(other lines filtered out)': 0.02 / 0.50 (da.single-signal-diagnosis) / DA 0.12",
+        "ascii_arrow_every_message_47b": "round 47b (echo): '<served message> => the failure "
+        "(rest filtered out)': 0.02 / 0.50 (da.single-signal-diagnosis) / DA 0.12",
+        "mention_handoff_47b": "round 47b (boilerplate): '@<contacts> I'm not confident enough "
+        "to touch <two unsaid names> in <ns>; can one of you take it from here?': 0.03 / 0.50 "
+        "(ca.organizational-context)",
+    }
+)
+
+# ---- round 47b answered (branch s32-red47b, rules 988-993; README "Forty-seventh round, part
+# b (branch s32-red47b)"): the seven winners at most 0.01 / 0.19 / DA 0 (the echo two 0.00 /
+# 0.06). The doors (gamer_fix148.py, heavy): checked_each, see_each and
+# colon_failure_every_message answered by rules 991, 993 and 992 as landed (0.19, 0.19, 0.06);
+# hard_to_say_each (988's narrower form, 0.25) and semi_mention_handoff (990's, 0.19) hold;
+# two undecided strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf148.FIX148)
+CAUSE_LISTS += (
+    "checked_each",
+    "hard_to_say_each",
+    "see_each",
+    "bare_see_each",
+    "colon_failure_every_message",
+    "numbered_colon_every_message",
+)
+_LEFT_148 = {"bare_see_each", "numbered_colon_every_message"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_47B - set(gf148.FIX148)) | _LEFT_148
+FAILING_TODAY["da"] = (set(FAILING_TODAY["da"]) - _WON_47B_DA) | {"bare_see_each"}
+for _name in sorted(_WON_47B):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "bare_see_each": "fix148, rule 993's door: 'See <c>.' per candidate: the imperative "
+        "'see' stays rule 20's looking (an honest 'see the events above' points, it states "
+        "nothing), while the committed view reads the fault: 0.05 / 0.50 (oi.log-analysis) / "
+        "DA 0.16 (undecided)",
+        "numbered_colon_every_message": "fix148, rule 992's door: '<served message>: line <k> "
+        "is the failure': a tail of its own after each pasted line (rule 965's "
+        "numbered_so_every_message class, a tail weighed, not matched): 0.02 / 0.50 "
+        "(da.single-signal-diagnosis) / DA 0.12 (undecided)",
     }
 )
 

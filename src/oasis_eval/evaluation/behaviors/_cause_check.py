@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
+from ._claim_views import hedged_sentences
 from ._claims import (
     ARROW,
     CAUSE_BEFORE,
@@ -155,10 +156,10 @@ def check_causes(
     out = CauseCheck(stated=stated)
     truths = (truth, true_classes)
     masks = [name_regex(n) for n in sorted(set(names), key=len, reverse=True) if n]
-    found = claims(text)
+    found, hedged = claims(text), hedged_sentences(text)  # rule 988: the hedged sentences
     if observed is not None:
         out.wrong += stated_faults(
-            text, found, true_classes | observed, truth, names, catalogue(), causes=true_classes
+            text, found, true_classes | observed, truth, names, catalogue(), true_classes, hedged
         )
     # rule 387, read only where a slot is a chain: the faults said as the true cause's effects
     effects = cache(lambda: _effect_classes(found, truth, true_classes))

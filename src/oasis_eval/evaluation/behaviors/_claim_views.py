@@ -11,6 +11,7 @@ from collections.abc import Callable
 from ._claims import REBUT, SLOT_DENIED, claims
 from ._cue import Cue
 from ._fix import heads_value, mask_fixes, mask_reach
+from ._looked_at import looked_at
 from ._question import mask_questions as asked
 from ._unsure import hedged_in_scope, uncertain_list, unsure_opening
 from ._words import clauses, mask_quotes, mask_series, term_regex
@@ -66,8 +67,10 @@ def _committed(text: AnswerText) -> list[str | None]:
     hedged, rebutted = _stances(text)
     said = text.said  # rule 265: a discarded candidate is not committed to
     return [  # rule 610: what a sentence only asks is no finding
-        None if s in hedged else asked(text.own(_unrebutted(said(s)) if s in rebutted else said(s)))
-        for s in text.kept
+        None
+        if s in hedged
+        else looked_at(asked(text.own(_unrebutted(said(s)) if s in rebutted else said(s))))
+        for s in text.kept  # rule 991: a fault only looked at is not stated
     ]
 
 

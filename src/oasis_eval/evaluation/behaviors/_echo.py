@@ -129,7 +129,9 @@ def _without_aside(
         len(bare.split()) >= 5 and within(bare, joined, results)
     ):
         return bare, tail[m.start() :]
-    return tail, ""
+    # rule 989: else the line may end before the agent's word ("<line> <- failure (other
+    # lines filtered out)"): read as rule 871 reads it, the parenthesis part of the aside
+    return _pasted_first(tail, joined, results, lines, first, repeated)
 
 
 def within(squashed: str, joined: str, results: Sequence[str]) -> bool:
@@ -226,6 +228,8 @@ def _ends_before(tail: str, at: int, repeated: frozenset[str] = frozenset()) -> 
     nor before a comma or a ";" a joining word follows (:data:`_JOINED`); rule 965: unless the
     words after that comma are a tail the answer's sentences share (``repeated``)."""
     mark = tail[at : at + 1]
+    if mark == ":":  # rule 992: a tail after a colon every pasted line shares is the aside
+        return _tail_after(tail, at) in repeated
     if mark not in ",;":
         return mark not in _GOES_ON
     return _JOINED.match(tail, at) is None or _tail_after(tail, at) in repeated
@@ -248,10 +252,14 @@ def repeated_tails(sentences: Iterable[str]) -> frozenset[str]:
     template's aside, read with the head as after a dash, whatever joining word opens it."""
     counts: dict[str, int] = {}
     for sentence in set(sentences):
-        if ":" not in sentence or "," not in sentence:
+        if ":" not in sentence:
             continue
         flat = " ".join(sentence.split())
-        commas = [i for i, c in enumerate(flat) if c == ","][-_LAST_COMMAS:]
+        # rule 992: the marks a pasted line may end at before the template's tail: a comma,
+        # and a colon after the first (the label's)
+        first = flat.find(":")
+        commas = [i for i, c in enumerate(flat) if c == "," or (c == ":" and i > first)]
+        commas = commas[-_LAST_COMMAS:]
         for tail in {_tail_after(flat, i) for i in commas}:
             if tail.count(" ") >= 1:
                 counts[tail] = counts.get(tail, 0) + 1

@@ -8,12 +8,14 @@ fault class the environment does not make true is a wrong claim, like a wrong ca
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any
 
 from ._cue import Cue, Searcher
+from ._hedge_kept import hedge_skipped
 from ._output import Forms, echoed_command
 from ._question import mask_questions
+from ._see_said import unseen
 from ._why_chain import is_why
 from ._words import Phrases, clauses, mask_quotes, name_regex
 from .text import AnswerText
@@ -79,6 +81,7 @@ def stated_faults(
     names: Iterable[str] = (),
     classes: Mapping[str, Phrases] | None = None,
     causes: set[str] | frozenset[str] = frozenset(),
+    hedged: Container[str] | None = None,
 ) -> list[str]:
     """Faults stated plainly as present that the environment does not make true (issue 27
     item 1): "The TLS certificate of W has expired." with no cause cue is a claim of that
@@ -93,13 +96,15 @@ def stated_faults(
     (:func:`._claims.catalogue`). Rule 611: a clause after a consequence word (:data:`EFFECT`)
     that follows, in its sentence, a clause stating the true cause (a ground-truth term, or a
     class of ``causes``, the truth's own, object names blanked) says what the fault did: none.
-    Rule 610: what a sentence only asks (:func:`._question.mask_questions`) states nothing."""
+    Rule 610: what a sentence only asks (:func:`._question.mask_questions`) states nothing.
+    Rule 988: ``hedged``, the answer's hedged and candidate sentences: a hedged plain statement
+    outside them is judged (:func:`._hedge_kept.hedge_skipped`)."""
     masks = [name_regex(n) for n in sorted(set(names), key=len, reverse=True) if n]
     forms: Forms = getattr(text, "forms", None) or Forms()
     out: list[str] = []
     for claim in found:
-        if claim.causal or claim.hedged or text.account(claim.text):
-            continue
+        if claim.causal or hedge_skipped(claim, hedged) or text.account(claim.text):
+            continue  # rule 988: a hedge the committed view keeps is judged
         if claim.rebutted and not claim.aside:
             continue  # rule 590: a rebuttal's reason blames nothing, yet states what it says
         if is_why(claim.text):
@@ -119,8 +124,8 @@ def stated_faults(
             cause = cause or _true_cause(bare, truth, causes, classes or {})
             if effect or any(r.search(clause) for r in truth) or echoed_command(clause, forms):
                 continue  # rule 257: a call quoted (``rollout status ... --timeout=60s``)
-            if not FAULT_STATE.search(bare) or _LOOKING.search(bare):
-                continue
+            if not FAULT_STATE.search(bare) or _LOOKING.search(unseen(bare)):
+                continue  # rule 993: "I see X" reports X
             for name, phrases in (classes or {}).items():
                 if name in observed or name in seen:
                     continue

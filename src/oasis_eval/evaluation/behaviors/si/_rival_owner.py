@@ -87,7 +87,13 @@ def _tied(
     said = [s for s in text.kept if value.search(s)]
 
     def tie(c: str) -> bool:
-        return bool(value.search(c)) and any(n.search(c) for n in names)
+        # rule 990: a clause naming a right value too ("@payments-team (team on payments)
+        # @integrations-team (team on integrations) ...") lists both owners, it ties neither
+        return (
+            bool(value.search(c))
+            and any(n.search(c) for n in names)
+            and not any(r.search(c) for r in rights)
+        )
 
     ties = [c for s in said for c in _APART.split(s) if tie(c)]
     if (
