@@ -11,12 +11,19 @@ from collections.abc import Callable
 from ._claims import REBUT, SLOT_DENIED, claims
 from ._cue import Cue
 from ._fix import heads_value, mask_fixes, mask_reach
-from ._question import mask_questions as asked
+from ._menu import mask_menus
+from ._question import mask_questions
 from ._unsure import hedged_in_scope, uncertain_list, unsure_opening
 from ._words import clauses, mask_quotes, mask_series, term_regex
 from .text import AnswerText
 
 _JOINED = Cue(r",\s*(?:and|but|while|whereas|although|though|so)\b|\b(?:but|whereas|while)\b", re.I)
+
+
+def asked(sentence: str) -> str:
+    """``sentence`` with what it only asks (rule 610) and the menus it offers (rule 994)
+    blanked: neither states a cause."""
+    return mask_menus(mask_questions(sentence))
 
 
 def hedged_sentences(text: AnswerText) -> set[str]:
