@@ -109,8 +109,9 @@ _LEAD_WORDS = frozenset({"the", "a", "an", "its", "their", "and", "also", "then"
 #: rule 996: words that open a clause of their own wherever they stand ("W runs out at
 #: 256Mi while X ...")
 _CLAUSE_WORDS = frozenset({"while", "whilst", "whereas", "but", "although", "though"})
-#: rule 996: the marks a clause opens after
-_MARKS = (",", ";", ":", "(", "\n", ".", "!", "?", "-", "\u2014", "\u2013", "|")
+#: rule 996: the marks a clause opens after (a label's closing bracket, "[metrics] X: ..."; not
+#: an opening parenthesis, which holds an aside: "W (like X) runs out at ...")
+_MARKS = (",", ";", ":", ")", "]", "\n", ".", "!", "?", "-", "\u2014", "\u2013", "|")
 
 
 def _subject_at(sentence: str, at: int) -> bool:
