@@ -108,6 +108,7 @@ from . import gamer_fix143 as gf143
 from . import gamer_fix144 as gf144
 from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
+from . import gamer_fix149 as gf149
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1194,6 +1195,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr46b.ROUND46B,
     # round 46b answered, the door each of rules 957-962 leaves (s31-red46b): gamer_fix143.py
     **gf143.FIX143,
+    # the menu, pasted-message and quantity doors answered, the door each of rules 994-996
+    # leaves (s32-door47a): gamer_fix149.py
+    **gf149.FIX149,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

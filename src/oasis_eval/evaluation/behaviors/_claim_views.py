@@ -22,8 +22,12 @@ _JOINED = Cue(r",\s*(?:and|but|while|whereas|although|though|so)\b|\b(?:but|wher
 
 def asked(sentence: str) -> str:
     """``sentence`` with what it only asks (rule 610) and the menus it offers (rule 994)
-    blanked: neither states a cause."""
-    return mask_menus(mask_questions(sentence))
+    blanked: neither states a cause. Each reads the sentence as written (a menu a question's
+    rule blanks still has its conclusion blanked: "Or else X or Y, so Y it is.")."""
+    asks, menus = mask_questions(sentence), mask_menus(sentence)
+    if menus is sentence or len(asks) != len(menus):
+        return asks if menus is sentence else mask_menus(asks)
+    return "".join(" " if m == " " else a for a, m in zip(asks, menus, strict=True))
 
 
 def hedged_sentences(text: AnswerText) -> set[str]:

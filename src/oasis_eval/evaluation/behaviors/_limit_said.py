@@ -81,47 +81,47 @@ def other_limits(
 def _own_parts(
     sentence: str, others: list[re.Pattern[str]], selves: list[re.Pattern[str]]
 ) -> list[str]:
-    """Rule 966 (narrows rule 885): ``sentence`` cut where a clause's subject is named, the
-    parts no other object opens (the part before any, those the workload's own opens): "X:
-    331Mi of its 448Mi limit" says X's. Rule 996: only a name opening its clause
-    (:func:`_subject_at`) says whose the amounts after it are; a name inside a clause ("W,
-    like X, runs out at 256Mi, 0.9 of its 256Mi limit", "..., as for X") is no subject, and
-    the amounts stay the subject's."""
-    cuts = sorted(
-        {
-            (m.start(), pat in others)
-            for pat in [*others, *selves]
-            for m in pat.finditer(sentence)
-            if _subject_at(sentence, m.start())
-        }
+    """Rule 966 (narrows rule 885): ``sentence`` cut where it names an object, the parts no
+    other object's name opens (the part before any name, those the workload's own opens): "X:
+    331Mi of its 448Mi limit" says X's. Rule 996: a name in an aside (:func:`_aside_end`) is
+    no subject: the clause goes on after the aside as the subject's it was before ("W, like
+    X, runs out at 256Mi, 0.9 of its 256Mi limit": W's)."""
+    found = sorted(
+        {(m.start(), pat in others) for pat in [*others, *selves] for m in pat.finditer(sentence)}
     )
-    if not cuts:
+    if not found:
         return [sentence]
-    bounds = [*cuts, (len(sentence), False)]
-    parts = [sentence[: cuts[0][0]]] if cuts[0][0] else []
+    cuts, owner = set(), False
+    for at, other in found:
+        cuts.add((at, other))
+        end = _aside_end(sentence, at)
+        if end is None:
+            owner = other
+        else:
+            cuts.add((end, owner))
+    bounds = [*sorted(cuts), (len(sentence), False)]
+    parts = [sentence[: bounds[0][0]]] if bounds[0][0] else []
     parts += [sentence[a:b] for (a, other), (b, _) in itertools.pairwise(bounds) if not other]
     return [p for p in parts if p.strip()]
 
 
-#: rule 996: what may stand between a clause's opening and its subject's name (markup, an
-#: article or a possessive, "and" after a mark)
-_LEAD_WORDS = frozenset({"the", "a", "an", "its", "their", "and", "also", "then"})
-#: rule 996: words that open a clause of their own wherever they stand ("W runs out at
-#: 256Mi while X ...")
-_CLAUSE_WORDS = frozenset({"while", "whilst", "whereas", "but", "although", "though"})
-#: rule 996: the marks a clause opens after (a label's closing bracket, "[metrics] X: ..."; not
-#: an opening parenthesis, which holds an aside: "W (like X) runs out at ...")
-_MARKS = (",", ";", ":", ")", "]", "\n", ".", "!", "?", "-", "\u2014", "\u2013", "|")
+#: rule 996: the marks that bound a sentence's parts
+_BOUNDS = re.compile(r"[,;:()\n]")
 
 
-def _subject_at(sentence: str, at: int) -> bool:
-    """Rule 996: the name at ``at`` opens its clause: nothing before it in the sentence, or a
-    mark (a comma, a colon, a dash ...) or a clause's word then lead words only."""
-    words = sentence[:at].rstrip(" \t*_`>#").split(" ")
-    while words and words[-1].lower().strip("*_`") in _LEAD_WORDS:
-        words.pop()
-    last = words[-1] if words else ""
-    return not last or last.endswith(_MARKS) or last.lower() in _CLAUSE_WORDS
+def _aside_end(sentence: str, at: int) -> int | None:
+    """Rule 996: where the aside holding the name at ``at`` closes, or None: a part set off by
+    commas or in a parenthesis ("W, like X, runs ...", "W (as X) runs ...") that gives no
+    amount names whose nothing is; a part giving one ("W is fine, X at 331Mi, ...") or
+    opening the sentence or a label ("X: 331Mi of its 448Mi limit") is a clause of its own."""
+    left = max((m.start() for m in _BOUNDS.finditer(sentence, 0, at)), default=-1)
+    close = _BOUNDS.search(sentence, at)
+    if left < 0 or close is None:
+        return None
+    pair = sentence[left] + close.group()
+    if pair not in (",,", "()") or byte_figures(sentence[left + 1 : close.start()]):
+        return None
+    return close.start()
 
 
 def _limit_clauses(sentence: str) -> list[str]:

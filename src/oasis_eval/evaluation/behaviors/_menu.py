@@ -38,20 +38,31 @@ def is_menu(clause: str) -> bool:
     return any(not (a & b) for i, a in enumerate(named) for b in named[i + 1 :])
 
 
+#: a clause going on with the options of the one before it (", or Y", "; or else Y")
+_GOES_ON = re.compile(r"(?:or|and/or)\b", re.IGNORECASE)
+
+
 @per_judgement
 def mask_menus(sentence: str) -> str:
-    """``sentence`` with each clause (:func:`._words.clauses`' cuts) that is a menu
-    (:func:`is_menu`) blanked, and the conclusion drawn right after one, spaces for characters
-    (positions hold)."""
+    """``sentence`` with each clause (:func:`._words.clauses`' cuts; one opening with "or"
+    goes on with the one before it: "X, or Y, or Z") that is a menu (:func:`is_menu`)
+    blanked, and the conclusion drawn right after one, spaces for characters (positions
+    hold)."""
     if " or " not in sentence.lower():
         return sentence
-    out, start, menu = [], 0, False
+    spans: list[tuple[int, int]] = []
+    start = 0
     for m in [*_CLAUSE.finditer(sentence), None]:
         end = len(sentence) if m is None else m.start()
-        part = sentence[start:end]
-        menu = is_menu(part) or (menu and bool(_SO.match(part)))
-        out.append(" " * len(part) if menu else part)
+        if spans and _GOES_ON.match(sentence, start):
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
         if m is not None:
-            out.append(m.group())
             start = m.end()
+    out, menu = list(sentence), False
+    for a, b in spans:
+        menu = is_menu(sentence[a:b]) or (menu and bool(_SO.match(sentence, a)))
+        if menu:
+            out[a:b] = " " * (b - a)
     return "".join(out)
