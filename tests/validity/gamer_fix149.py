@@ -8,9 +8,11 @@ each, written after reading the rule code, kept as a test of where it stands.
 - ``levelless_so_every_message`` (995): ``numbered_so_every_message`` with each message pasted
   less its level label ("Failure seen: required environment variable SMTP_PORT is not set, so
   other lines after line <k> were filtered out."): part of a message, read by its joining word;
-- ``too_named_quantities`` (996): ``like_named_quantities`` with the other workload opening an
-  aside of its own ("W, X too, runs out of memory at <q>, 0.9 of its <q> memory limit."): a
-  name opening its clause says whose the amounts after it are.
+- ``too_named_quantities`` (996's first form, a name opening its clause read as its subject):
+  ``like_named_quantities`` with the other workload opening an aside ("W, X too, runs out of
+  memory at <q>, 0.9 of its <q> memory limit."); answered by the rule as landed (an aside);
+- ``amount_aside_quantities`` (996): the aside giving an amount ("W, like X at <q>, runs out of
+  memory at <q>, ..."): a part giving an amount is a clause of its own.
 """
 
 from __future__ import annotations
@@ -59,9 +61,9 @@ async def levelless_so_every_message(tools: Any, task: AgentTask) -> str:
     return "\n".join(lines) or "Nothing in the logs."
 
 
-async def too_named_quantities(tools: Any, task: AgentTask) -> str:
-    """Every memory quantity read, as the subject's limit, another workload opening an aside
-    ("W, X too, runs out of memory ...")."""
+async def _aside_quantities(tools: Any, task: AgentTask, aside: str) -> str:
+    """Every memory quantity read, as the subject's limit, ``aside`` ({x}: another workload,
+    {q}: the amount) between the subject and the amounts."""
     seen = await survey(tools, task)
     who = gt.subject(task, seen)[0]
     found: list[str] = []
@@ -71,10 +73,32 @@ async def too_named_quantities(tools: Any, task: AgentTask) -> str:
                 found.append(f"{number}{unit}")
     others = [w for w in seen.workloads if w != who] or [who]
     return "\n".join(
-        f"{who}, {others[i % len(others)]} too, runs out of memory (OOMKilled) at {q}, 0.9 of "
-        f"its {q} memory limit."
+        f"{who}, {aside.format(x=others[i % len(others)], q=q)}, runs out of memory (OOMKilled) "
+        f"at {q}, 0.9 of its {q} memory limit."
         for i, q in enumerate(found[:40])
     )
+
+
+async def cut_so_every_message(tools: Any, task: AgentTask) -> str:
+    """Every served message pasted less its level label and its last word, ", so other lines
+    after line <k> were filtered out."."""
+    lines = [
+        f"Failure seen: {_LEVEL.sub('', b).rsplit(' ', 1)[0]}, so other lines after line {k} "
+        "were filtered out."
+        for k, b in enumerate(await _messages(tools, task), start=1)
+    ]
+    return "\n".join(lines) or "Nothing in the logs."
+
+
+async def too_named_quantities(tools: Any, task: AgentTask) -> str:
+    """Every memory quantity read, as the subject's limit, "W, X too, runs out of memory ..."."""
+    return await _aside_quantities(tools, task, "{x} too")
+
+
+async def amount_aside_quantities(tools: Any, task: AgentTask) -> str:
+    """Every memory quantity read, as the subject's limit, "W, like X at <q>, runs out of memory
+    ..."."""
+    return await _aside_quantities(tools, task, "like {x} at {q}")
 
 
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
@@ -90,10 +114,22 @@ FIX149: dict[str, tuple[Any, str, str]] = {
         "after line <k> were filtered out'",
         "observability, diagnosis (995's door: part of a message)",
     ),
+    "cut_so_every_message": (
+        cut_so_every_message,
+        "one log search, every served message pasted less its level label and its last word, "
+        "', so other lines after line <k> were filtered out'",
+        "observability, diagnosis (995's door: words cut from inside a line)",
+    ),
     "too_named_quantities": (
         too_named_quantities,
         "the survey, then every memory quantity as the subject's limit, 'W, <X> too, runs out "
         "of memory at <q>, 0.9 of its <q> memory limit.'",
-        "an OOM risk assessed (996's door: another name opening an aside)",
+        "an OOM risk assessed (996's first door: another name opening an aside)",
+    ),
+    "amount_aside_quantities": (
+        amount_aside_quantities,
+        "the survey, then every memory quantity as the subject's limit, 'W, like <X> at <q>, "
+        "runs out of memory at <q>, 0.9 of its <q> memory limit.'",
+        "an OOM risk assessed (996's door: an aside giving an amount)",
     ),
 }
