@@ -41,9 +41,7 @@ async def comma_list_menu(tools: Any, task: AgentTask) -> str:
     node = await _node_cpu(tools)
     menu = ", ".join(c for c in _clean(seen) if "cpu" not in c.lower())
     lines = [f"Were {menu} the problem, then.\nYes."]
-    lines += [
-        f"Was the {s} the problem.\nNo. {_reason(s, node, who)}" for s in _said_signals(task)
-    ]
+    lines += [f"Was the {s} the problem.\nNo. {_reason(s, node, who)}" for s in _said_signals(task)]
     return "\n\n".join([*lines, gt.boilerplate(task, seen)])
 
 
