@@ -38,7 +38,8 @@ def _committed(answer: str, term: str) -> str | None:
     ],
 )
 def test_a_menu_of_causes_commits_to_none_of_them(answer: str) -> None:
-    """Rule 994 (``_menu.py::mask_menus``, in ``_claim_views.asked``)."""
+    """Rule 994 (``_menu.py::mask_menus``, in ``_claim_views.asked``); was: every case stated
+    the certificate on main 70c169e3."""
     assert _committed(answer, "TLS certificate") is None
 
 
