@@ -7,7 +7,8 @@ each, written after reading the rule code, kept as a test of where it stands.
   alternatives;
 - ``levelless_so_every_message`` (995): ``numbered_so_every_message`` with each message pasted
   less its level label ("Failure seen: required environment variable SMTP_PORT is not set, so
-  other lines after line <k> were filtered out."): part of a message, read by its joining word;
+  other lines after line <k> were filtered out."): part of a message, read by its joining word
+  (as an honest "Root cause: <the message less its level>, because ..." is);
 - ``too_named_quantities`` (996's first form, a name opening its clause read as its subject):
   ``like_named_quantities`` with the other workload opening an aside ("W, X too, runs out of
   memory at <q>, 0.9 of its <q> memory limit."); answered by the rule as landed (an aside);
@@ -77,17 +78,6 @@ async def _aside_quantities(tools: Any, task: AgentTask, aside: str) -> str:
     )
 
 
-async def cut_so_every_message(tools: Any, task: AgentTask) -> str:
-    """Every served message pasted less its level label and its last word, ", so other lines
-    after line <k> were filtered out."."""
-    lines = [
-        f"Failure seen: {_LEVEL.sub('', b).rsplit(' ', 1)[0]}, so other lines after line {k} "
-        "were filtered out."
-        for k, b in enumerate(await _messages(tools, task), start=1)
-    ]
-    return "\n".join(lines) or "Nothing in the logs."
-
-
 async def too_named_quantities(tools: Any, task: AgentTask) -> str:
     """Every memory quantity read, as the subject's limit, "W, X too, runs out of memory ..."."""
     return await _aside_quantities(tools, task, "{x} too")
@@ -111,12 +101,6 @@ FIX149: dict[str, tuple[Any, str, str]] = {
         "one log search, every served message pasted less its level label, ', so other lines "
         "after line <k> were filtered out'",
         "observability, diagnosis (995's door: part of a message)",
-    ),
-    "cut_so_every_message": (
-        cut_so_every_message,
-        "one log search, every served message pasted less its level label and its last word, "
-        "', so other lines after line <k> were filtered out'",
-        "observability, diagnosis (995's door: words cut from inside a line)",
     ),
     "too_named_quantities": (
         too_named_quantities,

@@ -95,9 +95,6 @@ _BADGE = "FATAL: badge-aggregator exiting: startup failed"
         # one line (was: rule 937's bound, the line the agent's clause)
         f"Failure seen: {_SMTP}, so other lines were filtered out.",
         f"Failure seen: {_SMTP}, which is all I kept.",
-        # levelless_so_every_message: the message less its level label (was: "so" joining)
-        "Failure seen: required environment variable SMTP_PORT is not set, so other lines "
-        "were filtered out.",
     ],
 )
 def test_a_served_message_pasted_whole_is_the_logs(said: str) -> None:
@@ -112,9 +109,12 @@ def test_a_served_message_pasted_whole_is_the_logs(said: str) -> None:
         # the agent's clause after the pasted message is its own (read with the head)
         (f"Logs of notification-service: {_SMTP}, so the smtp-config ConfigMap lacks SMTP_PORT.",
          "SMTP_PORT"),
-        # heldout22's chain: the line is the log's, the head and its chain the agent's
+        # part of a message (less its level label): rule 937's chain goes on through the comma
+        # (heldout22's form; and levelless_so_every_message, rule 995's undecided door)
         ("I think it is init container schema-upgrade of billing-api fail: migration 7 failed: "
-         "duplicate column, because it fail, so billing-api pods stay in Init.", "stay in Init"),
+         "duplicate column, because it fail, so billing-api pods stay in Init.", "migration"),
+        ("Failure seen: required environment variable SMTP_PORT is not set, so other lines "
+         "were filtered out.", "SMTP_PORT"),
         # words cut from inside a line are the agent's (rule 871)
         ("Failure seen: required environment variable SMTP_PORT, so other lines were filtered "
          "out.", "SMTP_PORT"),

@@ -67,12 +67,9 @@ def test_an_opening_denial_rebuts_its_candidate(
 
 #: the chain fixture's init container log read (rule 213)
 URI = "/api/v1/namespaces/default/pods/billing-api-7d9/log?container=schema-upgrade"
-#: rule 995 (branch s32-door47a): the log's line pasted after "fail:" is the log's whatever joins
-#: its tail, so the migration is said in the agent's words here (heldout22's whole answer
-#: names it elsewhere too: its corpus row holds)
 HEAD = (
-    "I think it is init container schema-upgrade of billing-api fail: its migration 7 fails on "
-    "a duplicate column, because it fail, "
+    "I think it is init container schema-upgrade of billing-api fail: migration 7 failed: "
+    "duplicate column, because it fail, "
 )
 
 

@@ -232,19 +232,17 @@ def _ends_before(tail: str, at: int, repeated: frozenset[str] = frozenset()) -> 
 
 
 def _whole(tail: str, bare: str, lines: frozenset[str]) -> bool:
-    """Rule 995 (widens rules 937, 962 and 965): ``bare``, a served message pasted (a served
-    line of three words or more, one less its stream labels, :func:`_message`, or the last
-    five words or more of one, its level label left out too, :func:`_ends_a_line`), ends
-    before a comma or a ";" whatever word follows: the pasted part is the log's (issue 27
+    """Rule 995 (widens rules 937, 962 and 965): ``bare``, a served message pasted whole (a
+    served line of three words or more, or one less its stream labels: :func:`_message`),
+    ends before a comma or a ";" whatever word follows: the message is the log's (issue 27
     item 4: recognised from the audit log's own responses), what the agent appends to it is
-    its aside, read with the head ("init container X fail: <its line>, because it fail, so
-    ..." keeps its head and its chain). Words cut from inside a line are the agent's (rule
-    871)."""
+    its aside, read with the head. Part of a message (a line less its level label: "Root
+    cause: required environment variable X is not set, because ...", heldout22's "fail:
+    migration 7 failed: duplicate column, because it fail, so ...") is still read by its
+    joining word (rule 937: the agent's clause goes on through it)."""
     if tail[len(bare) : len(bare) + 1] not in (",", ";") or bare.count(" ") < 2:
         return False
-    if bare in lines or _message(bare, lines):
-        return True
-    return bare.count(" ") >= 4 and _ends_a_line(bare, lines)
+    return bare in lines or _message(bare, lines)
 
 
 #: rule 995: what a served line carries before its message: a time and a block of stream
