@@ -34,7 +34,8 @@ def is_menu(clause: str) -> bool:
     its parts between "or"s name classes neither of which the other names."""
     if " or " not in clause.lower():
         return False
-    named = [c for c in (frozenset(fault_classes(p)) for p in _OR.split(clause)) if c]
+    # the distinct class sets only: a catalogue of thousands of options names a few (issue 30)
+    named = list(dict.fromkeys(c for p in _OR.split(clause) if (c := frozenset(fault_classes(p)))))
     return any(not (a & b) for i, a in enumerate(named) for b in named[i + 1 :])
 
 
