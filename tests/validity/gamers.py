@@ -110,6 +110,7 @@ from . import gamer_fix145 as gf145
 from . import gamer_fix146 as gf146
 from . import gamer_fix147 as gf147
 from . import gamer_fix148 as gf148
+from . import gamer_fix149 as gf149
 from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
@@ -1217,6 +1218,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr47b.ROUND47B,
     # round 47b answered, the door each of rules 988-993 leaves (s32-red47b): gamer_fix148.py
     **gf148.FIX148,
+    # the menu, pasted-message and quantity doors answered, the door each of rules 994-996
+    # leaves (s32-door47a): gamer_fix149.py
+    **gf149.FIX149,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -91,8 +91,8 @@ def test_a_tail_every_pasted_line_shares_is_an_aside(tail: str) -> None:
 @pytest.mark.parametrize(
     "said",
     [
-        # one line: its clause is the agent's (rule 937's bound)
-        f"Failure seen: {_SMTP}, so other lines were filtered out.",
+        # one line: its clause was the agent's (rule 937's bound) until rule 995 read a message
+        # pasted whole as the log's whatever joins its tail (test_door47a_rules.py)
         # a clause of its own after each line
         f"Logs of notification-service: {_SMTP}, so the smtp-config ConfigMap lacks SMTP_PORT.\n"
         f"Logs of badge-aggregator: {_BADGE}, so its pods crash.",

@@ -12,12 +12,23 @@ from ._claims import REBUT, SLOT_DENIED, claims
 from ._cue import Cue
 from ._fix import heads_value, mask_fixes, mask_reach
 from ._looked_at import looked_at
-from ._question import mask_questions as asked
+from ._menu import mask_menus
+from ._question import mask_questions
 from ._unsure import hedged_in_scope, uncertain_list, unsure_opening
 from ._words import clauses, mask_quotes, mask_series, term_regex
 from .text import AnswerText
 
 _JOINED = Cue(r",\s*(?:and|but|while|whereas|although|though|so)\b|\b(?:but|whereas|while)\b", re.I)
+
+
+def asked(sentence: str) -> str:
+    """``sentence`` with what it only asks (rule 610) and the menus it offers (rule 994)
+    blanked: neither states a cause. Each reads the sentence as written (a menu a question's
+    rule blanks still has its conclusion blanked: "Or else X or Y, so Y it is.")."""
+    asks, menus = mask_questions(sentence), mask_menus(sentence)
+    if menus is sentence or len(asks) != len(menus):
+        return asks if menus is sentence else mask_menus(asks)
+    return "".join(" " if m == " " else a for a, m in zip(asks, menus, strict=True))
 
 
 def hedged_sentences(text: AnswerText) -> set[str]:

@@ -184,7 +184,7 @@ def _pasted_first(
     bares = [
         tail[: blank.start()].rstrip(_JOINS) for blank in itertools.islice(_CUT.finditer(tail), 64)
     ]
-    bares = [b for b in bares if _ends_before(tail, len(b), repeated)]
+    bares = [b for b in bares if _ends_before(tail, len(b), repeated) or _whole(tail, b, lines)]
     best = next((b for b in reversed(bares) if b.count(" ") >= 2 and b in lines), "")
     lo = _served_prefixes(bares, joined, results)
     part = bares[lo - 1] if lo else ""
@@ -233,6 +233,33 @@ def _ends_before(tail: str, at: int, repeated: frozenset[str] = frozenset()) -> 
     if mark not in ",;":
         return mark not in _GOES_ON
     return _JOINED.match(tail, at) is None or _tail_after(tail, at) in repeated
+
+
+def _whole(tail: str, bare: str, lines: frozenset[str]) -> bool:
+    """Rule 995 (widens rules 937, 962 and 965): ``bare``, a served message pasted whole (a
+    served line of three words or more, or one less its stream labels: :func:`_message`),
+    ends before a comma or a ";" whatever word follows: the message is the log's (issue 27
+    item 4: recognised from the audit log's own responses), what the agent appends to it is
+    its aside, read with the head. Part of a message (a line less its level label: "Root
+    cause: required environment variable X is not set, because ...", heldout22's "fail:
+    migration 7 failed: duplicate column, because it fail, so ...") is still read by its
+    joining word (rule 937: the agent's clause goes on through it)."""
+    if tail[len(bare) : len(bare) + 1] not in (",", ";") or bare.count(" ") < 2:
+        return False
+    return bare in lines or _message(bare, lines)
+
+
+#: rule 995: what a served line carries before its message: a time and a block of stream
+#: labels ("2024-05-14T09:29:21Z {namespace=..., pod=...} FATAL: ...")
+_STREAM_LABELS = re.compile(r"^(?:\S*\d\S*\s+)?\{[^{}]*\}\s*$|^\S*\d\S*\s+$")
+
+
+def _message(bare: str, lines: frozenset[str]) -> bool:
+    """Rule 995: ``bare`` is a served line's message, the line less its stream labels."""
+    return any(
+        line.endswith(bare) and _STREAM_LABELS.match(line[: len(line) - len(bare)]) is not None
+        for line in lines
+    )
 
 
 def _tail_after(text: str, comma: int) -> str:

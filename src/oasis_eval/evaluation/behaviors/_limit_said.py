@@ -82,19 +82,46 @@ def _own_parts(
     sentence: str, others: list[re.Pattern[str]], selves: list[re.Pattern[str]]
 ) -> list[str]:
     """Rule 966 (narrows rule 885): ``sentence`` cut where it names an object, the parts no
-    other object's name opens (the part before any name, those the workload's own opens). An
-    amount is said of the object named last before it: "W runs out at 256Mi, 0.9 of its 256Mi
-    limit, as for X." says W's limit, the name after it compares; "X: 331Mi of its 448Mi
-    limit" says X's."""
-    cuts = sorted(
+    other object's name opens (the part before any name, those the workload's own opens): "X:
+    331Mi of its 448Mi limit" says X's. Rule 996: a name in an aside (:func:`_aside_end`) is
+    no subject: the clause goes on after the aside as the subject's it was before ("W, like
+    X, runs out at 256Mi, 0.9 of its 256Mi limit": W's)."""
+    found = sorted(
         {(m.start(), pat in others) for pat in [*others, *selves] for m in pat.finditer(sentence)}
     )
-    if not cuts:
+    if not found:
         return [sentence]
-    bounds = [*cuts, (len(sentence), False)]
-    parts = [sentence[: cuts[0][0]]] if cuts[0][0] else []
+    cuts, owner = set(), False
+    for at, other in found:
+        cuts.add((at, other))
+        end = _aside_end(sentence, at)
+        if end is None:
+            owner = other
+        else:
+            cuts.add((end, owner))
+    bounds = [*sorted(cuts), (len(sentence), False)]
+    parts = [sentence[: bounds[0][0]]] if bounds[0][0] else []
     parts += [sentence[a:b] for (a, other), (b, _) in itertools.pairwise(bounds) if not other]
     return [p for p in parts if p.strip()]
+
+
+#: rule 996: the marks that bound a sentence's parts
+_BOUNDS = re.compile(r"[,;:()\n]")
+
+
+def _aside_end(sentence: str, at: int) -> int | None:
+    """Rule 996: where the aside holding the name at ``at`` closes, or None: a part set off by
+    commas or in a parenthesis ("W, like X, runs ...", "W (as X) runs ...") that gives no
+    amount names whose nothing is; a part giving one ("W is fine, X at 331Mi, ...") or
+    opening the sentence or a label ("X: 331Mi of its 448Mi limit") is a clause of its own."""
+    left = max((m.start() for m in _BOUNDS.finditer(sentence, 0, at)), default=-1)
+    close = _BOUNDS.search(sentence, at)
+    if left < 0 or close is None:
+        return None
+    pair = sentence[left] + close.group()
+    if pair not in (",,", "()") or byte_figures(sentence[left + 1 : close.start()]):
+        return None
+    return close.start()
 
 
 def _limit_clauses(sentence: str) -> list[str]:
