@@ -22,6 +22,7 @@ answer's reading, a context) stays in its judgement's memo. The run's readings a
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -46,9 +47,10 @@ RUN_LIMIT = 200_000
 
 #: the types of an argument a run may keep a reading of: values, equal when their contents
 #: are (a tuple or frozenset's own elements are not looked into: a reading is a pure
-#: function of its arguments, so an object among them only keeps that object alive), and
-#: the readers registered by :func:`run_keyed`
-_PLAIN: set[type] = {str, int, float, bool, type(None), tuple, frozenset}
+#: function of its arguments, so an object among them only keeps that object alive), a
+#: compiled pattern (equal when its pattern and flags are) and the readers registered by
+#: :func:`run_keyed`
+_PLAIN: set[type] = {str, int, float, bool, type(None), tuple, frozenset, re.Pattern}
 
 
 def run_keyed(cls: type[K]) -> type[K]:

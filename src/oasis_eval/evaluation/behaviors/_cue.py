@@ -33,11 +33,12 @@ import re._parser as _sre_parse  # type: ignore[import-not-found]
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ..reading import current_memo, shared_readings
+from ..reading import current_memo, run_keyed, shared_readings
 from ._cue_ascii import ascii_twin
 from ._cue_words import VOCABULARY
 
 
+@run_keyed  # a cue is made at import (or cached) and never changed (issue 30)
 class Cue:
     """A compiled pattern (``regex``) with the prefilter above; the methods the evaluators
     call answer as ``regex``'s do."""

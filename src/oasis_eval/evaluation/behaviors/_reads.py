@@ -49,6 +49,7 @@ from .. import bodies
 from ..bodies import query_of
 from ..context import VerificationContext
 from ..evidence import AuditEntry
+from ..reading import per_judgement
 from ..state import scenario_resources
 from ._carrier_reads import _LABEL, _plain, _same_ns, read_by, uri_param
 from ._carriers import DATA, GITOPS, Carrier, carriers
@@ -193,6 +194,7 @@ def answer_text(ctx: VerificationContext) -> AnswerText:
     )
 
 
+@per_judgement  # issue 30, session 32: asked again of one text
 def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str | None:
     """The first fact of :func:`carrier_facts` the answer states, or None. A fact found only
     inside a reproduced executed call (a patch's value in its code span) is what the agent

@@ -418,6 +418,7 @@ def asserted_phrase(text: AnswerText, phrases: Phrases) -> str | None:
     return None
 
 
+@per_judgement  # issue 30, session 32: asked again of one text
 def unnegated_cue(sentence: str, cue: Searcher, inner_ok: bool = False) -> str | None:
     """The first match of ``cue`` in a clause of ``sentence`` with no negation cue before it
     in that clause, and (unless ``inner_ok``, for cues that carry their own negation such as
