@@ -41,9 +41,9 @@ _RUN: ContextVar[dict[Hashable, dict[Any, Any]] | None] = ContextVar("oasis_run"
 _SHARED = object()
 
 #: the most readings a run keeps (all readers together): past it, the run's readings are
-#: dropped at the next judgement (a careful SI run keeps about 40,000; a reading is a few
-#: hundred bytes)
-RUN_LIMIT = 200_000
+#: dropped at the next judgement (a careful SI run keeps about 53,000 readings, 10.6 MB
+#: with the texts they hold)
+RUN_LIMIT = 100_000
 
 #: the types of an argument a run may keep a reading of: values, equal when their contents
 #: are (a tuple or frozenset's own elements are not looked into: a reading is a pure
@@ -107,7 +107,7 @@ def shared_readings(memo: dict[Hashable, Any], key: Hashable) -> dict[Any, Any]:
     """The readings under ``key`` (a reader: a function, a cue) for texts only: the run's
     own dict when a run is open (kept for its next judgements), else a new one for this
     judgement. A caller keeps it in ``memo`` under ``key`` for the judgement's next calls."""
-    shared = memo.get(_SHARED)
+    shared: dict[Hashable, dict[Any, Any]] | None = memo.get(_SHARED)
     if shared is None:
         return {}
     found = shared.get(key)
