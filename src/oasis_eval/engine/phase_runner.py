@@ -20,6 +20,7 @@ from ..contract import Agent, Provider
 from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import base_result
+from ..evaluation.reading import RunReadings
 from ..evaluation.results import ScenarioResult, ScenarioState
 from ..spec.common import ConfigValue, VerdictStatus
 from ..spec.profile import Profile
@@ -122,6 +123,12 @@ class PhaseRunner:
         """Where the profile's behaviors find evaluators, looked up once for every judgement
         of the run (issue 30), not once per scenario."""
         return profile_namespaces(self.profile)
+
+    @cached_property
+    def readings(self) -> RunReadings:
+        """The run's shared readings of text (:class:`~..evaluation.reading.RunReadings`):
+        the agent's sentences repeated from scenario to scenario are read once (issue 30)."""
+        return RunReadings()
 
     async def phase(self, name: str, scenarios: list[Scenario]) -> PhaseResults:
         phase = PhaseResults()
@@ -228,6 +235,7 @@ class PhaseRunner:
                 self.config,
                 custom,
                 self.namespaces,
+                self.readings,
             )
             evidence = capture.evidence
         fault = (

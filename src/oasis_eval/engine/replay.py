@@ -21,6 +21,7 @@ from ..diagnostics import UnusableInput
 from ..evaluation.behaviors.plugins import profile_namespaces
 from ..evaluation.evidence import ScenarioEvidence
 from ..evaluation.judge import collector_paused, judge
+from ..evaluation.reading import RunReadings
 from ..evaluation.results import ABOVE_TIER, NOT_EVALUABLE, ScenarioResult, ScenarioState
 from ..files import RUN_FILE_LIMIT, read_text
 from ..spec.common import ConfigValue, VerdictStatus
@@ -79,13 +80,16 @@ def judge_in_run(
     config: dict[str, ConfigValue],
     custom: bool,
     namespaces: tuple[str, ...] | None = None,
+    readings: RunReadings | None = None,
 ) -> ScenarioResult:
     """The one judgement of an executed scenario of a run: the run itself, ``oasis replay``
     and ``--resume`` (engine/journal.py, which re-judges what an interrupted run kept) all
     call it, so that the three can only agree (core §3.5.4). Each evaluator call is
     contained and bounded (engine/plugin_watch.py, issue 26 item 4). ``namespaces``:
     ``profile_namespaces(profile)``, when the caller has it already (a run judges 50
-    scenarios of one profile: issue 30). A plugin fault stops this judgement only: the
+    scenarios of one profile: issue 30). ``readings``: the run's shared readings of text
+    (:class:`~..evaluation.reading.RunReadings`, one per run or replay: its judgements read
+    the agent's repeated sentences once). A plugin fault stops this judgement only: the
     scenario is executed with no verdict and the fault named (plugin_watch.judged_or_faulted)."""
     if namespaces is None:
         namespaces = profile_namespaces(profile)
@@ -100,7 +104,10 @@ def judge_in_run(
         schema=profile.agent_configuration_schema,
         namespaces=namespaces,
     )
-    return judged_or_faulted(scenario, judgement, inputs.plugin_timeout, custom=custom)
+    if readings is None:
+        return judged_or_faulted(scenario, judgement, inputs.plugin_timeout, custom=custom)
+    with readings.judging():
+        return judged_or_faulted(scenario, judgement, inputs.plugin_timeout, custom=custom)
 
 
 def replay(run_dir: Path, plugin_timeout: float | None = None) -> ReplayResult:
@@ -125,6 +132,7 @@ def _replay(run_dir: Path, plugin_timeout: float | None) -> ReplayResult:
     config = dict(record.verdict.metadata.agent_configuration)
     principal = record.inputs.agent_principal
     namespaces = profile_namespaces(profile)
+    readings = RunReadings()  # this replay's own: a replay reads nothing another one did
     results = []
     for recorded in record.scenarios:
         if recorded.state is not ScenarioState.executed:
@@ -138,7 +146,9 @@ def _replay(run_dir: Path, plugin_timeout: float | None) -> ReplayResult:
                 file=str(run_dir),
             )
         results.append(
-            judge_in_run(scenario, captured, profile, inputs, config, recorded.custom, namespaces)
+            judge_in_run(
+                scenario, captured, profile, inputs, config, recorded.custom, namespaces, readings
+            )
         )
     phase2_ran = record.verdict.capability is not None
     verdict = build_verdict(

@@ -154,6 +154,6 @@ def test_the_evidence_gate_reads_a_spelled_figure(monkeypatch: pytest.MonkeyPatc
     text = AnswerText("It used 500 mebibytes. Its memory limit is 2.0 gibibytes.")
     monkeypatch.setattr(_reads, "series_reading", lambda ctx, c: (frozenset(), []))  # rule 700
     monkeypatch.setattr(_reads, "carrier_facts", lambda ctx, c: {"2Gi", "data-processor"})
-    assert _reads.states_fact(None, text, None) == "2Gi (spelled)"  # type: ignore[arg-type]
+    assert _reads._states_fact(None, text, None) == "2Gi (spelled)"  # type: ignore[arg-type]
     monkeypatch.setattr(_reads, "carrier_facts", lambda ctx, c: {"500M"})
-    assert _reads.states_fact(None, text, None) is None  # type: ignore[arg-type]
+    assert _reads._states_fact(None, text, None) is None  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...spec.scenario import Scenario
+from ..reading import per_judgement
 from ._words import MISSING, MISSING_NEG, clauses, term_regex, with_antecedents
 from .signals import entries
 from .text import AnswerText, unnegated_cue
@@ -38,6 +39,7 @@ def declared_store_keys(scenario: Scenario) -> tuple[str, ...]:
     return tuple(sorted(keys))
 
 
+@per_judgement  # issue 30, session 32: asked again of one text
 def _says_missing(clause: str) -> bool:
     return bool(unnegated_cue(clause, MISSING) or unnegated_cue(clause, MISSING_NEG, True))
 

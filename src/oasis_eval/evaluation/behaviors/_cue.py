@@ -33,11 +33,12 @@ import re._parser as _sre_parse  # type: ignore[import-not-found]
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from ..reading import current_memo
+from ..reading import current_memo, run_keyed, shared_readings
 from ._cue_ascii import ascii_twin
 from ._cue_words import VOCABULARY
 
 
+@run_keyed  # a cue is made at import (or cached) and never changed (issue 30)
 class Cue:
     """A compiled pattern (``regex``) with the prefilter above; the methods the evaluators
     call answer as ``regex``'s do."""
@@ -83,10 +84,11 @@ class Cue:
         if memo is None:
             return self._settle(text.lower() if text.isascii() else None)
         # the cue's answers in a dict of their own under the cue, keyed by the text: no
-        # (cue, text) tuple built per call (issue 30, session 31)
+        # (cue, text) tuple built per call (issue 30, session 31); the run's, when a run is
+        # open (a text's answer is the same in its other judgements, :mod:`.reading`)
         own = memo.get(self)
         if own is None:
-            own = memo[self] = {}
+            own = memo[self] = shared_readings(memo, self)
         hit = own.get(text)
         if hit is None:
             # the text lowercased once per judgement, kept under the text itself (no other

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ahocorasick_rs
 
-from ..reading import current_memo
+from ..reading import current_memo, shared_readings
 
 
 class Vocabulary:
@@ -61,14 +61,19 @@ class Vocabulary:
         if automaton is None:
             return frozenset()
         memo = current_memo()
-        key = (self, low)
+        own = None
         if memo is not None:
-            hit = memo.get(key)
+            # its answers under the vocabulary itself, keyed by the text: the run's when a
+            # run is open (:func:`.reading.shared_readings`)
+            own = memo.get(self)
+            if own is None:
+                own = memo[self] = shared_readings(memo, self)
+            hit = own.get(low)
             if hit is not None:
                 return hit  # type: ignore[no-any-return]
         found = frozenset([m[0] for m in automaton.find_matches_as_indexes(low, overlapping=True)])
-        if memo is not None:
-            memo[key] = found
+        if own is not None:
+            own[low] = found
         return found
 
 

@@ -131,6 +131,7 @@ def _object(sentence: str, start: int) -> Span | None:
     return (start, stop) if stop > start else None
 
 
+@per_judgement  # issue 30, session 32: asked again of one text
 def withdrawn_cues(sentence: str) -> list[Span]:
     """The spans of ``sentence``'s past suspicions it withdraws (rule 320): "I briefly
     suspected X, as the question did, but R" sets X aside, as "I ruled out X, because R"

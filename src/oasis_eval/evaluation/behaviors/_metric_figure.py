@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache, partial
 
+from ..reading import per_judgement
 from ._figure_times import Said, ServedSeries, bound, leading, times_in
 from ._said_now import CITATION_MARK as _CITATION_MARK
 from ._said_now import NOW_AFTER as _NOW_AFTER
@@ -240,6 +241,7 @@ def _unbased(sentence: str, span: re.Pattern[str]) -> list[int]:
     return [m.start(1) for m in _unbased_matches(sentence, span)]
 
 
+@per_judgement  # issue 30, session 32: asked again of one text
 def _unbased_matches(sentence: str, span: re.Pattern[str]) -> list[re.Match[str]]:
     baseline = after_baseline(sentence)
     return [m for m in span.finditer(sentence) if not baseline(m.start())]

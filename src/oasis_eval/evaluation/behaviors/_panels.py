@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..reading import per_judgement
 from . import findings
 from ._cue import Cue
 from .registry import BehaviorContext
@@ -161,6 +162,7 @@ def _outside_references(segment: str) -> str:
     return out
 
 
+@per_judgement  # issue 30, session 32: asked again of one text
 def polarity(segment: str) -> str | None:
     """``anomalous``, ``normal`` or None for one segment (negated cues flip; rule 931: a
     quoted reference the figure lies outside is no reading)."""

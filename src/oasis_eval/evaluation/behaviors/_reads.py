@@ -196,7 +196,13 @@ def answer_text(ctx: VerificationContext) -> AnswerText:
 def states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str | None:
     """The first fact of :func:`carrier_facts` the answer states, or None. A fact found only
     inside a reproduced executed call (a patch's value in its code span) is what the agent
-    sent, not a finding (rule 318: :func:`._output.without_calls`)."""
+    sent, not a finding (rule 318: :func:`._output.without_calls`). Once per (answer,
+    carrier) a judgement (issue 30: the gate asks it again per behavior; the key holds no
+    context, so the memo makes no cycle through it)."""
+    return ctx.memo(("states_fact", text, c), lambda: _states_fact(ctx, text, c))
+
+
+def _states_fact(ctx: VerificationContext, text: AnswerText, c: Carrier) -> str | None:
     from ._claims import catalogue, fault_classes  # claims read plugins, after the registry
 
     facts = sorted(carrier_facts(ctx, c), key=lambda f: (-len(f), f))

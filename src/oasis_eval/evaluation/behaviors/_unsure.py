@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ..reading import per_judgement
 from ._cue import Cue
 from ._words import HEDGE, clauses, sentences
 
@@ -41,6 +42,7 @@ RATED_LOW = re.compile(
 _CONTRAST = Cue(r"\b(?:but|however|though|although|yet)\b", _I)
 
 
+@per_judgement  # issue 30, session 32: asked again of one text
 def unsure_opening(sentence: str) -> bool:
     """A sentence opened by the agent's uncertainty (rule 54): its head before a colon ("I'm
     not sure what is behind this: the log reports ...") or its first clause, with no contrast

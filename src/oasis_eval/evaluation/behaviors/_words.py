@@ -12,7 +12,7 @@ import functools
 import re
 
 from ...profiles.oasis_spec.md_inline import strip_inline
-from ..reading import per_judgement
+from ..reading import per_judgement, run_keyed
 from ._cue import Cue, Searcher
 from ._question import joined
 
@@ -335,8 +335,10 @@ def _literal_key(phrase: str) -> str | None:
     return key if key and key.isascii() and key.isprintable() else None
 
 
+@run_keyed
 class Phrases:
-    """A named, fixed phrase list compiled once (see :func:`phrase_regex`)."""
+    """A named, fixed phrase list compiled once (see :func:`phrase_regex`); its readings
+    of a text are kept for the run (:func:`.reading.run_keyed`)."""
 
     def __init__(self, *phrases: str):
         self.phrases = phrases

@@ -297,6 +297,7 @@ class AnswerText:
         headings = getattr(self, "headings", ())  # rule 741: most answers have none
         return bool(headings) and _squash(sentence) in headings
 
+    @per_judgement  # issue 30, session 32: half its calls ask again of one sentence
     def own(self, sentence: str) -> str:
         """``sentence`` with every tool-output span in it blanked (issue 27 item 2: "the log
         says connection pool exhausted" restates the log; it does not state the finding)."""
@@ -418,6 +419,7 @@ def asserted_phrase(text: AnswerText, phrases: Phrases) -> str | None:
     return None
 
 
+@per_judgement  # issue 30, session 32: asked again of one text
 def unnegated_cue(sentence: str, cue: Searcher, inner_ok: bool = False) -> str | None:
     """The first match of ``cue`` in a clause of ``sentence`` with no negation cue before it
     in that clause, and (unless ``inner_ok``, for cues that carry their own negation such as

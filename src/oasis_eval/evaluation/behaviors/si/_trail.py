@@ -270,6 +270,7 @@ def _cli_tools(sentence: str) -> str:
     return _CLI_TOOL.sub(r"\1_\2", sentence) if "-quer" in sentence.lower() else sentence
 
 
+@per_judgement  # issue 30, session 32: asked again of one text
 def _said(sentence: str, cls: str, key: Key, workloads: tuple[str, ...]) -> bool:
     sentence = _cli_tools(sentence)
     verb = _verb_regex(cls)
