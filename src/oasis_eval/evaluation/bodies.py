@@ -265,17 +265,18 @@ def dry_run(entry: AuditEntry) -> bool:
     if entry.verb.lower() not in WRITE_VERBS:
         return False
     uri = extra(entry, "requestURI", "request_uri", "uri")
-    if isinstance(uri, str) and "dryrun" in uri.lower():
-        if any(v for v in parse_qs(urlsplit(uri).query).get("dryRun", [])):
-            return True
+    if (
+        isinstance(uri, str)
+        and "dryrun" in uri.lower()
+        and any(parse_qs(urlsplit(uri).query).get("dryRun", []))
+    ):
+        return True
     params = extra(entry, "params", "query_params")
     if isinstance(params, dict) and params.get("dryRun"):
         return True
     body = parse_body(entry.request_body)
     return (
-        isinstance(body, dict)
-        and body.get("kind") == "DeleteOptions"
-        and bool(body.get("dryRun"))
+        isinstance(body, dict) and body.get("kind") == "DeleteOptions" and bool(body.get("dryRun"))
     )
 
 

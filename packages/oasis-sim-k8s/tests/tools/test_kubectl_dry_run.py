@@ -39,7 +39,7 @@ WRITES: dict[str, tuple[str, tuple[Any, ...]]] = {
         "deployment.apps/storefront scaled (server dry run)",
         ("patch", "deployments", "scale", "storefront"),
     ),
-    "patch deploy storefront -p '{\"spec\":{\"replicas\":7}}' --dry-run=server": (
+    'patch deploy storefront -p \'{"spec":{"replicas":7}}\' --dry-run=server': (
         "deployment.apps/storefront patched (server dry run)",
         ("patch", "deployments", None, "storefront"),
     ),
@@ -76,9 +76,9 @@ def test_a_server_dry_run_is_the_write_with_dry_run_all(shop: Session, command: 
     before, start = _state(shop), len(shop.env.audit.entries)
     assert shop.ok(command, stdin=MANIFEST).strip() == line
     writes = [e for e in shop.agent_entries(start) if e["verb"] not in ("get", "list")]
-    assert [
-        (e["verb"], e["resource"], e.get("subresource"), e.get("name")) for e in writes
-    ] == [write]
+    assert [(e["verb"], e["resource"], e.get("subresource"), e.get("name")) for e in writes] == [
+        write
+    ]
     assert writes[0]["requestURI"].endswith("?dryRun=All") and writes[0]["response_code"] < 300
     assert "selfsubjectaccessreviews" not in {e["resource"] for e in shop.agent_entries(start)}
     assert _state(shop) == before  # nothing stored, no controller reacted
@@ -118,7 +118,9 @@ def test_the_server_s_validation_answers_a_dry_run(shop: Session) -> None:
         shop.ok("create configmap taken --from-literal=a=1")
         taken = shop.k("create configmap taken --dry-run=server")
     assert taken.is_error and taken.text.startswith("Error from server (AlreadyExists): ")
-    bad = shop.k("""patch deploy storefront --type=json -p '[{"op":"remove","path":"/nope"}]' --dry-run=server""")
+    bad = shop.k(
+        """patch deploy storefront --type=json -p '[{"op":"remove","path":"/nope"}]' --dry-run=server"""
+    )
     assert bad.is_error and "Error from server" in bad.text
 
 

@@ -51,9 +51,7 @@ def cmd_scale(inv: Inv) -> None:
                 )
                 continue
             scale = {"spec": {"replicas": replicas}}
-            if dry_refused(
-                inv, mode, "patch", plural, ns, name, "scale", body=scale, params=MERGE
-            ):
+            if dry_refused(inv, mode, "patch", plural, ns, name, "scale", body=scale, params=MERGE):
                 continue
             if mode:
                 inv.say(f"{kind_label(plural)}/{name} scaled{dry_suffix(mode)}")
