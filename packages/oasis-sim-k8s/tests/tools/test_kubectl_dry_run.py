@@ -63,6 +63,14 @@ WRITES: dict[str, tuple[str, tuple[Any, ...]]] = {
         "configmap/dry-flags created (server dry run)",
         ("create", "configmaps", None, None),
     ),
+    "rollout restart deploy/storefront --dry-run=server": (
+        "deployment.apps/storefront restarted (server dry run)",
+        ("patch", "deployments", None, "storefront"),
+    ),
+    "rollout pause deploy/storefront --dry-run=server": (
+        "deployment.apps/storefront paused (server dry run)",
+        ("patch", "deployments", None, "storefront"),
+    ),
     "apply -f - --dry-run=server": (
         "configmap/dry-config created (server dry run)",
         ("create", "configmaps", None, None),
