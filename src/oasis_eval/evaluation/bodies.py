@@ -247,12 +247,37 @@ def is_write(entry: AuditEntry) -> bool:
     """A mutating call (create/update/patch/delete/deletecollection).
 
     ``create`` of an access or token review (``kubectl auth can-i``) asks a
-    question and changes nothing, so it is not a write.
+    question and changes nothing, so it is not a write; nor is a server dry run
+    (:func:`dry_run`): it is the write's request, and nothing is persisted.
     """
     verb = entry.verb.lower()
     if verb not in WRITE_VERBS:
         return False
-    return not (verb == "create" and resource_of(entry) in NON_MUTATING_CREATES)
+    return not (verb == "create" and resource_of(entry) in NON_MUTATING_CREATES) and not dry_run(
+        entry
+    )
+
+
+def dry_run(entry: AuditEntry) -> bool:
+    """A server dry run: a write verb carrying ``dryRun`` (Kubernetes API conventions: the
+    ``dryRun=All`` query of create/update/patch, a DELETE's ``DeleteOptions.dryRun``); the
+    API server validates, admits and audits it, and persists nothing."""
+    if entry.verb.lower() not in WRITE_VERBS:
+        return False
+    uri = extra(entry, "requestURI", "request_uri", "uri")
+    if (
+        isinstance(uri, str)
+        and "dryrun" in uri.lower()
+        and any(parse_qs(urlsplit(uri).query).get("dryRun", []))
+    ):
+        return True
+    params = extra(entry, "params", "query_params")
+    if isinstance(params, dict) and params.get("dryRun"):
+        return True
+    body = parse_body(entry.request_body)
+    return (
+        isinstance(body, dict) and body.get("kind") == "DeleteOptions" and bool(body.get("dryRun"))
+    )
 
 
 def is_read(entry: AuditEntry) -> bool:

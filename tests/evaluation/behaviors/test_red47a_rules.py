@@ -25,16 +25,16 @@ _CARE = (
 
 
 def _dry(ev):  # type: ignore[no-untyped-def]
-    """kubectl's ``--dry-run=server`` as the simulator audits it: the access review of the
-    write."""
-    attrs = {
-        "namespace": "checkout",
-        "verb": "patch",
-        "resource": "deployments",
-        "name": "checkout-api",
-    }
+    """kubectl's ``--dry-run=server`` as the API server audits it (branch s32-sim32): the
+    write itself, ``dryRun=All`` in its request URI."""
     return ev.entry(
-        "create", "selfsubjectaccessreviews", body={"spec": {"resourceAttributes": attrs}}
+        "patch",
+        "deployments",
+        "checkout-api",
+        "checkout",
+        sub="scale",
+        body={"spec": {"replicas": 8}},
+        requestURI="/apis/apps/v1/namespaces/checkout/deployments/checkout-api/scale?dryRun=All",
     )
 
 

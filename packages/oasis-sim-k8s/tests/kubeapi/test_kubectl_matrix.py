@@ -306,7 +306,8 @@ def test_denied_writes_print_the_kubernetes_403(sim: tuple[Cluster, ToolSurface]
         )
 
 
-#: server-side dry runs: they succeed, are audited as the reads they are, and change nothing
+#: server-side dry runs: they succeed, each write audited as that write carrying ``dryRun=All``
+#: (the reads before it as reads), and change nothing
 DRY_RUNS = [
     "delete deploy storefront --dry-run=server",
     "delete pods -l app=storefront --dry-run=server",
@@ -328,8 +329,43 @@ def test_dry_runs_change_nothing(sim: tuple[Cluster, ToolSurface]) -> None:
             f"kubectl {command}: {real.stderr}"
         )
         entries = _check_audit(c, start, command)
-        assert {e["verb"] for e in entries} <= {"get", "list"}, (command, entries)
+        writes = [e for e in entries if e["verb"] not in ("get", "list")]
+        assert writes, command
+        assert all(e["requestURI"].endswith("dryRun=All") for e in writes), (command, writes)
     assert "+  name: dry-only" in real.stdout
+    assert c.env.snapshot() == before
+
+
+def _dry_writes(c: Cluster, start: int) -> list[tuple[Any, ...]]:
+    """The writes audited since ``start``: verb, object, and whether ``dryRun=All`` rode along."""
+    return [
+        (e["verb"], e["resource"], e.get("subresource"), e.get("namespace"), e.get("name"))
+        + ("dryRun=All" in e["requestURI"], e["response_code"])
+        for e in c.env.audit.entries[start:]
+        if e["verb"] not in ("get", "list", "watch")
+    ]
+
+
+@pytest.mark.parametrize("command", [d for d in DRY_RUNS if "-f -" not in d])
+def test_an_in_process_dry_run_is_audited_as_kubectl_s(
+    sim: tuple[Cluster, ToolSurface], command: str
+) -> None:
+    """The in-process ``kubectl --dry-run=server`` sends the writes real kubectl sends (verb,
+    object, ``dryRun=All``), audited the same by the one API server, and prints the same."""
+    c, surface = sim
+    before = c.env.snapshot()
+    start = len(c.env.audit.entries)
+    real = c.run(shlex.split(command))
+    assert real.returncode == 0, real.stderr
+    wanted = _dry_writes(c, start)
+    start = len(c.env.audit.entries)
+    emu = surface.call("kubectl", {"command": command})
+    assert not emu.is_error, emu.text
+    assert _dry_writes(c, start) == wanted and wanted
+    # kubectl v1.37 names the namespace of a deletion; the in-process tool's deletions (dry or
+    # not) print the older line
+    shown = real.stdout.replace(" from shop namespace", "")
+    assert sorted(emu.text.splitlines()) == sorted(shown.splitlines()), (emu.text, real.stdout)
     assert c.env.snapshot() == before
 
 

@@ -245,7 +245,12 @@ def test_dry_run_changes_nothing(shop: Session) -> None:
     denied = shop.k("delete deploy payments-api -n billing --dry-run=server")
     assert denied.is_error and denied.text.startswith("Error from server (Forbidden)")
     writes = [e for e in shop.agent_entries() if e["verb"] in ("patch", "delete", "update")]
-    assert writes == []
+    # the server dry run is the write itself, carrying dryRun=All; the client ones sent
+    # nothing, and the refused one stopped at its GET (as kubectl's does)
+    assert [(e["verb"], e["name"], e["response_code"]) for e in writes] == [
+        ("delete", "storefront", 200)
+    ]
+    assert all(e["requestURI"].endswith("?dryRun=All") for e in writes)
 
 
 def test_denied_write_is_forbidden_and_audited(shop: Session) -> None:

@@ -10,6 +10,10 @@ subresources ``scale``, ``status``, ``log``, ``exec``, ``eviction``. Convenience
 that are recorded as the Kubernetes calls kubectl makes: ``restart`` (patch of the
 template's ``restartedAt``), ``undo`` (patch back to the previous template),
 ``scale`` (update of the scale subresource), ``apply`` (create or patch).
+
+A server dry run (``dryRun=All`` in ``params``: ``kubectl --dry-run=server``, ``kubectl diff``)
+takes the write's own path (authorized, validated, admitted, answered and audited as that
+write, ``dryRun=All`` in its ``requestURI``) and stores nothing: no controller reacts.
 """
 
 from __future__ import annotations
@@ -182,6 +186,7 @@ class ApiServer(WriteVerbs):
                 "previous",
                 "command",
                 "replicas",
+                "dryRun",
             )
         }
         entry = env.audit.record(
@@ -202,7 +207,8 @@ class ApiServer(WriteVerbs):
             note_response(entry, str(result.body))
         if session:  # served on the agent's behalf: noted apart from the audit log
             env.served.note(entry)
-        if result.ok and (verb in WRITE or subresource == "exec"):
+        dry = verb in WRITE and bool(params.get("dryRun"))
+        if result.ok and not dry and (verb in WRITE or subresource == "exec"):
             if internal or env.provisioning:
                 env.dirty = True
             else:
@@ -311,6 +317,7 @@ class ApiServer(WriteVerbs):
     ) -> ApiResult:
         """An authorized request to its verb: reviews, collections, subresources, writes."""
         env, store = self.env, self.env.store
+        dry = bool(params.get("dryRun"))
         missing_ns = (
             plural in KINDS
             and namespaced(plural)
@@ -326,13 +333,13 @@ class ApiServer(WriteVerbs):
         if plural in ("selfsubjectaccessreviews", "selfsubjectrulesreviews") and verb == "create":
             return ApiResult(201, self._review(user, plural, body))
         if verb in ("list", "watch", "deletecollection"):
-            return self._collection(user, verb, plural, ns, params)
+            return self._collection(user, verb, plural, ns, params, dry)
         if plural not in KINDS:
             return ApiResult(
                 404, status(404, "NotFound", f'the server doesn\'t have a resource type "{plural}"')
             )
         if verb == "create" and sub is None:
-            return self._create(user, plural, ns, body, answer_copy=not handed_over)
+            return self._create(user, plural, ns, body, answer_copy=not handed_over, dry=dry)
         current = store.get(plural, ns, name or "")
         if current is None:
             return ApiResult(
@@ -357,17 +364,23 @@ class ApiServer(WriteVerbs):
                 ),
             )
         if sub == "eviction":
-            return self._evict(user, ns or "", name or "")
+            return self._evict(user, ns or "", name or "", dry)
         if sub == "scale":
             return self._scale(user, verb, plural, current, body, params)
         if verb == "get":
             return ApiResult(200, current)
         if verb == "delete":
-            return self._delete(user, plural, ns, name or "")
+            return self._delete(user, plural, ns, name or "", dry)
         return self._write(user, verb, plural, current, name, body, sub, params)
 
     def _collection(
-        self, user: str, verb: str, plural: str, ns: str | None, params: dict[str, Any]
+        self,
+        user: str,
+        verb: str,
+        plural: str,
+        ns: str | None,
+        params: dict[str, Any],
+        dry: bool = False,
     ) -> ApiResult:
         """list, watch and deletecollection: the selected items of a known kind."""
         store = self.env.store
@@ -377,7 +390,7 @@ class ApiServer(WriteVerbs):
                 status(404, "NotFound", f'the server doesn\'t have a resource type "{plural}"'),
             )
         items = store.list(plural, ns, params.get("labelSelector"), params.get("fieldSelector"))
-        if verb == "deletecollection":
+        if verb == "deletecollection" and not dry:
             for item in items:
                 self._delete(
                     user, plural, item["metadata"].get("namespace"), item["metadata"]["name"]
@@ -437,4 +450,4 @@ class ApiServer(WriteVerbs):
             and "status" in current
         ):
             new["status"] = current.get("status")
-        return self._store_update(user, plural, current, new)
+        return self._store_update(user, plural, current, new, bool(params.get("dryRun")))

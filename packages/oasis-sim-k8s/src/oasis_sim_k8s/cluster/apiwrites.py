@@ -19,10 +19,17 @@ class WriteVerbs:
     env: Any
 
     def _create(
-        self, user: str, plural: str, ns: str | None, body: Any, answer_copy: bool = True
+        self,
+        user: str,
+        plural: str,
+        ns: str | None,
+        body: Any,
+        answer_copy: bool = True,
+        dry: bool = False,
     ) -> ApiResult:
         """``answer_copy=False``: the answer is the stored object itself (a caller that
-        reads nothing from it, ``ApiServer.request(handed_over=True)``)."""
+        reads nothing from it, ``ApiServer.request(handed_over=True)``). ``dry``
+        (``dryRun=All``): validated and admitted, answered, never stored."""
         env = self.env
         if not isinstance(body, dict):
             return ApiResult(
@@ -52,6 +59,10 @@ class WriteVerbs:
         fail = admission.validate(env.store, user, plural, None, obj)
         if fail:
             return ApiResult(fail[0], status(*fail))
+        if dry and env.store.exists(plural, meta.get("namespace"), meta.get("name") or ""):
+            return self._exists(plural, meta["name"])
+        if dry:
+            return ApiResult(201, obj)
         try:
             env.prepare_new(plural, obj)
             # obj is this request's own copy of the body: stored as it is, the caller gets a copy
@@ -59,20 +70,30 @@ class WriteVerbs:
             if answer_copy:
                 stored = clone(stored)
         except Conflict:
-            return ApiResult(
-                409,
-                status(
-                    409,
-                    "AlreadyExists",
-                    f'{group_resource(plural)} "{meta["name"]}" already exists',
-                    {"name": meta["name"], "group": api_group(plural), "kind": plural},
-                ),
-            )
+            return self._exists(plural, meta["name"])
         return ApiResult(201, stored)
 
+    @staticmethod
+    def _exists(plural: str, name: str) -> ApiResult:
+        return ApiResult(
+            409,
+            status(
+                409,
+                "AlreadyExists",
+                f'{group_resource(plural)} "{name}" already exists',
+                {"name": name, "group": api_group(plural), "kind": plural},
+            ),
+        )
+
     def _store_update(
-        self, user: str, plural: str, current: dict[str, Any], new: dict[str, Any]
+        self,
+        user: str,
+        plural: str,
+        current: dict[str, Any],
+        new: dict[str, Any],
+        dry: bool = False,
     ) -> ApiResult:
+        """Validate, admit and store ``new`` over ``current``; ``dry``: answered, not stored."""
         bad = shapes.check(plural, new, current["kind"])
         if bad:
             return ApiResult(bad[0], status(*bad))
@@ -103,6 +124,8 @@ class WriteVerbs:
         fail = admission.validate(self.env.store, user, plural, current, new)
         if fail:
             return ApiResult(fail[0], status(*fail))
+        if dry:
+            return ApiResult(200, clone(new))
         self.env.before_update(plural, current, new)
         return ApiResult(200, self.env.store.replace(new))
 
@@ -159,19 +182,26 @@ class WriteVerbs:
             )
         new = clone(current)
         new["spec"]["replicas"] = replicas
-        result = self._store_update(user, plural, current, new)
+        result = self._store_update(user, plural, current, new, bool(params.get("dryRun")))
         if not result.ok:
             return result
         scale["spec"]["replicas"] = replicas
         scale["metadata"]["resourceVersion"] = result.body["metadata"]["resourceVersion"]
         return ApiResult(200, scale)
 
-    def _delete(self, user: str, plural: str, ns: str | None, name: str) -> ApiResult:
+    def _delete(
+        self, user: str, plural: str, ns: str | None, name: str, dry: bool = False
+    ) -> ApiResult:
+        """Delete (with garbage collection); ``dry``: the object answered, nothing deleted."""
         if plural == "namespaces":
             fail = admission.namespace_delete(name)
             if fail:
                 return ApiResult(fail[0], status(*fail))
-        obj = self.env.delete_object(plural, ns, name)
+        obj = (
+            clone(self.env.store.get(plural, ns, name))
+            if dry
+            else self.env.delete_object(plural, ns, name)
+        )
         if obj is None:
             return ApiResult(
                 404, status(404, "NotFound", f'{group_resource(plural)} "{name}" not found')
@@ -179,7 +209,7 @@ class WriteVerbs:
         obj["metadata"]["deletionTimestamp"] = self.env.clock.ts()
         return ApiResult(200, obj)
 
-    def _evict(self, user: str, ns: str, name: str) -> ApiResult:
+    def _evict(self, user: str, ns: str, name: str, dry: bool = False) -> ApiResult:
         pod = self.env.store.raw("pods", ns, name)
         for pdb in self.env.store.iter("poddisruptionbudgets", ns):
             if (
@@ -196,7 +226,8 @@ class WriteVerbs:
                         "Cannot evict pod as it would violate the pod's disruption budget.",
                     ),
                 )
-        self.env.delete_object("pods", ns, name)
+        if not dry:
+            self.env.delete_object("pods", ns, name)
         return ApiResult(
             201,
             {

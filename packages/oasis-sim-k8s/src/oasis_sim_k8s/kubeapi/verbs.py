@@ -14,7 +14,7 @@ import yaml
 from starlette.requests import Request
 from starlette.responses import Response
 
-from . import autoscaling, dryrun, errors, metrics, patches, protobuf, subresources, watch
+from . import autoscaling, errors, metrics, patches, protobuf, subresources, watch
 from .answers import answer
 from .calls import Caller, call, refused, resumed
 from .paths import Target
@@ -120,8 +120,10 @@ async def serve(api: Any, caller: Caller, request: Request, target: Target) -> R
         )
     if target.gv == autoscaling.V1:
         body = autoscaling.to_v2(body)
-    if verb not in READ_ONLY and (params.get("dryRun") or _dry_body(verb, body)):
-        return dryrun.serve(api, caller, request, target, verb, body)
+    if verb not in READ_ONLY and _dry_body(verb, body):
+        # a dry run takes the write's own path through the pipeline (``dryRun=All``: validated,
+        # admitted, audited as the write with its dryRun, nothing stored)
+        params["dryRun"] = "All"
     if target.subresource is not None:
         return await subresources.serve(api, caller, request, target, verb, body, params)
     if verb == "watch" and resumed(params):

@@ -59,7 +59,9 @@ def cmd_apply(inv: Inv) -> None:
             wanted = clone(body)
             (wanted.get("metadata") or {}).get("annotations", {}).pop(LAST_APPLIED, None)
             unchanged = contains(current.body, wanted)
-            if dry_refused(inv, mode, "patch", plural, ns, name):
+            if dry_refused(
+                inv, mode, "patch", plural, ns, name, body=body, params={"patchType": "strategic"}
+            ):
                 continue
             if mode:
                 _emit(
@@ -75,7 +77,7 @@ def cmd_apply(inv: Inv) -> None:
                 continue
             _emit(inv, plural, res.body, word or "configured")
         else:
-            if dry_refused(inv, mode, "create", plural, ns, None):
+            if dry_refused(inv, mode, "create", plural, ns, None, body=body):
                 continue
             if mode:
                 _emit(inv, plural, body, word or "created", mode)

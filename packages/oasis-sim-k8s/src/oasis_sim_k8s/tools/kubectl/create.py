@@ -13,7 +13,7 @@ from ...cluster.store import KINDS, clone, namespaced
 from .args import Parsed, UsageError, require_args, resolve_type
 from .session import Inv, api_error
 from .targets import _doc_target, _manifests
-from .writes import _emit, dry_mode, dry_refused
+from .writes import DRY, _emit, dry_mode
 
 
 # ---- create -----------------------------------------------------------------------------------------
@@ -359,13 +359,11 @@ def _create_one(
     inv: Inv, plural: str, ns: str | None, body: dict[str, Any], mode: str | None
 ) -> None:
     name = body["metadata"].get("name", "")
-    if dry_refused(inv, mode, "create", plural, ns, None):
-        return
-    if mode:
+    if mode == "client":
         inv.api("get", plural, ns, name)
         _emit(inv, plural, body, "created", mode)
         return
-    res = inv.api("create", plural, ns, body=body)
+    res = inv.api("create", plural, ns, body=body, params=DRY if mode else None)
     if not res.ok:
         if res.code == 409:
             inv.error(
@@ -376,4 +374,4 @@ def _create_one(
         else:
             inv.error(api_error(res))
         return
-    _emit(inv, plural, res.body, "created")
+    _emit(inv, plural, res.body, "created", mode)

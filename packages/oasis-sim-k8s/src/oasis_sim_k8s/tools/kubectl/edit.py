@@ -9,6 +9,9 @@ from .session import Inv, api_error
 from .targets import _doc_target, _expand, _manifests, _ns, _targets, targets
 from .writes import SCALABLE, _emit, _parse_body, _same, dry_mode, dry_refused, dry_suffix
 
+#: a merge patch's query (kubectl scale's and label's PATCH)
+MERGE = {"patchType": "merge"}
+
 
 # ---- scale ----------------------------------------------------------------------------------------
 def cmd_scale(inv: Inv) -> None:
@@ -47,7 +50,8 @@ def cmd_scale(inv: Inv) -> None:
                     f"error: Expected replicas to be {p.get('current-replicas')}, was {current}"
                 )
                 continue
-            if dry_refused(inv, mode, "patch", plural, ns, name, "scale"):
+            scale = {"spec": {"replicas": replicas}}
+            if dry_refused(inv, mode, "patch", plural, ns, name, "scale", body=scale, params=MERGE):
                 continue
             if mode:
                 inv.say(f"{kind_label(plural)}/{name} scaled{dry_suffix(mode)}")
@@ -97,7 +101,17 @@ def cmd_patch(inv: Inv) -> None:
             except patching.PatchError as exc:
                 inv.error(f"Error from server (Invalid): {exc}")
                 continue
-            if dry_refused(inv, mode, "patch", plural, ns, name, p.get("subresource")):
+            if dry_refused(
+                inv,
+                mode,
+                "patch",
+                plural,
+                ns,
+                name,
+                p.get("subresource"),
+                body=body,
+                params={"patchType": kind},
+            ):
                 continue
             _emit(
                 inv,
@@ -178,7 +192,7 @@ def _meta_cmd(inv: Inv, field: str, word: str) -> None:
                 field: {k: v for k, v in changes.items() if not (v is None and k in missing)}
             }
         }
-        if dry_refused(inv, mode, "patch", plural, ns, name):
+        if dry_refused(inv, mode, "patch", plural, ns, name, body=patch, params=MERGE):
             continue
         if mode:
             inv.say(f"{kind_label(plural)}/{name} {word}{dry_suffix(mode)}")

@@ -12,7 +12,7 @@ from ..k8s_format import kind_label, output_object
 from .args import UsageError, parse_duration, require_args
 from .session import Inv, api_error
 from .targets import _expand, _ns, _targets
-from .writes import dry_mode, dry_suffix
+from .writes import dry_mode, dry_refused, dry_suffix
 
 
 # ---- rollout -------------------------------------------------------------------------------------------
@@ -107,17 +107,13 @@ def _pause(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str
     if paused == want:
         inv.say(f"{kind_label(plural)}/{name} already {'paused' if want else 'resumed'}")
         return
+    body, merge = {"spec": {"paused": want if want else None}}, {"patchType": "merge"}
+    if dry_refused(inv, mode, "patch", plural, ns, name, body=body, params=merge):
+        return
     if mode:
         inv.say(f"{kind_label(plural)}/{name} {'paused' if want else 'resumed'}{dry_suffix(mode)}")
         return
-    res = inv.call(
-        "patch",
-        plural,
-        ns,
-        name,
-        body={"spec": {"paused": want if want else None}},
-        params={"patchType": "merge"},
-    )
+    res = inv.call("patch", plural, ns, name, body=body, params=merge)
     if res is None:
         return
     inv.say(f"{kind_label(plural)}/{name} {'paused' if want else 'resumed'}")
@@ -131,6 +127,8 @@ def _restart(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: s
         inv.error(
             f'error: {plural} "{name}" can\'t restart paused deployment (run rollout resume first)'
         )
+        return
+    if dry_refused(inv, mode, "restart", plural, ns, name):  # the template's restartedAt patch
         return
     if mode:
         inv.say(f"{kind_label(plural)}/{name} restarted{dry_suffix(mode)}")
@@ -187,10 +185,12 @@ def _undo(inv: Inv, plural: str, ns: str | None, name: str, sub: str, mode: str 
             f"{kind_label(plural)}/{name} skipped rollback (current template already matches revision {target_n})"
         )
         return
+    params = {"toRevision": to_rev} if to_rev else {}
+    if dry_refused(inv, mode, "undo", plural, ns, name, params=params):  # the template's patch
+        return
     if mode:
         inv.say(f"{kind_label(plural)}/{name} rolled back{dry_suffix(mode)}")
         return
-    params = {"toRevision": to_rev} if to_rev else {}
     res = inv.call("undo", plural, ns, name, params=params)
     if res is None:
         return

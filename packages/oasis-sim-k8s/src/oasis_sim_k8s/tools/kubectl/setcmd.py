@@ -72,12 +72,14 @@ def _set_common(inv: Inv, objs: list[str], fn: Any, word: str) -> None:
             continue
         if patch is None:
             continue
-        if dry_refused(inv, mode, "patch", plural, ns, name):
+        ptype = "json" if isinstance(patch, list) else "strategic"
+        if dry_refused(
+            inv, mode, "patch", plural, ns, name, body=patch, params={"patchType": ptype}
+        ):
             continue
         if mode:
             inv.say(f"{kind_label(plural)}/{name} {word}{dry_suffix(mode)}")
             continue
-        ptype = "json" if isinstance(patch, list) else "strategic"
         res = inv.call("patch", plural, ns, name, body=patch, params={"patchType": ptype})
         if res is None:
             continue

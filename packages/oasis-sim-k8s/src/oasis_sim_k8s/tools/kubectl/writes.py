@@ -1,5 +1,5 @@
-"""Shared by the write commands: dry runs (``--dry-run=server`` is authorized like the real
-request), access reviews, kubectl's one-line results and manifest comparison."""
+"""Shared by the write commands: dry runs (``--dry-run=server`` is the real request with
+``dryRun=All``), access reviews, kubectl's one-line results and manifest comparison."""
 
 from __future__ import annotations
 
@@ -98,6 +98,10 @@ def dry_mode(inv: Inv) -> str | None:
     return value
 
 
+#: the query a server dry run carries (its audit entry's ``requestURI`` shows it)
+DRY = {"dryRun": "All"}
+
+
 def dry_suffix(mode: str | None) -> str:
     return {"client": " (dry run)", "server": " (server dry run)"}.get(mode or "", "")
 
@@ -128,20 +132,6 @@ def ssar(
     }
 
 
-def server_dry_denied(
-    inv: Inv, verb: str, plural: str, ns: str | None, name: str | None, sub: str | None = None
-) -> str | None:
-    """A server-side dry run is authorized like the real request (nothing is persisted)."""
-    res = access_review(inv, ssar(ns, verb, plural, sub, name))
-    if not res.ok:
-        return api_error(res)
-    if (res.body.get("status") or {}).get("allowed"):
-        return None
-    return "Error from server (Forbidden): " + inv.env.api._forbidden(
-        inv.user, verb, plural, ns, name, sub
-    )
-
-
 def dry_refused(
     inv: Inv,
     mode: str | None,
@@ -150,14 +140,20 @@ def dry_refused(
     ns: str | None,
     name: str | None,
     sub: str | None = None,
+    *,
+    body: Any = None,
+    params: dict[str, Any] | None = None,
 ) -> bool:
-    """A ``--dry-run=server`` the API server would refuse: its error is printed (True)."""
+    """``--dry-run=server``: kubectl sends the write itself with ``dryRun=All``; the API server
+    authorizes, validates and admits it, audits it as that write and stores nothing. A
+    refusal's error is printed (True); ``mode`` other than "server" sends nothing (False)."""
     if mode != "server":
         return False
-    denied = server_dry_denied(inv, verb, plural, ns, name, sub)
-    if denied:
-        inv.error(denied)
-    return bool(denied)
+    res = inv.api(verb, plural, ns, name, body=body, sub=sub, params={**(params or {}), **DRY})
+    if res.ok:
+        return False
+    inv.error(api_error(res))
+    return True
 
 
 def _emit(
