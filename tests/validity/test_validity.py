@@ -1013,7 +1013,6 @@ HELDOUT37_LEFT = (
     [
         pytest.param(
             "heldout37",
-            "heldout38",
             marks=[
                 pytest.mark.heavy,
                 pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT37_LEFT}"),
