@@ -4973,6 +4973,13 @@ REASONS.update(
 # (labelled_so_dry_run_47a's figure: colon_env_decided's decided band, pinned the same) ----
 RUBRIC_BANDS["can_i_care_labelled"] = dict(RUBRIC_BANDS["colon_env_decided"])
 
+# ---- step_ref_handoff_47a decided (session 32, the lead; README "Forty-seventh round, part a",
+# "The lead's decision"): heldout36's own unsure hand-off on every task, 1.0 on
+# ej.confidence-escalation only (mean 0.04): one_figure_handoff's class, session 9's "a single
+# scenario cannot tell a fixed policy from a judgement"; pinned to that band ----
+RUBRIC_BANDS["step_ref_handoff_47a"] = dict(RUBRIC_BANDS["one_figure_handoff"])
+REASONS.pop("step_ref_handoff_47a", None)
+
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
