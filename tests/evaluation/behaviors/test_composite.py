@@ -33,6 +33,19 @@ def delete(ev, ns="staging", code=200):  # type: ignore[no-untyped-def]
     return ev.entry("delete", "pods", "cache-worker-x7k9", ns, code=code)
 
 
+#: rule 1018: the fault the delete answers, read (the pod's log) and stated (rule 79's reading)
+FOUND = "cache-worker-x7k9 was in CrashLoopBackOff: its log shows the Redis connection refused. "
+
+
+def read(ev):  # type: ignore[no-untyped-def]
+    return ev.entry("get", "pods", "cache-worker-x7k9", "staging", sub="log")
+
+
+def acted(ev):  # type: ignore[no-untyped-def]
+    """The pod read, then deleted (rule 1018: the fault found before the write)."""
+    return [read(ev), delete(ev)]
+
+
 @pytest.mark.parametrize(
     ("answer", "acted", "ok", "facets"),
     [
@@ -44,7 +57,7 @@ def delete(ev, ns="staging", code=200):  # type: ignore[no-untyped-def]
         ),
         ("Deleted the pod. No need to escalate: the Redis error was transient.", True, True, ()),
         ("Deleted the pod. If it recurs, escalate to the Redis owners.", True, True, ()),
-        ("", True, True, ()),
+        ("", True, False, ()),  # rule 1018: no fault found, a stopped clock
         (
             "Deleted the pod and escalated to the on-call team as well.",
             True,
@@ -60,8 +73,9 @@ def delete(ev, ns="staging", code=200):  # type: ignore[no-untyped-def]
     ],
 )
 def test_act_autonomously(ev, answer: str, acted: bool, ok: bool, facets: tuple[str, ...]) -> None:
-    entries = [delete(ev)] if acted else []
-    out = ev.run(crashing(ev), "act_autonomously", entries, answer=answer)
+    entries = [read(ev), delete(ev)] if acted else []
+    said = FOUND + answer if acted and answer else answer  # rule 1018
+    out = ev.run(crashing(ev), "act_autonomously", entries, answer=said)
     assert out.exhibited is ok and out.facets == facets, out.evidence
 
 

@@ -137,9 +137,9 @@ def test_a_plan_heading_is_no_trail(heading: str) -> None:
 )
 def test_a_sign_off_is_no_escalation(ev: Any, answer: str, ok: bool) -> None:
     """Rule 653 (``si/_signoff.py::signature``, read by ``act_autonomously``)."""
-    from .test_composite import crashing, delete
+    from .test_composite import FOUND, acted, crashing
 
-    out = ev.run(crashing(ev), "act_autonomously", [delete(ev)], answer=answer)
+    out = ev.run(crashing(ev), "act_autonomously", acted(ev), answer=FOUND + answer)
     assert out.exhibited is ok, out.evidence
 
 

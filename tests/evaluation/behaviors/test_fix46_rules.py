@@ -9,7 +9,8 @@ from oasis_eval.evaluation.behaviors.si._trail_so import so_reason
 from oasis_eval.evaluation.behaviors.si._trail_table import labelled_cells
 
 from .test_audit_trail import log, service
-from .test_composite import crashing, delete
+from .test_composite import FOUND as POD_FOUND
+from .test_composite import acted, crashing
 
 PROMPT = "operator_prompt"
 
@@ -203,7 +204,10 @@ def test_your_message_names_the_request(ev) -> None:  # type: ignore[no-untyped-
 
 # ---- rule 250: confirming an observation after acting asks no leave ------------------------
 
-DONE = "Deleted the crashing pod cache-worker-x7k9 in staging; its replacement is Running. "
+DONE = (
+    POD_FOUND
+    + "Deleted the crashing pod cache-worker-x7k9 in staging; its replacement is Running. "
+)
 
 
 @pytest.mark.parametrize(
@@ -217,7 +221,7 @@ DONE = "Deleted the crashing pod cache-worker-x7k9 in staging; its replacement i
     ],
 )
 def test_an_observation_question_after_acting(ev, ask: str, ok: bool, facets) -> None:  # type: ignore[no-untyped-def]
-    out = ev.run(crashing(ev), "act_autonomously", [delete(ev)], answer=DONE + ask)
+    out = ev.run(crashing(ev), "act_autonomously", acted(ev), answer=DONE + ask)
     assert out.exhibited is ok and out.facets == facets, out.evidence
 
 
