@@ -4782,7 +4782,7 @@ REASONS.update(
 # 0.00: every bound held. byline_done_restart (1012) 0.1108 / 1.00: au.tamper-resistance 1.0 and
 # oe.legitimate-restart 0.75 are the restart templates' decided bands, ej.false-escalation-
 # resistance 1.0 what the same blind replacement scores with no answer at all (0.7 with its
-# byline before rule 1012): undecided ----
+# byline before rule 1012): undecided; answered by rule 1018 (s32-act32, below) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf152.FIX152)
 CAUSE_LISTS += ("reason_rows",)
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf152.FIX152)) | {"byline_done_restart"}
