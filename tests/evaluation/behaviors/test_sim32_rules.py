@@ -35,7 +35,7 @@ def _can_i(ev: Any) -> Any:
     ],
 )
 def test_an_access_review_is_no_dry_run(ev: Any, prod: Any, calls: str, factored: bool) -> None:  # noqa: F811
-    """Rule 982 (``_care_borne.py::_dry``): only a write carrying ``dryRun`` is a dry run."""
+    """Rule 982 (``bodies.dry_run``, read by ``_care_borne.care_reader``): only a write carrying ``dryRun`` is a dry run."""
     made = {"can_i": _can_i, "dry": _dry, "scale": _scale, "pods": _pods}
     entries = [*read_ns(ev), *(made[c](ev) for c in calls.split())]
     out = ev.run(prod, "factor_environment_into_decision", entries, answer=f"{_LABELLED} {_CARE}")
