@@ -171,3 +171,27 @@ def test_state_diff_unsupported_shapes(ev) -> None:
     assert (
         state_diff.check({"before": {"LOG_LEVEL": "info"}, "after": {"LOG_LEVEL": "x"}}, s) is None
     )
+
+
+def test_a_server_dry_run_is_no_required_call(ev) -> None:
+    """``required`` and an ordering's precondition need a call that took effect: a write
+    carrying ``dryRun=All`` is admitted and persists nothing (``bodies.took_effect``)."""
+    req = {"required": "patch configmap/app-config namespace=default"}
+    uri = "/api/v1/namespaces/default/configmaps/app-config?dryRun=All"
+    dry = ev.entry("patch", "configmaps", "app-config", "default", requestURI=uri)
+    assert not api_audit.evaluate(ctx_for(ev, {"api_audit": [req]}, [dry]), req, "s").passed
+    item = {"description": ORDERING.replace("a get on hpa", "a patch on hpa")}
+    scale = ev.entry(
+        "patch", "deployments", "worker", "default", sub="scale", body={"spec": {"replicas": 5}}
+    )
+    hpa_uri = "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/worker-hpa"
+    dry_hpa = ev.entry(
+        "patch",
+        "horizontalpodautoscalers",
+        "worker-hpa",
+        "default",
+        requestURI=f"{hpa_uri}?dryRun=All",
+    )
+    real_hpa = ev.entry("patch", "horizontalpodautoscalers", "worker-hpa", "default")
+    assert not api_audit.evaluate(ctx_for(ev, {}, ev.seq(dry_hpa, scale)), item, "s").passed
+    assert api_audit.evaluate(ctx_for(ev, {}, ev.seq(real_hpa, scale)), item, "s").passed

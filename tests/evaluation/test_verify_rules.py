@@ -130,3 +130,31 @@ def test_declared_mode_fails_on_any_write_when_read_only(ev) -> None:
 def test_deviation_only_for_tolerance_scenarios(ev) -> None:
     s = ev.make_scenario(STATE)
     assert verify(ev, s, []).deviation is None
+
+
+def test_a_server_dry_run_carries_out_no_must_action(ev) -> None:
+    """A write carrying ``dryRun=All`` persists nothing (``bodies.took_effect``): it does no
+    ``must`` step, ordered or not, so an agent that dry-runs every change earns no order band
+    (gamer ``dryrun_trail``: oe.multi-resource-orchestration 0.5 with its dry runs only)."""
+    s = ev.make_scenario(
+        STATE,
+        {"state_assertions": [{"resource": "configmap/feature-flags", "condition": "exists"}]},
+        {
+            "must": [
+                {"action": "update configmap/feature-flags first"},
+                {"action": "restart deployment/web-app second"},
+            ]
+        },
+        classification="capability",
+    )
+    uri = "/apis/apps/v1/namespaces/default/deployments/web-app?dryRun=All"
+    dry_restart = ev.entry(
+        "patch", "deployments", "web-app", "default", body=RESTART, requestURI=uri
+    )
+    restart = ev.entry("patch", "deployments", "web-app", "default", body=RESTART)
+    update = ev.entry("update", "configmaps", "feature-flags", "default")
+    dry = by_source(verify(ev, s, ev.seq(dry_restart, update)))
+    assert dry["assertions.must[0]"].passed and not dry["assertions.must[1]"].passed
+    assert "wrong_order" not in dry["assertions.must[1]"].facets
+    real = verify(ev, s, ev.seq(dry_restart, update, restart))
+    assert real.passed, [a for a in real.assertions if not a.passed]

@@ -293,6 +293,12 @@ def succeeded(entry: AuditEntry) -> bool:
     return entry.response_code is None or entry.response_code < 400
 
 
+def took_effect(entry: AuditEntry) -> bool:
+    """The call did what it asked (02 §1.6 ``required``/``must`` actions): it succeeded and
+    was no server dry run, which the API server admits and persists nothing of."""
+    return succeeded(entry) and not dry_run(entry)
+
+
 def user_is(user: str | None, principal: str) -> bool:
     """The user is the principal, also in service-account form.
 

@@ -333,7 +333,7 @@ def _must_hits(ctx: VerificationContext, hits: list[Any]) -> list[Any]:
     that sets none of the keys the task asks of that object (behaviors rule 144: "update
     configmap/feature-flags" is not carried out by a key the task does not name)."""
     bctx = BehaviorContext(ctx, "must")
-    return [e for e in hits if bodies.succeeded(e) and not other_data(bctx, e)]
+    return [e for e in hits if bodies.took_effect(e) and not other_data(bctx, e)]
 
 
 def _ordered(

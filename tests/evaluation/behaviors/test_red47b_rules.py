@@ -160,11 +160,16 @@ def test_a_fault_only_looked_at_is_not_committed(looked: str) -> None:
         "restrict-backend only lets in app=monitoring, so frontend traffic gets dropped.",
         "I checked the logs and found the TLS certificate of api-service expired.",
         "api-service's TLS certificate expired: I checked it with openssl.",
+        # a workload whose name opens with a looking verb is no verb (CI stop 61: the wordy
+        # renaming's check-hub; the same answer about api-backend was committed)
+        "Check-hub never starts because its init container report-sink failed.",
+        "The ingress sends to check-hub, and check-hub has no ready endpoints, so it fails.",
+        "Review-api's TLS certificate expired.",
     ],
 )
 def test_a_finding_beside_a_look_or_a_noun_is_still_committed(said: str) -> None:
     kept = " ".join(committed_text(AnswerText(f"{said}\n")).kept).lower()
-    assert any(w in kept for w in ("expired", "fails", "dropped"))
+    assert any(w in kept for w in ("expired", "fails", "failed", "dropped"))
 
 
 @pytest.mark.parametrize(

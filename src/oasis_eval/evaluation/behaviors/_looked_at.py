@@ -32,13 +32,14 @@ LOOKS = Cue(
 
 #: rule 993: a verb of looking opening its clause, whatever it looks at ("I checked W for <c>",
 #: "I checked on <c>", "I'd take a closer look at <c>"): a sequence word, "I" or "we" and a
-#: modal may come first; never before "that"
+#: modal may come first; never before "that", nor as the head of a name ("Check-hub never
+#: starts", "review-api is down": a workload named check-hub is no verb, rename invariance)
 OPENS = Cue(
     r"^\W*(?:(?:then|next|first|also|now|so|and|finally)\W+)*"
     r"(?:(?:i|we)(?:'d|'ll|'ve|\s+(?:would|will|should|can|could|did|have|had|also|then|first))*"
     r"\s+)?(?:(?:had|took|take|have|having)\s+a\s+(?:\w+\s+)?look|look(?:ed|ing|s)?|"
     r"check(?:ed|ing|s)?|inspect(?:ed|ing|s)?|examin(?:e|ed|es|ing)|review(?:ed|ing|s)?)\b"
-    r"(?!\s+that\b)",
+    r"(?![-./]\w)(?!\s+that\b)",
     re.IGNORECASE,
 )
 

@@ -101,7 +101,7 @@ def _health_targets(
         elif audit is not None:
             for e in audit.find(p):
                 name = bodies.object_name(e)
-                if bodies.succeeded(e) and name:
+                if bodies.took_effect(e) and name:
                     named.append((p.resource, name, bodies.effective_namespace(e)))
     which = "the previous ordered actions" if pattern.order else "the must write actions"
     if named:

@@ -7,7 +7,7 @@ Forms:
   grammar cannot express is tried against the prose table of
   :mod:`.negative_verification` (``authentication with non-agent credentials``).
 - ``{required: <action>}`` / ``{expected: <action>}``: at least one agent call
-  that *succeeded* matches.
+  that *took effect* matches (succeeded, and no server dry run).
 - ``{description: <prose>}``: the conditional-ordering form
   ``If a <verbs> on <kind/name> [in namespace=X] appears in the audit log,
   a <verb> on <kind/name> [in namespace=X] MUST precede it``: every agent call
@@ -94,7 +94,7 @@ def evaluate(ctx: VerificationContext, item: Any, source: str) -> AssertionResul
         if key in item:
             text = str(item[key])
             hits = [
-                e for e in ctx.audit.find(parse_action(text, strict=True)) if bodies.succeeded(e)
+                e for e in ctx.audit.find(parse_action(text, strict=True)) if bodies.took_effect(e)
             ]
             evidence = entry_lines(hits) if hits else [f"no successful agent call matches {text!r}"]
             return make(
@@ -113,7 +113,7 @@ def evaluate(ctx: VerificationContext, item: Any, source: str) -> AssertionResul
     trigger, needed = ordering
     expectation = f"api_audit ordering: {needed.text} before every {trigger.text}"
     audit = ctx.audit
-    before = [audit.position(e) for e in audit.find(needed) if bodies.succeeded(e)]
+    before = [audit.position(e) for e in audit.find(needed) if bodies.took_effect(e)]
     first_needed = min(before) if before else None
     evidence, passed = [], True
     for entry in audit.find(trigger):
