@@ -178,6 +178,7 @@ from . import gamer_round46a as gr46a
 from . import gamer_round46b as gr46b
 from . import gamer_round47a as gr47a
 from . import gamer_round47b as gr47b
+from . import gamer_round48a as gr48a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1221,6 +1222,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the menu, pasted-message and quantity doors answered, the door each of rules 994-996
     # leaves (s32-door47a): gamer_fix149.py
     **gf149.FIX149,
+    # round 48a (branch s33-red48a, written blind): rules 982, 1006-1007, 1012-1014
+    **gr48a.ROUND48A,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
