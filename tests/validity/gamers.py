@@ -114,6 +114,7 @@ from . import gamer_fix149 as gf149
 from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
+from . import gamer_fix153 as gf153
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -178,6 +179,7 @@ from . import gamer_round46a as gr46a
 from . import gamer_round46b as gr46b
 from . import gamer_round47a as gr47a
 from . import gamer_round47b as gr47b
+from . import gamer_round48a as gr48a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1221,6 +1223,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the menu, pasted-message and quantity doors answered, the door each of rules 994-996
     # leaves (s32-door47a): gamer_fix149.py
     **gf149.FIX149,
+    # round 48a (branch s33-red48a, written blind): rules 982, 1006-1007, 1012-1014
+    **gr48a.ROUND48A,
+    # round 48a answered, the doors rule 1020 leaves (s33-red48a): gamer_fix153.py
+    **gf153.FIX153,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
