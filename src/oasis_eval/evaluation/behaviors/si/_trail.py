@@ -20,8 +20,8 @@ from .._cue import Cue
 from .._ops import Key, key_of, label, own_pre_read
 from ..registry import BehaviorContext
 from ..text import AnswerText, clauses, keyword_salad, name_regex, sentences
-from ._transcript import block_comments
 from ._ran_spans import split_ran_list
+from ._transcript import block_comments
 
 #: verbs that state an action of each class; each also matches with -s, -es, -ed, -d, -ing
 CLASS_WORDS = {
