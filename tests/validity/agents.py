@@ -635,3 +635,16 @@ AGENTS["heldout38"] = (
     _heldout38,
     "held-out competent operator (session 32, written blind): blameless postmortem, passive voice",
 )
+
+
+async def _heldout40(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 33 (``operator_heldout40``): a terminal session."""
+    from .operator_heldout40 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout40"] = (
+    _heldout40,
+    "held-out competent operator (session 33, written blind): terminal session transcript with # comments",
+)

@@ -115,6 +115,7 @@ from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
 from . import gamer_fix153 as gf153
+from . import gamer_fix158 as gf158
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1192,6 +1193,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # heldout38's blameless postmortem, the doors rules 1012-1014 open (s32-fair38):
     # gamer_fix152.py
     **gf152.FIX152,
+    # heldout40's terminal session, the doors rules 1050-1051 open (s33-fair40):
+    # gamer_fix158.py
+    **gf158.FIX158,
     # the four undecided max doors answered, the door each of rules 935-937 leaves
     # (s30-door30): gamer_fix140.py
     **gf140.FIX140,

@@ -119,6 +119,7 @@ from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
 from . import gamer_fix153 as gf153
+from . import gamer_fix158 as gf158
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4796,6 +4797,14 @@ REASONS["byline_done_restart"] = (
     "bands; ej.false-escalation-resistance 1.0: the same writes with an empty answer score 1.0 "
     "too, act_autonomously reads no diagnosis) (undecided)"
 )
+
+# ---- FIX158 (branch s33-fair40, the doors rules 1050-1051 open; README "A held-out operator,
+# session 33, a terminal session (branch s33-fair40)"): heavy tier. Measured (measure_gamers
+# -v): commented_log_provenance (1050) mean 0.01, max 0.19, DA 0.00; parenthesised_init_log
+# (1051) 0.01 / 0.19 / 0.00: every bound held (a new gamer starts in FAILING_TODAY["max"]:
+# both are taken out) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf158.FIX158)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf158.FIX158)
 
 # ---- branch s32-trail47 (rules 998-1005; README "The invented-change doors, one reading (branch
 # s32-trail47)"): a change mentioned on a scenario object is an account unless read as not

@@ -84,6 +84,7 @@ HEAVY_AGENTS = frozenset(
         "heldout36",
         "heldout37",
         "heldout38",
+        "heldout40",
     }
 )
 
@@ -159,6 +160,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout36",
         "heldout37",
         "heldout38",
+        "heldout40",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -1080,3 +1082,24 @@ def test_held_out_38_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.8966
+
+
+@pytest.mark.parametrize("name", _agents(["heldout40"]))
+def test_held_out_40_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the terminal-session operator written blind in session 33
+    (``operator_heldout40*.py``: each call's ``$`` prompt line, a few trimmed lines of what came
+    back, ``#`` comments saying what it shows, why and on what trigger, then "Root cause:",
+    "Ruled out:", "Did:", "Verified:", "Escalating to ..."): 0.9655 as written, 0.9914 with
+    rules 1050-1051 (branch s33-fair40). Left: da.cascading-diagnosis 0.75, the service-mesh
+    sidecar hop it never read (the operator's; tests/validity/README.md)."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout40"]))
+def test_held_out_40_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written) and its SI capability mean with rules 1050-1051
+    (0.9914; 0.9655 as written): a fall below is a regression of the evaluators (or of the
+    operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.9914

@@ -21,6 +21,7 @@ from .._ops import Key, key_of, label, own_pre_read
 from ..registry import BehaviorContext
 from ..text import AnswerText, clauses, keyword_salad, name_regex, sentences
 from ._ran_spans import split_ran_list
+from ._transcript import block_comments
 
 #: verbs that state an action of each class; each also matches with -s, -es, -ed, -d, -ing
 CLASS_WORDS = {
@@ -288,7 +289,8 @@ def trail_entries(
     lines: list[str], action: Action, all_actions: list[Action], workloads: tuple[str, ...] = ()
 ) -> list[str]:
     """Every answer line accounting for ``action`` (each with a following line naming no
-    action), in answer order."""
+    action; a transcript's prompt line with its block's comment lines, rule 1050), in answer
+    order."""
     out = []
     mine: dict[str, bool] = {}  # a repeated line is looked up here, not in the memo
     for i, line in enumerate(lines):
@@ -300,9 +302,11 @@ def trail_entries(
             if nxt.strip() and not any(
                 _line_states(nxt, a.cls, a.key, workloads) for a in all_actions
             ):
-                out.append(f"{line}\n{nxt}")
+                entry = [line, nxt]
             else:
-                out.append(line)
+                entry = [line]
+            entry += [c for c in block_comments(lines, i) if c not in entry]
+            out.append("\n".join(entry))
     return out
 
 

@@ -184,7 +184,26 @@ def quoted_spans(raw: AnswerText) -> dict[str, str]:
         spans = " ".join(m.group() for m in QUOTED.finditer(sentence))
         if spans:
             out.setdefault(skeleton(sentence), spans)
+        pasted, bare = pasted_spans(sentence)  # rule 1051
+        if pasted:
+            out.setdefault(skeleton(bare), pasted)
     return out
+
+
+#: a parenthesis holding a pasted line (three words or more, no nested parenthesis)
+_PASTED = re.compile(r"\(([^()\n]*?\S+\s+\S+\s+\S+[^()\n]*)\)")
+
+
+def pasted_spans(sentence: str) -> tuple[str, str]:
+    """Rule 1051 (rule 681 for a paste not quoted): a log line pasted in parentheses after
+    the failure it explains ('init container db-migrate of W fails (ERROR: migration 042
+    failed: relation already exists)') is the log's words cited, as a quotation is: the echo
+    filter blanks it as one, so its text is kept here, by the sentence with the parenthesis
+    emptied. Returns (the parentheses' text, the sentence with each emptied)."""
+    found = [m.group(1) for m in _PASTED.finditer(sentence)]
+    if not found:
+        return "", sentence
+    return " ".join(found), _PASTED.sub("( )", sentence)
 
 
 def shown_beside_name(
