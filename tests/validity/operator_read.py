@@ -47,7 +47,7 @@ def load_yaml(text: str) -> Any:
     """The document ``yaml.safe_load`` makes of ``text`` (None when it is not YAML), a fresh
     object each call: an answer read before (a gamer's survey reads the same ``-o yaml``
     answers as the gamers before it, at the pinned clock) is its pickled parse, loaded again
-    (about a tenth of the parse's CPU; CI's heavy tier, session 33), else parsed."""
+    (a fiftieth of the parse's CPU for a 7 KB pod list; CI's heavy tier, session 33), else parsed."""
     kept = _PARSED.get(text)
     if kept is not None:
         _PARSED.move_to_end(text)
