@@ -72,23 +72,3 @@ def test_pasted_first_answers_as_before() -> None:
         pasted += got[1] != ""
         settled += len(tail.split()) >= 3 and _echo._unserved(tail, joined, results)
     assert pasted > 100 and settled > 500  # pasted parts drawn, and tails settled early
-
-
-def test_within_answers_as_a_search() -> None:
-    """``within`` settles a text with a word no blank pair of the results holds by set
-    lookups: the same answer as one search per result, blanks doubled and ends included."""
-    rng = random.Random(34)
-    found = missed = 0
-    for _ in range(3000):
-        results = tuple(" ".join(_text(rng, 20).split(" ")) for _ in range(rng.randint(1, 3)))
-        joined = _echo.APART.join(results)
-        source = rng.choice(results)
-        start = rng.randint(0, len(source))
-        text = source[start : rng.randint(start, len(source))]
-        if rng.random() < 0.4:
-            text = text + rng.choice(("", " ", "  ", _echo.APART)) + _text(rng, 3)
-        got = _echo.within(text, joined, results)
-        assert got == any(text in r for r in results), (text, results)
-        found += got and len(text.split(" ")) >= 3
-        missed += not got and len(text.split(" ")) >= 3
-    assert found > 300 and missed > 300

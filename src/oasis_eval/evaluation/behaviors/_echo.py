@@ -136,23 +136,10 @@ def _without_aside(
 
 def within(squashed: str, joined: str, results: Sequence[str]) -> bool:
     """``squashed`` occurs in one of ``results`` (``joined``: them joined by :data:`APART`,
-    one search instead of one per result; a match cannot span two of them). A text found in
-    ``joined`` has each of its words between two blanks among ``joined``'s own (issue 30,
-    session 33: most texts asked hold one that is not, settled by set lookups instead of a
-    search of 50 KB)."""
+    one search instead of one per result; a match cannot span two of them)."""
     if APART in squashed:
         return any(squashed in r for r in results)
-    inner = squashed.split(" ")[1:-1]
-    if inner and not _blank_words(joined).issuperset(inner):
-        return False
     return squashed in joined
-
-
-@per_judgement
-def _blank_words(joined: str) -> frozenset[str]:
-    """What lies between two blanks of ``joined`` (or before the first, after the last): once
-    per text a run (:func:`within`)."""
-    return frozenset(joined.split(" "))
 
 
 #: rule 871: a comma, a semicolon or a colon after the pasted line goes on with the agent's
