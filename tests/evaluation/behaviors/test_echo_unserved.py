@@ -72,3 +72,47 @@ def test_pasted_first_answers_as_before() -> None:
         pasted += got[1] != ""
         settled += len(tail.split()) >= 3 and _echo._unserved(tail, joined, results)
     assert pasted > 100 and settled > 500  # pasted parts drawn, and tails settled early
+
+
+def _old_labelled(sentence, joined, results, lines, repeated=frozenset()):  # type: ignore[no-untyped-def]
+    """``labelled_echo`` as it was (main 799d7bd0), over today's ``_without_aside``."""
+    if ":" not in sentence:
+        return None
+    flat = " ".join(sentence.split())
+    low = flat.lower()
+    for n, label in enumerate(_echo._LABEL.finditer(flat)):
+        if label.start() == 0:
+            continue
+        outside = low.count("(", 0, label.start()) <= low.count(")", 0, label.start())
+        first = outside and (n == 0 or (n == 1 and _echo._labels_only(low[: label.start()])))
+        tail, aside = _echo._without_aside(
+            _echo._unquoted(low[label.end() :]), joined, results, lines, first, repeated
+        )
+        if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
+            (n == 0 or first) and len(tail.split()) >= 5 and _echo.within(tail, joined, results)
+        ):
+            head = flat[: label.start()].rstrip()
+            return f"{head} {flat[len(flat) - len(aside) :].strip()}" if aside else head
+    return None
+
+
+def test_labelled_echo_answers_as_before() -> None:
+    rng = random.Random(35)
+    heads = ["Logs of W:", "From the logs: failure seen:", "(note: x)", "I ran it:", ":"]
+    ends = ["", ".", " (other lines filtered out).", ", so it fails.", ' - "ok"', ")"]
+    echoed = mine = 0
+    for _ in range(3000):
+        tool_results = tuple(_text(rng, 30) for _ in range(rng.randint(1, 3)))
+        results, lines, _ = _echo.served_texts(tool_results)
+        joined = _echo.APART.join(results)
+        source = rng.choice([*results, *lines] or [""])
+        cut = rng.randint(0, len(source))
+        body = source[cut:] if rng.random() < 0.5 else _text(rng, 12)
+        if rng.random() < 0.2:
+            body = f'"{body}"'
+        sentence = f"{rng.choice(heads)} {body}{rng.choice(ends)}"
+        got = _echo.labelled_echo(sentence, joined, results, lines)
+        assert got == _old_labelled(sentence, joined, results, lines), sentence
+        echoed += got is not None
+        mine += got is None
+    assert echoed > 30 and mine > 1000
