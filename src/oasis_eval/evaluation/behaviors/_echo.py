@@ -76,10 +76,9 @@ def labelled_echo(
         # logs: failure seen: <line> - ..."), and a line pasted in quotes
         outside = low.count("(", 0, label.start()) <= low.count(")", 0, label.start())
         first = outside and (n == 0 or (n == 1 and _labels_only(low[: label.start()])))
-        tail = _unquoted(low[label.end() :])
-        if first and _unserved_tail(tail, joined, results):
-            continue  # nothing served in it: the tests below all fail (issue 30, session 33)
-        tail, aside = _without_aside(tail, joined, results, lines, first, repeated)
+        tail, aside = _without_aside(
+            _unquoted(low[label.end() :]), joined, results, lines, first, repeated
+        )
         if (tail.rstrip(".") in lines and tail.count(" ") >= 2) or (
             (n == 0 or first) and len(tail.split()) >= 5 and within(tail, joined, results)
         ):
@@ -202,29 +201,11 @@ def _unserved(tail: str, joined: str, results: Sequence[str]) -> bool:
     or the shortest (every longer part holds it) is served nowhere. A served line is within
     the results it was cut from when they are ASCII (squashing then keeps each line a
     substring of its result), so no line holds that part either."""
-    part = _first_part(tail)
-    return part is None or (joined.isascii() and not within(part, joined, results))
-
-
-def _unserved_tail(tail: str, joined: str, results: Sequence[str]) -> bool:
-    """:func:`labelled_echo` finds nothing served after a first label with ``tail``: no
-    parenthesis closes it (:func:`_without_aside` goes straight to :func:`_pasted_first`) and
-    its first part of three words is served nowhere (:func:`_unserved`), so neither is the
-    tail nor any line (each holds that part)."""
-    if tail.endswith((")", ").", ")!")) or not joined.isascii():
-        return False
-    part = _first_part(tail)
-    return part is not None and not within(part, joined, results)
-
-
-def _first_part(tail: str) -> str | None:
-    """The shortest of :func:`_pasted_first`'s parts of ``tail`` with three words or more
-    (every longer part holds it), or None among the first 64."""
     for blank in itertools.islice(_CUT.finditer(tail), 64):
         bare = tail[: blank.start()].rstrip(_JOINS)
         if bare.count(" ") >= 2:
-            return bare
-    return None
+            return joined.isascii() and not within(bare, joined, results)
+    return True
 
 
 def _served_prefixes(bares: list[str], joined: str, results: Sequence[str]) -> int:
