@@ -107,8 +107,10 @@ class Cue:
         if self._literal:
             return self._literal not in low
         if self._needed:
-            # the words looked for in C: no Python step per word (issue 30, session 33)
-            if not any(map(low.__contains__, self._needed)):
+            for word in self._needed:  # a loop, not any() over a generator (issue 30)
+                if word in low:
+                    break
+            else:
                 return True
         elif self._wide:
             ids = self._wide_ids
@@ -164,7 +166,7 @@ class Cue:
         instead of ruled out sentence by sentence)."""
         if self._literal:
             return self._literal not in low
-        return bool(self._needed) and not any(map(low.__contains__, self._needed))
+        return bool(self._needed) and not any(word in low for word in self._needed)
 
     def __repr__(self) -> str:
         return f"Cue({self.pattern!r})"
