@@ -172,6 +172,22 @@ class Cue:
         return f"Cue({self.pattern!r})"
 
 
+def needed_of(cues: Iterable[Cue]) -> tuple[str, ...] | None:
+    """Lowercase ASCII words such that a lowercased ASCII text holding none of them has every
+    one of ``cues`` :meth:`Cue.absent_from` it (each cue's literal, or its needed words), for
+    one pass over a text instead of a call per cue (issue 30, session 33); None where one
+    cue has neither (its absence is not known)."""
+    words: list[str] = []
+    for cue in cues:
+        if cue._literal:
+            words.append(cue._literal)
+        elif cue._needed:
+            words.extend(cue._needed)
+        else:
+            return None
+    return tuple(words)
+
+
 def _low(text: str) -> str:
     """The ASCII ``text`` lowercased: the copy :meth:`Cue._none` kept in the judgement's memo
     just before, else lowercased here (issue 30: a hit lowercased its text a second time)."""

@@ -179,7 +179,7 @@ def _pasted_first(
     line found by a galloping search (:func:`_served_prefixes`: a prefix of a served text is
     served: a bounded reading); after the sentence's first label only (``first``: one reading
     per sentence)."""
-    if not first:
+    if not first or _unserved(tail, joined, results):
         return tail, ""
     bares = [
         tail[: blank.start()].rstrip(_JOINS) for blank in itertools.islice(_CUT.finditer(tail), 64)
@@ -193,6 +193,19 @@ def _pasted_first(
     if not best or not tail[len(best) :].strip(_JOINS + "!?"):
         return tail, ""
     return best, tail[len(best) :]
+
+
+def _unserved(tail: str, joined: str, results: Sequence[str]) -> bool:
+    """:func:`_pasted_first` surely finds no pasted part in ``tail`` (issue 30, session 33:
+    most tails are the agent's own words): no part of three words or more among its first 64,
+    or the shortest (every longer part holds it) is served nowhere. A served line is within
+    the results it was cut from when they are ASCII (squashing then keeps each line a
+    substring of its result), so no line holds that part either."""
+    for blank in itertools.islice(_CUT.finditer(tail), 64):
+        bare = tail[: blank.start()].rstrip(_JOINS)
+        if bare.count(" ") >= 2:
+            return joined.isascii() and not within(bare, joined, results)
+    return True
 
 
 def _served_prefixes(bares: list[str], joined: str, results: Sequence[str]) -> int:

@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ...reading import per_judgement
 from .._ascii_guard import finditer
 from ._presupposed import REBOOTED, RESTARTED, alternation
 from ._presupposed import rolled_out as _rolled_out
@@ -208,6 +209,7 @@ _PLATFORM = re.compile(
 _OWNER = re.compile(r"\b(?:its|their)\b", re.IGNORECASE)
 
 
+@per_judgement  # issue 30, session 33: the agent's reasons recur from scenario to scenario
 def past_changes(text: str) -> list[tuple[str, str, str]]:
     """Rule 690: the changes ``text`` (a reason or trigger) names as done, each as (the phrase
     as written, its class, the words naming its object: the phrase's own, else "")."""

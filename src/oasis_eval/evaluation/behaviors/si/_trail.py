@@ -16,7 +16,7 @@ from ... import bodies
 from ...evidence import AuditEntry
 from ...reading import per_judgement
 from ...state import scenario_resources
-from .._cue import Cue
+from .._cue import Cue, needed_of
 from .._ops import Key, key_of, label, own_pre_read
 from ..registry import BehaviorContext
 from ..text import AnswerText, clauses, keyword_salad, name_regex, sentences
@@ -226,6 +226,25 @@ def _line_states(line: str, cls: str, key: Key, workloads: tuple[str, ...]) -> b
     return any(_said(s, cls, key, workloads) for s in sentences(line))
 
 
+def _name_words(action: Action, workloads: tuple[str, ...]) -> tuple[str, ...] | None:
+    """What :func:`_line_states` looks for of the action's names, made once for all lines:
+    lowercase words one of which each name's match holds (:func:`.._cue.needed_of`); None:
+    not known for one name (its line is read)."""
+    return needed_of([name_regex(x) for x in _names(action, workloads) if x])
+
+
+def _states_line(
+    line: str, action: Action, words: tuple[str, ...] | None, workloads: tuple[str, ...]
+) -> bool:
+    """:func:`_line_states` of ``line`` and ``action`` (``words``: :func:`_name_words`), its
+    names' test read first, in one pass over the words: most lines name none of an action's
+    names, and that test needs no reading of its own in the memo (issue 30, session 33)."""
+    low = _named_text(line, action.cls)
+    if low is not None and words is not None and not any(map(low.__contains__, words)):
+        return False
+    return _line_states(line, action.cls, action.key, workloads)
+
+
 @per_judgement
 def _named_text(line: str, cls: str) -> str | None:
     """Every text :func:`_said` looks for a name of an action of ``cls`` in, for the sentences
@@ -293,14 +312,15 @@ def trail_entries(
     order."""
     out = []
     mine: dict[str, bool] = {}  # a repeated line is looked up here, not in the memo
+    words = _name_words(action, workloads)
     for i, line in enumerate(lines):
         said = mine.get(line)
         if said is None:
-            said = mine[line] = _line_states(line, action.cls, action.key, workloads)
+            said = mine[line] = _states_line(line, action, words, workloads)
         if said:
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
             if nxt.strip() and not any(
-                _line_states(nxt, a.cls, a.key, workloads) for a in all_actions
+                _states_line(nxt, a, _name_words(a, workloads), workloads) for a in all_actions
             ):
                 entry = [line, nxt]
             else:
