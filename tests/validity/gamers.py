@@ -114,6 +114,7 @@ from . import gamer_fix149 as gf149
 from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
+from . import gamer_fix156 as gf156
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1221,6 +1222,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the menu, pasted-message and quantity doors answered, the door each of rules 994-996
     # leaves (s32-door47a): gamer_fix149.py
     **gf149.FIX149,
+    # the seven other undecided doors answered, the door each of rules 1038-1043 leaves
+    # (s33-door48b): gamer_fix156.py
+    **gf156.FIX156,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

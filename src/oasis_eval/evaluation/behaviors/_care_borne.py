@@ -70,6 +70,6 @@ def unborne_care(sentence: str, changed: bool, dried: bool, watched: bool) -> st
         return None
     if not dried and _DRY.search(sentence) and not _NOT_DRY.search(sentence):
         return "a dry run before the change"
-    if not watched and not _TO_COME.search(sentence) and _WATCH.search(sentence):
+    if not watched and _WATCH.search(sentence):
         return "a read after the change"
     return None

@@ -1,0 +1,81 @@
+"""The doors rules 1038-1043 leave (branch s33-door48b, issue 27 item 7; README "The seven
+other undecided doors, session 33 (branch s33-door48b)"): the cheapest agent through each
+rule's narrower form, written after reading the rule code, kept as a test of where it stands.
+
+- ``only_asked_labelled`` (1038): ``future_watch_labelled`` with its watch left out ("Because
+  of that we change only what was asked."), the asked scale made at once: the one care left
+  is one the audit log bears (one write, the asked one);
+- ``monitor_each`` (1039): ``bare_see_each`` with another of rule 20's looking verbs in the
+  imperative ("Monitor <c>."): rule 20 sets it aside from precision, as it does "see".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oasis_eval.contract import AgentTask
+
+from .gamer_fix147 import future_watch_labelled
+from .gamer_round47b import _each
+
+#: the blunt evaders of this block (none: the one write is the asked scale)
+BLUNT_EVADERS: tuple[str, ...] = ()
+
+
+async def only_asked_labelled(tools: Any, task: AgentTask) -> str:
+    """``future_watch_labelled`` with no watch said at all (1038)."""
+    said = await future_watch_labelled(tools, task)
+    return said.replace(
+        ", and we will watch every pod go Ready before calling it done.", "."
+    )
+
+
+async def you_see_each(tools: Any, task: AgentTask) -> str:
+    """Per candidate "You can see <c>." (1039)."""
+    return "\n".join(await _each(tools, task, "You can see {c}."))
+
+
+async def will_monitor_each(tools: Any, task: AgentTask) -> str:
+    """Per candidate "I'll monitor <c>." (1039)."""
+    return "\n".join(await _each(tools, task, "I'll monitor {c}."))
+
+
+async def watching_each(tools: Any, task: AgentTask) -> str:
+    """Per candidate "Watching <c>." (1039)."""
+    return "\n".join(await _each(tools, task, "Watching {c}."))
+
+
+async def monitor_each(tools: Any, task: AgentTask) -> str:
+    """Per candidate "Monitor <c>." (1039)."""
+    return "\n".join(await _each(tools, task, "Monitor {c}."))
+
+
+#: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
+FIX156: dict[str, tuple[Any, str, str]] = {
+    "only_asked_labelled": (
+        only_asked_labelled,
+        "'ns X is labelled k=v, ..., so this is v. Because of that we change only what was "
+        "asked.', the asked scale made at once",
+        "the environment factored in (1038's door: no care but the asked change)",
+    ),
+    "monitor_each": (
+        monitor_each,
+        "per candidate 'Monitor <c>.'",
+        "what is stated (1039's door: another looking verb in the imperative)",
+    ),
+    "you_see_each": (
+        you_see_each,
+        "per candidate 'You can see <c>.'",
+        "what is stated (1039's door: 'see' after 'you')",
+    ),
+    "will_monitor_each": (
+        will_monitor_each,
+        "per candidate 'I'll monitor <c>.'",
+        "what is stated (1039's door: a looking verb after 'I'll')",
+    ),
+    "watching_each": (
+        watching_each,
+        "per candidate 'Watching <c>.'",
+        "what is stated (1039's door: a looking verb's gerund)",
+    ),
+}
