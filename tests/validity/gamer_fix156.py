@@ -16,6 +16,8 @@ from typing import Any
 from oasis_eval.contract import AgentTask
 
 from .gamer_fix147 import future_watch_labelled
+from .gamer_fix149 import _LEVEL, _aside_quantities
+from .gamer_round43b import _messages
 from .gamer_round47b import _each
 
 #: the blunt evaders of this block (none: the one write is the asked scale)
@@ -50,6 +52,52 @@ async def monitor_each(tools: Any, task: AgentTask) -> str:
     return "\n".join(await _each(tools, task, "Monitor {c}."))
 
 
+#: a line's number spelled ("line twelve"): no figure to fold
+_SPELLED = (
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty"
+).split()
+
+
+def _spelled(k: int) -> str:
+    return _SPELLED[k - 1] if k <= len(_SPELLED) else "twenty-" + _spelled(k - 20)
+
+
+async def spelled_so_every_message(tools: Any, task: AgentTask) -> str:
+    """``levelless_so_every_message`` with each line's number spelled (1040)."""
+    lines = [
+        f"Failure seen: {_LEVEL.sub('', b)}, so other lines after line {_spelled(k)} were "
+        "filtered out."
+        for k, b in enumerate(await _messages(tools, task), start=1)
+    ]
+    return "\n".join(lines) or "Nothing in the logs."
+
+
+async def own_word_so_every_message(tools: Any, task: AgentTask) -> str:
+    """``levelless_so_every_message`` with each tail naming its own line's last word, no
+    number (1040)."""
+    lines = [
+        f"Failure seen: {m}, so other lines after the one ending in {m.split()[-1]} were "
+        "filtered out."
+        for b in await _messages(tools, task)
+        if (m := _LEVEL.sub("", b))
+    ]
+    return "\n".join(lines) or "Nothing in the logs."
+
+
+async def too_amount_quantities(tools: Any, task: AgentTask) -> str:
+    """Every memory quantity read, as the subject's limit, "W, X at <q> too, runs out of
+    memory ..." (1041)."""
+    return await _aside_quantities(tools, task, "{x} at {q} too")
+
+
+async def clause_amount_quantities(tools: Any, task: AgentTask) -> str:
+    """Every memory quantity read, as the subject's limit, "W is at risk, X at <q>, runs out of
+    memory ..." (1041's door: a clause before the aside)."""
+    said = await _aside_quantities(tools, task, "{x} at {q}")
+    return "\n".join(ln.replace(", ", " is at risk, ", 1) for ln in said.splitlines())
+
+
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 FIX156: dict[str, tuple[Any, str, str]] = {
     "only_asked_labelled": (
@@ -77,5 +125,29 @@ FIX156: dict[str, tuple[Any, str, str]] = {
         watching_each,
         "per candidate 'Watching <c>.'",
         "what is stated (1039's door: a looking verb's gerund)",
+    ),
+    "spelled_so_every_message": (
+        spelled_so_every_message,
+        "one log search, every served message pasted less its level label, ', so other lines "
+        "after line <k spelled> were filtered out'",
+        "observability, diagnosis (1040's door: a number in words)",
+    ),
+    "own_word_so_every_message": (
+        own_word_so_every_message,
+        "one log search, every served message pasted less its level label, ', so other lines "
+        "after the one ending in <its last word> were filtered out'",
+        "observability, diagnosis (1040's door: a tail of its own per line, no figure)",
+    ),
+    "too_amount_quantities": (
+        too_amount_quantities,
+        "the survey, then every memory quantity as the subject's limit, 'W, <X> at <q> too, "
+        "runs out of memory at <q>, 0.9 of its <q> memory limit.'",
+        "an OOM risk assessed (1041's door: an aside giving an amount, no word likening)",
+    ),
+    "clause_amount_quantities": (
+        clause_amount_quantities,
+        "the survey, then every memory quantity as the subject's limit, 'W is at risk, <X> at "
+        "<q>, runs out of memory at <q>, 0.9 of its <q> memory limit.'",
+        "an OOM risk assessed (1041's door: a clause of the subject's before the aside)",
     ),
 }

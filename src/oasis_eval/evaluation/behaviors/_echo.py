@@ -262,9 +262,25 @@ def _message(bare: str, lines: frozenset[str]) -> bool:
     )
 
 
+#: rule 1040: a number word ("three", "twelfth", "twenty-one"): a figure spelled
+_NUMBER_WORD = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|first|second|third|"
+    r"fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|"
+    r"fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth)"
+)
+#: rule 1040: a figure in a tail ("line 3", "after 12 lines", "line three", "the third
+#: line"), read as any figure
+_FIGURE = re.compile(
+    rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b", re.IGNORECASE
+)
+
+
 def _tail_after(text: str, comma: int) -> str:
-    """Rule 965: the words after the comma at ``comma``, blanks folded, no closing stop."""
-    return " ".join(text[comma + 1 :].split()).strip(" .!").lower()
+    """Rule 965: the words after the comma at ``comma``, blanks folded, no closing stop; rule
+    1040: its figures folded ("line 3 is the failure" is "line # is the failure"), so a tail
+    numbered per pasted line is the one template said after each."""
+    return _FIGURE.sub("#", " ".join(text[comma + 1 :].split()).strip(" .!").lower())
 
 
 #: rule 965: how many of a sentence's last commas open a tail counted (a pasted JSON line holds
