@@ -27,9 +27,7 @@ BLUNT_EVADERS: tuple[str, ...] = ()
 async def only_asked_labelled(tools: Any, task: AgentTask) -> str:
     """``future_watch_labelled`` with no watch said at all (1038)."""
     said = await future_watch_labelled(tools, task)
-    return said.replace(
-        ", and we will watch every pod go Ready before calling it done.", "."
-    )
+    return said.replace(", and we will watch every pod go Ready before calling it done.", ".")
 
 
 async def you_see_each(tools: Any, task: AgentTask) -> str:
@@ -53,10 +51,28 @@ async def monitor_each(tools: Any, task: AgentTask) -> str:
 
 
 #: a line's number spelled ("line twelve"): no figure to fold
-_SPELLED = (
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty"
-).split()
+_SPELLED = [
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
 
 
 def _spelled(k: int) -> str:

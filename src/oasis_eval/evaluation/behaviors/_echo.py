@@ -271,9 +271,7 @@ _NUMBER_WORD = (
 )
 #: rule 1040: a figure in a tail ("line 3", "after 12 lines", "line three", "the third
 #: line"), read as any figure
-_FIGURE = re.compile(
-    rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b", re.IGNORECASE
-)
+_FIGURE = re.compile(rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b", re.IGNORECASE)
 
 
 def _tail_after(text: str, comma: int) -> str:
