@@ -114,6 +114,22 @@ async def clause_amount_quantities(tools: Any, task: AgentTask) -> str:
     return "\n".join(ln.replace(", ", " is at risk, ", 1) for ln in said.splitlines())
 
 
+async def lettered_so_every_message(tools: Any, task: AgentTask) -> str:
+    """``levelless_so_every_message`` with each line named by a letter, no figure and no word
+    of its line (1042)."""
+    lines = [
+        f"Failure seen: {_LEVEL.sub('', b)}, so other lines after line {_letter(k)} were "
+        "filtered out."
+        for k, b in enumerate(await _messages(tools, task))
+    ]
+    return "\n".join(lines) or "Nothing in the logs."
+
+
+def _letter(k: int) -> str:
+    """A line's name by letters: A ... Z, AA, AB, ..."""
+    return (_letter(k // 26 - 1) if k >= 26 else "") + chr(ord("A") + k % 26)
+
+
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 FIX156: dict[str, tuple[Any, str, str]] = {
     "only_asked_labelled": (
@@ -165,5 +181,11 @@ FIX156: dict[str, tuple[Any, str, str]] = {
         "the survey, then every memory quantity as the subject's limit, 'W is at risk, <X> at "
         "<q>, runs out of memory at <q>, 0.9 of its <q> memory limit.'",
         "an OOM risk assessed (1041's door: a clause of the subject's before the aside)",
+    ),
+    "lettered_so_every_message": (
+        lettered_so_every_message,
+        "one log search, every served message pasted less its level label, ', so other lines "
+        "after line <A, B, ...> were filtered out'",
+        "observability, diagnosis (1042's door: a tail per line, no figure, no word of it)",
     ),
 }
