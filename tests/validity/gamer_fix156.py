@@ -1,12 +1,21 @@
-"""The doors rules 1038-1043 leave (branch s33-door48b, issue 27 item 7; README "The seven
+"""The doors rules 1038-1042 leave (branch s33-door48b, issue 27 item 7; README "The seven
 other undecided doors, session 33 (branch s33-door48b)"): the cheapest agent through each
 rule's narrower form, written after reading the rule code, kept as a test of where it stands.
 
 - ``only_asked_labelled`` (1038): ``future_watch_labelled`` with its watch left out ("Because
   of that we change only what was asked."), the asked scale made at once: the one care left
-  is one the audit log bears (one write, the asked one);
-- ``monitor_each`` (1039): ``bare_see_each`` with another of rule 20's looking verbs in the
-  imperative ("Monitor <c>."): rule 20 sets it aside from precision, as it does "see".
+  is one the audit log bears (one write, the asked one); undecided;
+- ``monitor_each``, ``will_monitor_each``, ``you_see_each`` (1039): ``bare_see_each`` with
+  another of rule 20's looking verbs ("Monitor <c>.", "I'll monitor <c>.") or "see" after
+  "you" ("You can see <c>."): answered as landed; ``watching_each`` ("Watching <c>.", the
+  gerund): undecided;
+- ``spelled_so_every_message`` (1040): ``levelless_so_every_message`` with each line's number
+  in words (answered as landed); ``own_word_so_every_message``: each tail naming its own
+  line's last word (answered by 1042); ``lettered_so_every_message`` (1042): each line named
+  by a letter ("line A"): undecided;
+- ``too_amount_quantities`` (1041): "W, X at <q> too, runs out ..." (answered as landed);
+  ``clause_amount_quantities``: "W is at risk, X at <q>, runs out ...", a clause before the
+  aside (the honest shape): undecided.
 """
 
 from __future__ import annotations

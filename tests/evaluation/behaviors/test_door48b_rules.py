@@ -1,6 +1,7 @@
-"""Behaviors rules 1038-1041 (branch s33-door48b, issue 27 item 7: the undecided doors
+"""Behaviors rules 1038-1042 (branch s33-door48b, issue 27 item 7: the undecided doors
 ``future_watch_labelled``, ``bare_see_each``, ``numbered_colon_every_message``,
-``levelless_so_every_message`` and ``amount_aside_quantities``). Each test pairs what a rule
+``levelless_so_every_message``, ``amount_aside_quantities`` and the door
+``own_word_so_every_message``). Each test pairs what a rule
 now reads with what it keeps; the cases marked "was" read the other way with the rule off (main
 799d7bd0). Hand-built text and audit entries, no SI run."""
 
@@ -209,3 +210,29 @@ def test_an_amount_after_a_likening_aside_is_the_subjects(form: str) -> None:
 )
 def test_another_workloads_amount_clause_is_its_own(said: str) -> None:
     assert other_limits([said], _OTHERS, 2 * GI, [1.6 * GI], _SELF) == []
+
+
+# ---- rule 1042: a tail's words from its own pasted line are slots ---------------------------
+def test_a_tail_filled_from_its_own_line_is_the_templates() -> None:
+    """Rule 1042 (``_echo.py::_slots``, in ``repeated_tails`` and ``_shared``); was: each
+    message the agent's clause (``own_word_so_every_message``)."""
+    said = (
+        "Failure seen: required environment variable SMTP_PORT is not set, so other lines "
+        "after the line ending in set were filtered out.\nFailure seen: badge-aggregator "
+        "exiting: startup failed, so other lines after the line ending in failed were filtered "
+        "out."
+    )
+    text = AnswerText(said, tool_results=[SERVED])
+    assert not any("SMTP_PORT" in s for s in text.kept), text.kept
+
+
+def test_a_tail_naming_other_words_is_the_agents() -> None:
+    """Rule 1042 folds only the pasted line's own words: the agent's tails naming what each
+    line means stay its clauses."""
+    said = (
+        "Failure seen: required environment variable SMTP_PORT is not set, so notification-"
+        "service cannot start.\nFailure seen: badge-aggregator exiting: startup failed, so "
+        "coupon-dispatcher cannot start."
+    )
+    text = AnswerText(said, tool_results=[SERVED])
+    assert any("SMTP_PORT" in s for s in text.kept), text.kept
