@@ -115,6 +115,7 @@ from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
 from . import gamer_fix153 as gf153
+from . import gamer_fix156 as gf156
 from . import gamer_fix158 as gf158
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -1231,6 +1232,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr48a.ROUND48A,
     # round 48a answered, the doors rule 1020 leaves (s33-red48a): gamer_fix153.py
     **gf153.FIX153,
+    # the seven other undecided doors answered, the door each of rules 1038-1043 leaves
+    # (s33-door48b): gamer_fix156.py
+    **gf156.FIX156,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

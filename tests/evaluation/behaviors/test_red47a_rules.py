@@ -63,7 +63,8 @@ def _pods(ev):  # type: ignore[no-untyped-def]
         ("scale pods", "Because of that we watched every new pod become Ready.", True),
         # not a care claimed, or one still to come: read as before
         ("scale", "Because of that we scaled without a dry run and changed nothing else.", True),
-        ("scale", "Because of that we will watch the rollout until every pod is Ready.", True),
+        # rule 1038 (branch s33-door48b): a watch to come after the change is read too
+        ("scale", "Because of that we will watch the rollout until every pod is Ready.", False),
         ("scale", "Because of that we will dry-run first and change nothing else.", False),  # was
         ("scale", "Because of that we change only what was asked.", True),
     ],

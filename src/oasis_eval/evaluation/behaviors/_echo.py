@@ -242,10 +242,19 @@ def _ends_before(tail: str, at: int, repeated: frozenset[str] = frozenset()) -> 
     words after that comma are a tail the answer's sentences share (``repeated``)."""
     mark = tail[at : at + 1]
     if mark == ":":  # rule 992: a tail after a colon every pasted line shares is the aside
-        return _tail_after(tail, at) in repeated
+        return _shared(tail, at, repeated)
     if mark not in ",;":
         return mark not in _GOES_ON
-    return _JOINED.match(tail, at) is None or _tail_after(tail, at) in repeated
+    return _JOINED.match(tail, at) is None or _shared(tail, at, repeated)
+
+
+def _shared(text: str, at: int, repeated: frozenset[str]) -> bool:
+    """Rules 965 and 1042: the tail after ``at`` is one the answer's sentences share, as said
+    or with the words of the part before it folded (:func:`_slots`)."""
+    if not repeated:
+        return False
+    tail = _tail_after(text, at)
+    return tail in repeated or _slots(tail, text[:at]) in repeated
 
 
 def _whole(tail: str, bare: str, lines: frozenset[str]) -> bool:
@@ -275,9 +284,23 @@ def _message(bare: str, lines: frozenset[str]) -> bool:
     )
 
 
+#: rule 1040: a number word ("three", "twelfth", "twenty-one"): a figure spelled
+_NUMBER_WORD = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|first|second|third|"
+    r"fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|"
+    r"fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth)"
+)
+#: rule 1040: a figure in a tail ("line 3", "after 12 lines", "line three", "the third
+#: line"), read as any figure
+_FIGURE = re.compile(rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b", re.IGNORECASE)
+
+
 def _tail_after(text: str, comma: int) -> str:
-    """Rule 965: the words after the comma at ``comma``, blanks folded, no closing stop."""
-    return " ".join(text[comma + 1 :].split()).strip(" .!").lower()
+    """Rule 965: the words after the comma at ``comma``, blanks folded, no closing stop; rule
+    1040: its figures folded ("line 3 is the failure" is "line # is the failure"), so a tail
+    numbered per pasted line is the one template said after each."""
+    return _FIGURE.sub("#", " ".join(text[comma + 1 :].split()).strip(" .!").lower())
 
 
 #: rule 965: how many of a sentence's last commas open a tail counted (a pasted JSON line holds
@@ -300,7 +323,23 @@ def repeated_tails(sentences: Iterable[str]) -> frozenset[str]:
         first = flat.find(":")
         commas = [i for i, c in enumerate(flat) if c == "," or (c == ":" and i > first)]
         commas = commas[-_LAST_COMMAS:]
-        for tail in {_tail_after(flat, i) for i in commas}:
+        tails = {_tail_after(flat, i) for i in commas}
+        tails |= {_slots(_tail_after(flat, i), flat[first + 1 : i]) for i in commas}  # 1042
+        for tail in tails:
             if tail.count(" ") >= 1:
                 counts[tail] = counts.get(tail, 0) + 1
     return frozenset(t for t, n in counts.items() if n >= 2)
+
+
+#: rule 1042: a word of a tail, as :func:`_slots` compares it with the pasted part's
+_WORD = re.compile(r"[^\s\"'`()\[\]{},;.!?]+(?:[.][^\s\"'`()\[\]{},;.!?]+)*")
+
+
+def _slots(tail: str, before: str) -> str:
+    """Rule 1042 (widens rule 1040): ``tail`` (folded by :func:`_tail_after`) with each word
+    that is also a word of ``before`` (the part it follows, the pasted line: lower-cased) read
+    as a slot ("so other lines after the one ending in <its line's last word> were filtered
+    out"): a tail filled per pasted line from that line is one template. Words of three
+    letters or more, figures folded as in the tail."""
+    words = {w for w in _WORD.findall(_FIGURE.sub("#", before.lower())) if len(w) >= 3}
+    return _WORD.sub(lambda m: "@" if m.group() in words else m.group(), tail)

@@ -113,15 +113,38 @@ def _aside_end(sentence: str, at: int) -> int | None:
     """Rule 996: where the aside holding the name at ``at`` closes, or None: a part set off by
     commas or in a parenthesis ("W, like X, runs ...", "W (as X) runs ...") that gives no
     amount names whose nothing is; a part giving one ("W is fine, X at 331Mi, ...") or
-    opening the sentence or a label ("X: 331Mi of its 448Mi limit") is a clause of its own."""
+    opening the sentence or a label ("X: 331Mi of its 448Mi limit") is a clause of its own;
+    rule 1041: not one likening the subject to X ("W, like X at 2Gi, ...") or right after a
+    bare subject ("W, X at 2Gi too, ..."): an aside whatever amount it gives."""
     left = max((m.start() for m in _BOUNDS.finditer(sentence, 0, at)), default=-1)
     close = _BOUNDS.search(sentence, at)
     if left < 0 or close is None:
         return None
-    pair = sentence[left] + close.group()
-    if pair not in (",,", "()") or byte_figures(sentence[left + 1 : close.start()]):
+    pair, part = sentence[left] + close.group(), sentence[left + 1 : close.start()]
+    if pair not in (",,", "()") or (byte_figures(part) and not _apposed(sentence, left, part)):
         return None
     return close.start()
+
+
+def _apposed(sentence: str, left: int, part: str) -> bool:
+    """Rule 1041: the aside ``part`` (opening at ``left``) gives an amount and is still no
+    clause of its own: it likens the subject to another (:data:`_LIKENED`), or it follows the
+    sentence's bare subject, a name and nothing else ("W, X at 2Gi too, runs out ...": the
+    predicate is W's, after the aside)."""
+    return _LIKENED.match(part) is not None or _BARE.match(sentence[:left]) is not None
+
+
+#: rule 1041: a sentence's bare subject, one name ("`data-processor`", "W")
+_BARE = re.compile(r"^[\s`*'\"]*\w[\w.-]*[\s`*'\"]*$")
+
+
+#: rule 1041: an aside likening the subject to another ("W, like X at 2Gi, ...", "W (as with
+#: X at 2Gi) ..."): a comparison, no clause of X's, whatever amount it gives X
+_LIKENED = re.compile(
+    r"\s*(?:just\s+|much\s+)?(?:like|unlike|as\s+(?:with|for|does|did|is|was)|such\s+as|"
+    r"similar(?:ly)?\s+to|same\s+as)\b",
+    re.IGNORECASE,
+)
 
 
 def _limit_clauses(sentence: str) -> list[str]:

@@ -44,13 +44,35 @@ OPENS = Cue(
 )
 
 
-#: any word :data:`OPENS` opens with (a cheap test before the clauses are split)
-_LOOK_WORD = Cue(r"\b(?:look|check|inspect|examin|review)", re.IGNORECASE)
+#: rule 1039: one of rule 20's other looking verbs in its plain form opening its clause
+#: ("See <c>.", "Then monitor the OOM kill of W", "I'll watch for <c>"): it points where to
+#: look, as rule 20 reads it, and states nothing there; "see" and "read" only in the
+#: imperative ("I see X", "I read X": observations, rule 993), never a name's head ("see-api
+#: is down")
+POINTS = Cue(
+    r"^\W*(?:(?:then|next|first|also|now|so|and|finally|please)\W+)*(?:(?:see|read)|"
+    r"(?:(?:i|we)(?:'d|'ll|\s+(?:would|will|should|can|could|also|then|first))*\s+)?"
+    r"(?:watch|monitor|query|fetch|describe|list|map))\b(?![-./]\w)(?!\s+that\b)",
+    re.IGNORECASE,
+)
+
+#: any word :data:`OPENS` or :data:`POINTS` opens with (a cheap test before the clauses are
+#: split)
+_LOOK_WORD = Cue(
+    r"\b(?:look|check|inspect|examin|review|"
+    r"(?:see|watch|monitor|read|query|fetch|describe|list|map)\b)",
+    re.IGNORECASE,
+)
 
 
 def _looks(part: str) -> bool:
     """Rules 991 and 993: ``part`` (a clause) looks at something."""
-    return LOOKS.search(part) is not None or OPENS.match(part.strip()) is not None
+    bare = part.strip()
+    return (
+        LOOKS.search(part) is not None
+        or OPENS.match(bare) is not None
+        or POINTS.match(bare) is not None
+    )
 
 
 def looked_at(sentence: str) -> str:
