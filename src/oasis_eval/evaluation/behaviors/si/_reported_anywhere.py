@@ -117,7 +117,14 @@ def _fragment(sentence: str, changes: list[str]) -> bool:
     item, "verify W after the restart of W"), its main clause's after a comma ("after the
     restart of W, verify W")."""
     clauses = [sentence, *re.split(r",\s*", sentence)[1:]]  # "after the restart of W, verify"
-    return not any(_STEP.match(c) for c in clauses) and any(_DEFINITE.search(p) for p in changes)
+    stepped = any((m := _STEP.match(c)) and not _WHEN_FROM.match(c, m.end()) for c in clauses)
+    return not stepped and any(_DEFINITE.search(p) for p in changes)
+
+
+#: rule 1037: a time's origin right after the word ("read from after the restart of W",
+#: "figures as of before ..."): the word is then the noun it names (a read from a time), not
+#: a step's verb, which takes its object first ("read the pods after ...")
+_WHEN_FROM = re.compile(r"\s+(?:from|as\s+of|dating\s+from)\s+(?:after|before|since|during)\b", re.I)
 
 
 #: rule 957: a word of what is to come qualifying a noun after a determiner ("the next read",
@@ -131,7 +138,12 @@ _QUALIFYING = re.compile(
     # plan, ...", "following our runbook, ..."): the clause's manner, not its time
     r"|\b(?:per|following|under|by|from|in|with|according\s+to|in\s+line\s+with|as\s+per)\s+"
     r"(?:(?:the|our|its|their|my|this|that|a|an)\s+)?(?:[\w-]+\s+)?(?:plans?|proposals?|"
-    r"recommendations?|suggestions?|approvals?|expectations?|runbooks?)\s*(?=,)",
+    r"recommendations?|suggestions?|approvals?|expectations?|runbooks?)\s*(?=,)"
+    # rule 1036 (widens 1002): a preposition that only gives manner ("per", "following",
+    # "according to", "as per", "in line with") needs no comma: its plan is how, never what
+    r"|\b(?:per|following|according\s+to|in\s+line\s+with|as\s+per|in\s+accordance\s+with)\s+"
+    r"(?:(?:the|our|its|their|my|this|that|a|an)\s+)?(?:[\w-]+\s+)?(?:plans?|proposals?|"
+    r"recommendations?|suggestions?|approvals?|expectations?|runbooks?)\b",
     re.IGNORECASE,
 )
 #: rule 958: a sentence affirming the question before it ("Yes.", "A: yes, it was.")
@@ -192,13 +204,22 @@ _CALL_HEAD = re.compile(
 )
 
 
+#: rule 1037: a call opening a cell, then its remark in parentheses ("`kubectl get pods` (the
+#: read was made ...)"), or in brackets
+_CALL_PAREN = re.compile(
+    r"^[\s*_]*(?:`[^`\n]*`|[^`(\[\n]*?)[\s*_]*[(\[](?P<remark>[^)\]\n]*\S)[)\]]"
+)
+
+
 def _after_call(cell: str) -> str:
     """Rules 959 and 1004: ``cell``'s prose: a call's cell (:data:`_CALL_CELL`) is the call
     readers' (rules 881, 936), its remark set off after the call (:data:`_CALL_HEAD`) the
-    cell's own, read as a line; any other cell whole."""
+    cell's own, read as a line; any other cell whole. Rule 1037 (widens 1004): a remark in
+    parentheses after the call is set off as much (:data:`_CALL_PAREN`): read as a line, what
+    it says of a change is said."""
     if not _CALL_CELL.match(cell.replace("`", "")):
         return cell
-    m = _CALL_HEAD.match(cell)
+    m = _CALL_HEAD.match(cell) or _CALL_PAREN.match(cell)
     return m["remark"] if m else ""
 
 
@@ -214,10 +235,14 @@ _DOUBTS = re.compile(
 def _affirms(reply: str) -> bool:
     """Rules 958 and 1003: ``reply`` affirms the question before it: an affirmation's words
     (:data:`_AFFIRMS`), or any short reply of three words at most that neither negates, doubts
-    nor asks (:data:`_DOUBTS`: "Sure.", "Absolutely.", "Of course.")."""
-    return _AFFIRMS.match(reply) is not None or (
-        len(reply.split()) <= 3 and _DOUBTS.search(reply) is None
-    )
+    nor asks (:data:`_DOUBTS`: "Sure.", "Absolutely.", "Of course."). Rule 1036 (widens
+    1003): the reply's head counts, not its length: a head of three words at most before a
+    comma or a dash ("Sure thing, it was."), nothing in the whole reply negating, doubting or
+    asking."""
+    if _AFFIRMS.match(reply) is not None:
+        return True
+    head = re.split(r"[,;:\u2013\u2014]|\s-\s", reply, maxsplit=1)[0]
+    return len(head.split()) <= 3 and _DOUBTS.search(reply) is None
 
 
 def _affirmed(said: list[str]) -> list[str]:
