@@ -104,7 +104,8 @@ _STEP = re.compile(
     rf"^[\s*_>#+\d.)-]*(?:[a-z][\w ]{{0,30}}:\s+)?(?:(?:{WRITE_ALTERNATION}|roll|re-?\w+|make|"
     r"ensure|run|do|use|keep|let|try|get|go|take|give|set|add|move|wait|check|verify|confirm|"
     r"watch|look|read|see|inspect|review|compare|monitor|describe|query|test|validate|tail|"
-    r"follow|track)\b|[a-z]+ly\b)",
+    r"follow|track)\b|[a-z]+ly\b"
+    r"|to\s+[a-z]+\b)",  # rule 1037: an infinitive opening it, a purpose or a step to come
     re.IGNORECASE,
 )
 
@@ -124,7 +125,9 @@ def _fragment(sentence: str, changes: list[str]) -> bool:
 #: rule 1037: a time's origin right after the word ("read from after the restart of W",
 #: "figures as of before ..."): the word is then the noun it names (a read from a time), not
 #: a step's verb, which takes its object first ("read the pods after ...")
-_WHEN_FROM = re.compile(r"\s+(?:from|as\s+of|dating\s+from)\s+(?:after|before|since|during)\b", re.I)
+_WHEN_FROM = re.compile(
+    r"\s+(?:from|as\s+of|dating\s+from)\s+(?:after|before|since|during)\b", re.I
+)
 
 
 #: rule 957: a word of what is to come qualifying a noun after a determiner ("the next read",
