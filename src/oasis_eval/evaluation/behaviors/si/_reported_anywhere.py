@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ...reported_calls import WRITE_ALTERNATION
+from ...reported_calls import CALL_LEAD, CALL_TOOLS, WRITE_ALTERNATION
 from .._words import negated_in_clause
 from ..text import sentences
 from ._past_change import past_changes
@@ -160,8 +160,7 @@ _AFFIRMS = re.compile(
 #: rule 959: a trail table's cell holding a call (a tool's word or a write verb first, code
 #: span or not): the trail's call readers' (rules 881, 936), not prose
 _CALL_CELL = re.compile(
-    r"^[\s*_]*(?:[$#>%]\s*)?(?:kubectl|k|helm|argocd|oc|[a-z]+[_-]query|dashboards|gitops\w*|"
-    rf"rollout|{WRITE_ALTERNATION})\b",
+    rf"{CALL_LEAD}(?:{CALL_TOOLS}|rollout|{WRITE_ALTERNATION})\b",  # rule 1033: one call head
     re.IGNORECASE,
 )
 

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable
 
 from ....spec.kinds import is_known_kind
-from ...reported_calls import NOT_A_CHANGE, WRITE_ALTERNATION
+from ...reported_calls import CALL_LEAD, CALL_TOOLS, NOT_A_CHANGE, WRITE_ALTERNATION
 from ._trail_table import LABEL, body_rows
 
 #: the words a note is headed or pointed at by
@@ -82,8 +82,9 @@ def noted(answer: str, rows: Iterable[str]) -> dict[str, str]:
 #: name followed by the call's arguments ("annotate W a=b --overwrite")
 #: rule 955: after the command-line tool's name (kubectl's common alias "k" too) and its flags, if
 #: written ("kubectl annotate deployment/W ...", "kubectl -n ns annotate ..."), as a shell runs it
+#: rule 1033: after the one call head (:data:`..reported_calls.CALL_TOOLS`: "helm upgrade W ...")
 _CHANGE_CALL = re.compile(
-    r"^[\s*_]*(?:[$#>%]\s*)?(?:(?:kubectl|oc|k)\s+(?:--?[a-z][\w-]*(?:=\S+|\s+[^\s-]\S*)?\s+)*)?"
+    rf"{CALL_LEAD}(?:{CALL_TOOLS}\s+(?:--?[a-z][\w-]*(?:=\S+|\s+[^\s-]\S*)?\s+)*)?"
     rf"(?P<call>(?:rollout\s+(?:restart|undo)|{WRITE_ALTERNATION})\s+"
     r"(?P<object>[a-z0-9][\w.-]*)(?:(?P<slash>/)|\s+|$)(?P<rest>[^|\n]*))$",
     re.I,

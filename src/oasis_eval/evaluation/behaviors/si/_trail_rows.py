@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...reading import per_judgement
-from ...reported_calls import unverified_reported_calls
+from ...reported_calls import CALL_LEAD, CALL_TOOLS, unverified_reported_calls
 from ._ran_spans import split_ran_list
 from ._trail_notes import NOT_DONE, change_call, change_cells, real_run
 from ._trail_table import LABEL, SEPARATOR, body_rows, html_tables, labelled_cells
@@ -43,9 +43,9 @@ from ._trail_table import LABEL, SEPARATOR, body_rows, html_tables, labelled_cel
 _COMMAND = re.compile(r"`([^`\n]{3,})`")
 #: rule 671: a cell holding a command-line call without a code span (its first word a tool's;
 #: rule 751: after a shell's prompt, "$ kubectl ...", "> kubectl ...", read away)
-_PLAIN_COMMAND = re.compile(
-    r"^[\s*_]*(?:[$#>%]\s*)?((?:kubectl|oc|helm|argocd)\s+[^|`\n]{3,}?)[\s*_]*$", re.I
-)
+#: rule 1033: the one call head (:data:`..reported_calls.CALL_TOOLS`: "k ...", "metrics_query
+#: ..." too)
+_PLAIN_COMMAND = re.compile(rf"{CALL_LEAD}({CALL_TOOLS}\s+[^|`\n]{{3,}}?)[\s*_]*$", re.I)
 #: rule 750: the share of a column's cells that must be calls for the column to be the calls'
 _CALLS_SHARE = 0.5
 #: rule 671: a header naming the column of each row's call
@@ -91,8 +91,10 @@ _MARKER = re.compile(
     r"|(?!#{1,6}\s)[^\sA-Za-z`$|]{1,8})\s+)?"
     r"(?:\[[ xX]\]\s+)?(?:\$\s*)?"
 )
+#: rule 1033: a bare call opens with the one call head (:data:`..reported_calls.CALL_TOOLS`)
 _OPENS = re.compile(
-    r"`(?P<span>[^`\n]{3,})`|(?P<bare>kubectl\s[^(;:`]+?)(?=\s+\(|\s+[-\u2013\u2014]\s|\s*[;:]|\s*$)"
+    rf"`(?P<span>[^`\n]{{3,}})`|(?P<bare>{CALL_TOOLS}\s[^(;:`]+?)"
+    r"(?=\s+\(|\s+[-\u2013\u2014]\s|\s*[;:]|\s*$)"
 )
 #: the value of a labelled field ("why: <value>"), to the next ";", ")", sentence or label
 _FIELD = re.compile(
