@@ -47,6 +47,7 @@ def test_a_mark_closed_by_a_parenthesis_or_a_roman_stop_opens_a_call_led_line(ma
     [
         f"then {_CALL} - why: read the pods.",  # a word, no mark
         f"Then. {_CALL} - why: a word and a stop.",  # a word closed by a stop
+        f"(maybe) {_CALL} - why: a word in parentheses.",
         f"# {_CALL} - why: a heading.",
     ],
 )

@@ -82,12 +82,14 @@ _LABELLED = re.compile(rf"\b(?:{LABEL.pattern}){_SET_OFF}", re.IGNORECASE)
 #: rule 998 (widens 910 and 950): any mark with no letter of the alphabet opening the line,
 #: set off by a space, is its list marker ("\u00b3 kubectl get ...", "\u2460 ...", "\u2192 ..."):
 #: a mark is read by what it is not (a word, the call, a heading's "#"), not by a list of marks
-#: rule 1032 (widens 998): a mark of letters too, by its shape, not by its letters: one closed by
-#: a parenthesis ("iii)", "(b)", "A)"), or a roman numeral or a single letter closed by a stop
-#: ("iv.", "b."): a word is never closed by a parenthesis with no space before it
+#: rule 1032 (widens 998): a mark of letters too, by its shape, not by a list of marks: a
+#: roman numeral or one or two letters closed by a parenthesis ("iii)", "(b)", "A)"), a roman
+#: numeral or a single letter closed by a stop ("iv.", "b."); a word in parentheses ("(done)")
+#: is no mark
+_ROMAN = r"[ivxlc]{1,6}|[IVXLC]{1,6}"
 _MARKER = re.compile(
     r"^\s*(?:(?:\d+[.)]|[-*+\u2022]|\[\d{1,3}\]:?|\(\d{1,3}\):?|\#\d{1,3}:?"
-    r"|\(?[A-Za-z]{1,6}\)|(?:[ivxlc]{1,6}|[IVXLC]{1,6}|[A-Za-z])\."
+    rf"|\(?(?:{_ROMAN}|[A-Za-z]{{1,2}})\)|(?:{_ROMAN}|[A-Za-z])\."
     r"|(?!#{1,6}\s)[^\sA-Za-z`$|]{1,8})\s+)?"
     r"(?:\[[ xX]\]\s+)?(?:\$\s*)?"
 )
