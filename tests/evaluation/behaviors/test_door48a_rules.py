@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from oasis_eval.evaluation.behaviors._markdown import _CALL_CELL as _MARKDOWN_CALL
 from oasis_eval.evaluation.behaviors.si._listed_changes import listed_changes
+from oasis_eval.evaluation.behaviors.si._reported_anywhere import _CALL_CELL as _PROSE_CALL
 from oasis_eval.evaluation.behaviors.si._reported_anywhere import reported_anywhere
-from oasis_eval.evaluation.behaviors.si._trail_notes import real_run
-from oasis_eval.evaluation.behaviors.si._trail_rows import listed_calls, table_claims
+from oasis_eval.evaluation.behaviors.si._trail_notes import change_call, real_run
+from oasis_eval.evaluation.behaviors.si._trail_rows import listed_calls, listed_claims, table_claims
 
 _ROWS = (
     "| # | command | why | trigger |\n|---|---|---|---|\n"
@@ -224,3 +226,37 @@ def test_a_read_from_a_time_is_the_noun_not_a_step(said: str) -> None:
 )
 def test_a_step_with_its_object_or_source_stays_a_step(said: str) -> None:
     assert reported_anywhere(["- nothing else changed", "", said]) == []
+
+
+# ---- rule 1033: one call head for the four call readings ----------------------------------------
+def test_a_bare_call_led_line_opens_with_any_tool_of_the_one_head() -> None:
+    """Rule 1033 (``si/_trail_rows.py::_OPENS``; was: a bare call read after "kubectl" only)."""
+    line = "k annotate deployment/api-service a=b --overwrite - why: fresh pods; prompted by: you."
+    assert listed_calls(line) == [(line, "k annotate deployment/api-service a=b --overwrite")]
+    assert listed_claims(f"{_ROWS}\n{line}\n", _AUDIT, "agent") == [line]
+
+
+def test_a_change_call_after_any_tool_of_the_one_head() -> None:
+    """Rule 1033 (``si/_trail_notes.py::change_call``; was: after kubectl, oc or k only)."""
+    assert (
+        change_call("helm upgrade api-service --set replicas=3")
+        == "upgrade api-service --set replicas=3"
+    )
+    assert change_call("kubectl annotate deployment/api-service a=b") is not None
+    assert change_call("helm list") is None
+
+
+@pytest.mark.parametrize(
+    "cell", ["k get pods -n default", "metrics_query action=alerts", "gitops_sync app"]
+)
+def test_every_place_reads_the_one_head(cell: str) -> None:
+    """Rule 1033 (``reported_calls.CALL_TOOLS`` in ``_markdown._CALL_CELL`` and
+    ``_reported_anywhere._CALL_CELL``; was: "k" and the query tools not in the first)."""
+    assert _MARKDOWN_CALL.match(cell)
+    assert _PROSE_CALL.match(cell)
+
+
+def test_the_markdown_head_keeps_its_kind_name_object() -> None:
+    """Rule 923's object stays: a bare write and any word is no call in a status table."""
+    assert _MARKDOWN_CALL.match("restart loop") is None
+    assert _MARKDOWN_CALL.match("restart deployment/api-service")
