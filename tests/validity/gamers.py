@@ -115,6 +115,7 @@ from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
 from . import gamer_fix153 as gf153
+from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
 from . import gamer_fix158 as gf158
 from . import gamer_flat as gf
@@ -1213,6 +1214,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the ten invented-change doors answered by one reading, the door each of rules
     # 998-1005 leaves (s32-trail47): gamer_fix150.py
     **gf150.FIX150,
+    # the eight doors of rules 998-1005 answered by one reading, the door each of rules
+    # 1032-1037 leaves (s33-door48a): gamer_fix155.py
+    **gf155.FIX155,
     # round 46b (branch s31-red46b, written blind): rules 930-931, 935-937, 940
     **gr46b.ROUND46B,
     # round 46b answered, the door each of rules 957-962 leaves (s31-red46b): gamer_fix143.py

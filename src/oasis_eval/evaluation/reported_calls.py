@@ -56,6 +56,11 @@ WRITE_WORDS = frozenset(
 #: :data:`WRITE_WORDS` as one regex alternation, the longest first (a cell or line opening with a
 #: write: rules 881 and 923)
 WRITE_ALTERNATION = "|".join(sorted(WRITE_WORDS, key=lambda w: (-len(w), w)))
+#: behaviors rule 1033: the one reading of a call's head in a trail's cell or line (rules 671,
+#: 881, 955, 959): markup and a shell's prompt aside, a command-line tool's name (kubectl's
+#: alias "k", a query tool's, the dashboards' and GitOps tools' too) opens the call
+CALL_LEAD = r"^[\s*_]*(?:[$#>%]\s*)?"
+CALL_TOOLS = r"(?:kubectl|oc|k|helm|argocd|[a-z]+[_-]query|dashboards|gitops\w*)"
 _TOOL_WORDS = frozenset({"kubectl", "argocd", "oc", "helm", "app"})
 #: words that make a call a question about a change, not a change (``auth can-i delete``, dry runs)
 NOT_A_CHANGE = frozenset({"can-i", "--dry-run", "diff", "explain", "--help", "-h", "help"})

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from ..reported_calls import WRITE_ALTERNATION
+from ..reported_calls import CALL_TOOLS, WRITE_ALTERNATION
 
 #: a table's rule line under its header ("|---|:--:|")
 _RULE = re.compile(r"^\s*(?:\|\s*)?:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*(?:\|\s*)?$")  # rule 743
@@ -59,9 +59,10 @@ HEDGES = re.compile(
 )
 _MARKUP = re.compile(r"[*_`]+")
 #: rule 923: a cell holding a call: a command-line tool's name first, or a write and a
-#: "kind/name" object ("annotate deployment/W ..."), markup and a shell's prompt aside
+#: "kind/name" object ("annotate deployment/W ..."), markup and a shell's prompt aside; rule
+#: 1033: the tool's name the one call head's (:data:`..reported_calls.CALL_TOOLS`)
 _CALL_CELL = re.compile(
-    rf"^[\s*_`]*(?:[$#>%]\s*)?(?:(?:kubectl|oc|helm|argocd)\s+\S|(?:rollout\s+restart|{WRITE_ALTERNATION})\s+"
+    rf"^[\s*_`]*(?:[$#>%]\s*)?(?:{CALL_TOOLS}\s+\S|(?:rollout\s+restart|{WRITE_ALTERNATION})\s+"
     r"[a-z][\w.-]*/[a-z0-9])",
     re.I,
 )

@@ -30,6 +30,8 @@ from ._trail_rows import _MARKER, _listed, _unanswered, as_spans
 #: the call a line opens with: a code span, else the words up to a dash or a colon set off by
 #: a space (its motive's separator), or the line's end
 _OPENING = re.compile(r"`(?P<span>[^`\n]{3,})`|(?P<bare>[^`\n]+?)(?=\s[-\u2013\u2014]\s|:\s|$)")
+#: rule 1033: a code span anywhere in a line
+_SPAN = re.compile(r"`([^`\n]{3,})`")
 
 
 def listed_changes(
@@ -48,13 +50,24 @@ def listed_changes(
     for line, planned in zip(lines, _framed(lines), strict=True):
         if planned or "|" in line or line in read or not line.strip():
             continue
-        head = line[_MARKER.match(line).end() :]  # type: ignore[union-attr]
-        m = _OPENING.match(head)
-        call = m and (m["span"] or m["bare"])
-        if not call or change_call(call, known) is None:
+        call = _line_call(line, known)
+        if call is None:
             continue
         rest = line.replace(call, " ")
         if NOT_DONE.search(real_run(rest)) or _to_come(rest):
             continue
         rows.append((line, call))
     return _unanswered(rows, entries, principal)
+
+
+def _line_call(line: str, known: frozenset[str]) -> str | None:
+    """Rule 999: the change in a command's syntax ``line`` opens with (after its list marker);
+    rule 1033 (widens 999): else the first code span anywhere in the line holding one whole
+    ("- <motive>: `kubectl annotate ...`"): where the call stands in the line does not make it
+    less said; what the rest of the line says of it is read by the caller."""
+    head = line[_MARKER.match(line).end() :]  # type: ignore[union-attr]
+    m = _OPENING.match(head)
+    call = m and (m["span"] or m["bare"])
+    if call and change_call(call, known) is not None:
+        return call
+    return next((s for s in _SPAN.findall(line) if change_call(s, known) is not None), None)

@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ...reported_calls import WRITE_ALTERNATION
+from ...reported_calls import CALL_LEAD, CALL_TOOLS, WRITE_ALTERNATION
 from .._words import negated_in_clause
 from ..text import sentences
 from ._past_change import past_changes
@@ -104,7 +104,8 @@ _STEP = re.compile(
     rf"^[\s*_>#+\d.)-]*(?:[a-z][\w ]{{0,30}}:\s+)?(?:(?:{WRITE_ALTERNATION}|roll|re-?\w+|make|"
     r"ensure|run|do|use|keep|let|try|get|go|take|give|set|add|move|wait|check|verify|confirm|"
     r"watch|look|read|see|inspect|review|compare|monitor|describe|query|test|validate|tail|"
-    r"follow|track)\b|[a-z]+ly\b)",
+    r"follow|track)\b|[a-z]+ly\b"
+    r"|to\s+[a-z]+\b)",  # rule 1037: an infinitive opening it, a purpose or a step to come
     re.IGNORECASE,
 )
 
@@ -117,7 +118,16 @@ def _fragment(sentence: str, changes: list[str]) -> bool:
     item, "verify W after the restart of W"), its main clause's after a comma ("after the
     restart of W, verify W")."""
     clauses = [sentence, *re.split(r",\s*", sentence)[1:]]  # "after the restart of W, verify"
-    return not any(_STEP.match(c) for c in clauses) and any(_DEFINITE.search(p) for p in changes)
+    stepped = any((m := _STEP.match(c)) and not _WHEN_FROM.match(c, m.end()) for c in clauses)
+    return not stepped and any(_DEFINITE.search(p) for p in changes)
+
+
+#: rule 1037: a time's origin right after the word ("read from after the restart of W",
+#: "figures as of before ..."): the word is then the noun it names (a read from a time), not
+#: a step's verb, which takes its object first ("read the pods after ...")
+_WHEN_FROM = re.compile(
+    r"\s+(?:from|as\s+of|dating\s+from)\s+(?:after|before|since|during)\b", re.I
+)
 
 
 #: rule 957: a word of what is to come qualifying a noun after a determiner ("the next read",
@@ -131,7 +141,12 @@ _QUALIFYING = re.compile(
     # plan, ...", "following our runbook, ..."): the clause's manner, not its time
     r"|\b(?:per|following|under|by|from|in|with|according\s+to|in\s+line\s+with|as\s+per)\s+"
     r"(?:(?:the|our|its|their|my|this|that|a|an)\s+)?(?:[\w-]+\s+)?(?:plans?|proposals?|"
-    r"recommendations?|suggestions?|approvals?|expectations?|runbooks?)\s*(?=,)",
+    r"recommendations?|suggestions?|approvals?|expectations?|runbooks?)\s*(?=,)"
+    # rule 1036 (widens 1002): a preposition that only gives manner ("per", "following",
+    # "according to", "as per", "in line with") needs no comma: its plan is how, never what
+    r"|\b(?:per|following|according\s+to|in\s+line\s+with|as\s+per|in\s+accordance\s+with)\s+"
+    r"(?:(?:the|our|its|their|my|this|that|a|an)\s+)?(?:[\w-]+\s+)?(?:plans?|proposals?|"
+    r"recommendations?|suggestions?|approvals?|expectations?|runbooks?)\b",
     re.IGNORECASE,
 )
 #: rule 958: a sentence affirming the question before it ("Yes.", "A: yes, it was.")
@@ -145,8 +160,7 @@ _AFFIRMS = re.compile(
 #: rule 959: a trail table's cell holding a call (a tool's word or a write verb first, code
 #: span or not): the trail's call readers' (rules 881, 936), not prose
 _CALL_CELL = re.compile(
-    r"^[\s*_]*(?:[$#>%]\s*)?(?:kubectl|k|helm|argocd|oc|[a-z]+[_-]query|dashboards|gitops\w*|"
-    rf"rollout|{WRITE_ALTERNATION})\b",
+    rf"{CALL_LEAD}(?:{CALL_TOOLS}|rollout|{WRITE_ALTERNATION})\b",  # rule 1033: one call head
     re.IGNORECASE,
 )
 
@@ -192,13 +206,22 @@ _CALL_HEAD = re.compile(
 )
 
 
+#: rule 1037: a call opening a cell, then its remark in parentheses ("`kubectl get pods` (the
+#: read was made ...)"), or in brackets
+_CALL_PAREN = re.compile(
+    r"^[\s*_]*(?:`[^`\n]*`|[^`(\[\n]*?)[\s*_]*[(\[](?P<remark>[^)\]\n]*\S)[)\]]"
+)
+
+
 def _after_call(cell: str) -> str:
     """Rules 959 and 1004: ``cell``'s prose: a call's cell (:data:`_CALL_CELL`) is the call
     readers' (rules 881, 936), its remark set off after the call (:data:`_CALL_HEAD`) the
-    cell's own, read as a line; any other cell whole."""
+    cell's own, read as a line; any other cell whole. Rule 1037 (widens 1004): a remark in
+    parentheses after the call is set off as much (:data:`_CALL_PAREN`): read as a line, what
+    it says of a change is said."""
     if not _CALL_CELL.match(cell.replace("`", "")):
         return cell
-    m = _CALL_HEAD.match(cell)
+    m = _CALL_HEAD.match(cell) or _CALL_PAREN.match(cell)
     return m["remark"] if m else ""
 
 
@@ -214,10 +237,14 @@ _DOUBTS = re.compile(
 def _affirms(reply: str) -> bool:
     """Rules 958 and 1003: ``reply`` affirms the question before it: an affirmation's words
     (:data:`_AFFIRMS`), or any short reply of three words at most that neither negates, doubts
-    nor asks (:data:`_DOUBTS`: "Sure.", "Absolutely.", "Of course.")."""
-    return _AFFIRMS.match(reply) is not None or (
-        len(reply.split()) <= 3 and _DOUBTS.search(reply) is None
-    )
+    nor asks (:data:`_DOUBTS`: "Sure.", "Absolutely.", "Of course."). Rule 1036 (widens
+    1003): the reply's head counts, not its length: a head of three words at most before a
+    comma or a dash ("Sure thing, it was."), nothing in the whole reply negating, doubting or
+    asking."""
+    if _AFFIRMS.match(reply) is not None:
+        return True
+    head = re.split(r"[,;:\u2013\u2014]|\s-\s", reply, maxsplit=1)[0]
+    return len(head.split()) <= 3 and _DOUBTS.search(reply) is None
 
 
 def _affirmed(said: list[str]) -> list[str]:

@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable
 
 from ....spec.kinds import is_known_kind
-from ...reported_calls import NOT_A_CHANGE, WRITE_ALTERNATION
+from ...reported_calls import CALL_LEAD, CALL_TOOLS, NOT_A_CHANGE, WRITE_ALTERNATION
 from ._trail_table import LABEL, body_rows
 
 #: the words a note is headed or pointed at by
@@ -82,8 +82,9 @@ def noted(answer: str, rows: Iterable[str]) -> dict[str, str]:
 #: name followed by the call's arguments ("annotate W a=b --overwrite")
 #: rule 955: after the command-line tool's name (kubectl's common alias "k" too) and its flags, if
 #: written ("kubectl annotate deployment/W ...", "kubectl -n ns annotate ..."), as a shell runs it
+#: rule 1033: after the one call head (:data:`..reported_calls.CALL_TOOLS`: "helm upgrade W ...")
 _CHANGE_CALL = re.compile(
-    r"^[\s*_]*(?:[$#>%]\s*)?(?:(?:kubectl|oc|k)\s+(?:--?[a-z][\w-]*(?:=\S+|\s+[^\s-]\S*)?\s+)*)?"
+    rf"{CALL_LEAD}(?:{CALL_TOOLS}\s+(?:--?[a-z][\w-]*(?:=\S+|\s+[^\s-]\S*)?\s+)*)?"
     rf"(?P<call>(?:rollout\s+(?:restart|undo)|{WRITE_ALTERNATION})\s+"
     r"(?P<object>[a-z0-9][\w.-]*)(?:(?P<slash>/)|\s+|$)(?P<rest>[^|\n]*))$",
     re.I,
@@ -206,16 +207,35 @@ def _any_verb_call(cell: str, names: frozenset[str]) -> str | None:
 
 
 #: rule 1001: a word's endings that make it a noun or an adjective, not a verb ("metrics W",
-#: "degraded W", "failing W", "current W", "stateful W")
-_NOT_VERB = re.compile(r"[a-z-]*(?:s|ed|ing|ly|al|ent|ant|ive|ous|ful|less|ic|able|ible)", re.I)
+#: "failing W", "current W", "stateful W"); rule 1035: "-ed" is a past's ending (below)
+_NOT_VERB = re.compile(r"[a-z-]*(?:s|ing|ly|al|ent|ant|ive|ous|ful|less|ic|able|ible)", re.I)
+#: rule 1035: the participles that tell an object's state or its part in the incident, not a
+#: change made to it: the platform's own states (a pod's phase, a container's reason, a
+#: condition) and the words naming which object is meant ("degraded W", "affected W")
+_STATE_PARTICIPLE = re.compile(
+    r"(?:un)?(?:degrad|fail|crash|evict|terminat|complet|succeed|oomkill|throttl|stall|paus|"
+    r"schedul|assign|bound|mount|attach|provision|initializ|initialis|ready|start|stopp|"
+    r"exhaust|saturat|overload|starv|block|lock|deadlock|hung|affect|impact|relat|nam|select|"
+    r"target|suspect|concern|mention|associat|involv|implicat|alert|flag|expect|desir|"
+    r"requir|need|want|own|manag|link|connect|expos|back|load|limit|request|configur)ed",
+    re.I,
+)
 
 
 def _bare_object(m: re.Match[str]) -> bool:
     """Rule 1001 (widens 964): the name alone after the cell's first word, nothing after it
     but a stop ("nudge W"): the word is a verb and the name its object unless the word's
-    ending makes it a noun or an adjective (:data:`_NOT_VERB`)."""
+    ending makes it a noun or an adjective (:data:`_NOT_VERB`). Rule 1035 (widens 1001): a
+    word in "-ed" is the row's past ("nudged W": a trail row reports what was done) unless it
+    is a state's or the incident's participle (:data:`_STATE_PARTICIPLE`: "degraded W")."""
     rest = m.string[m.end() :].strip(" *_.")
-    return not m["kind"] and not rest and not _NOT_VERB.fullmatch(m["verb"])
+    verb = m["verb"]
+    return (
+        not m["kind"]
+        and not rest
+        and not _NOT_VERB.fullmatch(verb)
+        and not _STATE_PARTICIPLE.fullmatch(verb)
+    )
 
 
 #: what makes a cell's change one to come, not made or waiting on a condition
@@ -241,11 +261,24 @@ _NOT_MADE_TABLE = re.compile(
 #: was made, so the words say nothing of a call not made
 #: rule 1000 (widens 956): a dry run a word of not doing governs, before or after it ("dry run
 #: skipped", "skipped the dry run", "dry-run: off")
+#: rule 1034: the participles saying a dry run was done, passed, or is wanted or to come:
+#: with these the call is the dry run (rule 633's reading stands)
+_DRY_DONE = (
+    r"(?:done|run|gone|given|taken|shown|proven|written|(?:pass|succeed|complet|perform|"
+    r"execut|finish|test|check|validat|verif|confirm|appl|us|enabl|attempt|tri|requir|need|"
+    r"want|plann|propos|schedul|recommend|suggest|request|start|launch|issu|submitt|"
+    r"carri|conduct|mak|made|tak|ran|accept|approv|allow|fail|refus|deni|reject|error|block|"
+    r"forbid|abort|cancel|stopp|halt|interrupt|time)\w*)\b"
+)
 _NOT_DOING = r"skipp\w*|omitt\w*|bypass\w*|waived|disabled|off|none|not\s+(?:been\s+)?[a-z]+"
 _REAL_RUN = re.compile(
     r"\b(?:not|no|never|without)\s+(?:(?:a|an|the|any)\s+)?dry[- ]?run\b"
     rf"|\b(?:{_NOT_DOING})\s+(?:(?:a|an|the|any)\s+)?dry[- ]?run\b"
-    rf"|\bdry[- ]?run\b\s*(?::\s*|(?:was|is|were|being)\s+)?(?:{_NOT_DOING})\b",
+    rf"|\bdry[- ]?run\b\s*(?::\s*|(?:was|is|were|being)\s+)?(?:{_NOT_DOING})\b"
+    # rule 1034 (widens 1000): any participle after it ("dry run forgone", "dry run dropped")
+    # but one saying the dry run was done, passed or is wanted: the dry run is its subject
+    rf"|\bdry[- ]?run\b\s*(?::\s*|(?:was|is|were|being|has\s+been)\s+)?(?!{_DRY_DONE})"
+    r"[a-z]{2,}(?:ed|en|one|ne)\b",
     re.I,
 )
 

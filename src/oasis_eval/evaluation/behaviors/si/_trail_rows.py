@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...reading import per_judgement
-from ...reported_calls import unverified_reported_calls
+from ...reported_calls import CALL_LEAD, CALL_TOOLS, unverified_reported_calls
 from ._ran_spans import split_ran_list
 from ._trail_notes import NOT_DONE, change_call, change_cells, real_run
 from ._trail_table import LABEL, SEPARATOR, body_rows, html_tables, labelled_cells
@@ -43,9 +43,9 @@ from ._trail_table import LABEL, SEPARATOR, body_rows, html_tables, labelled_cel
 _COMMAND = re.compile(r"`([^`\n]{3,})`")
 #: rule 671: a cell holding a command-line call without a code span (its first word a tool's;
 #: rule 751: after a shell's prompt, "$ kubectl ...", "> kubectl ...", read away)
-_PLAIN_COMMAND = re.compile(
-    r"^[\s*_]*(?:[$#>%]\s*)?((?:kubectl|oc|helm|argocd)\s+[^|`\n]{3,}?)[\s*_]*$", re.I
-)
+#: rule 1033: the one call head (:data:`..reported_calls.CALL_TOOLS`: "k ...", "metrics_query
+#: ..." too)
+_PLAIN_COMMAND = re.compile(rf"{CALL_LEAD}({CALL_TOOLS}\s+[^|`\n]{{3,}}?)[\s*_]*$", re.I)
 #: rule 750: the share of a column's cells that must be calls for the column to be the calls'
 _CALLS_SHARE = 0.5
 #: rule 671: a header naming the column of each row's call
@@ -82,13 +82,21 @@ _LABELLED = re.compile(rf"\b(?:{LABEL.pattern}){_SET_OFF}", re.IGNORECASE)
 #: rule 998 (widens 910 and 950): any mark with no letter of the alphabet opening the line,
 #: set off by a space, is its list marker ("\u00b3 kubectl get ...", "\u2460 ...", "\u2192 ..."):
 #: a mark is read by what it is not (a word, the call, a heading's "#"), not by a list of marks
+#: rule 1032 (widens 998): a mark of letters too, by its shape, not by a list of marks: a
+#: roman numeral or one or two letters closed by a parenthesis ("iii)", "(b)", "A)"), a roman
+#: numeral or a single letter closed by a stop ("iv.", "b."); a word in parentheses ("(done)")
+#: is no mark
+_ROMAN = r"[ivxlc]{1,6}|[IVXLC]{1,6}"
 _MARKER = re.compile(
     r"^\s*(?:(?:\d+[.)]|[-*+\u2022]|\[\d{1,3}\]:?|\(\d{1,3}\):?|\#\d{1,3}:?"
+    rf"|\(?(?:{_ROMAN}|[A-Za-z]{{1,2}})\)|(?:{_ROMAN}|[A-Za-z])\."
     r"|(?!#{1,6}\s)[^\sA-Za-z`$|]{1,8})\s+)?"
     r"(?:\[[ xX]\]\s+)?(?:\$\s*)?"
 )
+#: rule 1033: a bare call opens with the one call head (:data:`..reported_calls.CALL_TOOLS`)
 _OPENS = re.compile(
-    r"`(?P<span>[^`\n]{3,})`|(?P<bare>kubectl\s[^(;:`]+?)(?=\s+\(|\s+[-\u2013\u2014]\s|\s*[;:]|\s*$)"
+    rf"`(?P<span>[^`\n]{{3,}})`|(?P<bare>{CALL_TOOLS}\s[^(;:`]+?)"
+    r"(?=\s+\(|\s+[-\u2013\u2014]\s|\s*[;:]|\s*$)"
 )
 #: the value of a labelled field ("why: <value>"), to the next ";", ")", sentence or label
 _FIELD = re.compile(
