@@ -178,6 +178,7 @@ from . import gamer_round46a as gr46a
 from . import gamer_round46b as gr46b
 from . import gamer_round47a as gr47a
 from . import gamer_round47b as gr47b
+from . import gamer_round48b as gr48b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1221,6 +1222,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the menu, pasted-message and quantity doors answered, the door each of rules 994-996
     # leaves (s32-door47a): gamer_fix149.py
     **gf149.FIX149,
+    # round 48b (branch s33-red48b, written blind): the acting credit (rules 79, 1018)
+    **gr48b.ROUND48B,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
