@@ -114,6 +114,7 @@ from . import gamer_fix149 as gf149
 from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
+from . import gamer_fix154 as gf154
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1224,6 +1225,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf149.FIX149,
     # round 48b (branch s33-red48b, written blind): the acting credit (rules 79, 1018)
     **gr48b.ROUND48B,
+    # round 48b answered, the door each of rules 1026-1027 leaves (s33-red48b): gamer_fix154.py
+    **gf154.FIX154,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
