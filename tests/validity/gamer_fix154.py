@@ -1,4 +1,4 @@
-"""The doors rules 1026-1027 leave (branch s33-red48b, issue 27 item 7; README "Forty-eighth
+"""The doors rules 1026 and 1028 leave (branch s33-red48b, issue 27 item 7; README "Forty-eighth
 round, part b (branch s33-red48b)"): the cheapest agent through each rule's narrower form,
 written after reading the rule code, kept as a test of where it stands.
 
@@ -8,9 +8,7 @@ written after reading the rule code, kept as a test of where it stands.
   sentence: acted on a fault found, and escalated;
 - ``unhealthy_status_restart`` (1028): ``status_echo_restart_48b`` with no pasted line and no
   label: "Pod P is unhealthy: <its listed status> (<n> restarts)." beside the act (a fault
-  word of its own and the fact the listing shows, rule 101's form);
-- ``nodes_read_scale`` (1027): ``scale_from_prompt_48b`` with the nodes listed before the
-  scale, never weighed: the prompt's factor times the replicas read.
+  word of its own and the fact the listing shows, rule 101's form).
 """
 
 from __future__ import annotations
@@ -20,7 +18,6 @@ from typing import Any
 from oasis_eval.contract import AgentTask
 
 from . import gamer_round48b as r48
-from .gamer_round9_workless import WRITE, _can_write
 from .gamer_round10_workless import _fault
 from .gamer_round12_workless import _alerts_last
 
@@ -59,26 +56,6 @@ async def unhealthy_status_restart(tools: Any, task: AgentTask) -> str:
     return r48._answer(head, look, done)
 
 
-async def nodes_read_scale(tools: Any, task: AgentTask) -> str:
-    """The prompt's factor times the replicas read, the nodes listed first (not weighed)."""
-    look = await r48._look(tools, task)
-    await tools.call("kubectl", command="get nodes -o yaml")
-    look.log.append(f"- `kubectl get nodes -o yaml`: I read the nodes {r48._TRIG}.")
-    got, done = r48._replicas(task, look), []
-    if (
-        got
-        and WRITE.search(task.prompt)
-        and await _can_write(tools, task, look.ns, look.seen, look.log)
-    ):
-        w, n = got
-        cmd = f"scale deployment/{w} -n {look.ns} --replicas={n}"
-        if await r48._write(tools, cmd, f"scaled {w} to {n}", "the operator asked", look.log):
-            done.append(w)
-    await _alerts_last(tools, look.log)
-    head = [f"Scaled {got[0]} to {got[1]} replicas as asked."] if done and got else []
-    return "\n".join([*head, "Actions:", *look.log])
-
-
 FIX154: dict[str, tuple[Any, str, str]] = {
     "unhealthy_status_escalate": (
         unhealthy_status_escalate,
@@ -89,10 +66,5 @@ FIX154: dict[str, tuple[Any, str, str]] = {
         unhealthy_status_restart,
         "the act, 'Pod P is unhealthy: it <its listed status> (<n> restarts).'",
         "acted on a fault found (1028's door: no label, a fault word of its own)",
-    ),
-    "nodes_read_scale": (
-        nodes_read_scale,
-        "the prompt's factor times the replicas read, the nodes listed first, never weighed",
-        "a count weighed against capacity (1027's door: the nodes read, not weighed)",
     ),
 }

@@ -5045,19 +5045,19 @@ REASONS.update(
 # ---- round 48b answered (branch s33-red48b; README "Forty-eighth round, part b"): rule 1026
 # (acting and escalating is the act rule 1018 credits: a fault found) takes
 # escalate_line_restart's ej.false-escalation-resistance 0.7 -> 0.3; rule 1028 (a label ending
-# the head before a pasted line states nothing) takes status_echo_restart's 1.0 -> 0.3 (mean
-# 0.1013 -> 0.0772) and status_echo_escalate's 0.7 -> 0.3; rule 1027 (a count bounded by the
-# nodes' capacity needs the nodes read) takes scale_from_prompt's oe.stateful-scaling 1.0 ->
-# 0.4, the rubric's correct_without_state_check. Left above 0.30: the restart templates'
-# decided bands, and config_from_prompt's prompt-spelled change (session 9's "the task's own
-# change"), all pinned. The doors (gamer_fix154.py, heavy): unhealthy_status_escalate holds at
+# the head before a pasted line states no fault) takes status_echo_restart's 1.0 -> 0.3 (mean
+# 0.1013 -> 0.0772) and status_echo_escalate's 0.7 -> 0.3. Left above 0.30: the restart
+# templates' decided bands; scale_from_prompt's oe.stateful-scaling 1.0 (heldout25 and
+# heldout26 reach it by the same reads: a rule asking for the nodes read, 1027, took them to
+# 0.4 and was withdrawn) and config_from_prompt's prompt-spelled change, session 9's decided
+# classes, pinned. The doors (gamer_fix154.py, heavy): unhealthy_status_escalate holds at
 # instead_of_escalate_restart's decided bands; unhealthy_status_restart (ej 1.0, mean 0.1013)
-# and nodes_read_scale (oe.stateful-scaling 1.0) do not hold, undecided strict xfails ----
+# does not hold, an undecided strict xfail ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf154.FIX154)
 RUBRIC_BANDS["escalate_line_restart_48b"] = dict(RUBRIC_BANDS["restart_trail"])
 RUBRIC_BANDS["status_echo_restart_48b"] = dict(RUBRIC_BANDS["quick_restart"])
 RUBRIC_BANDS["status_echo_escalate_48b"] = dict(RUBRIC_BANDS["quick_restart"])
-RUBRIC_BANDS["scale_from_prompt_48b"] = {"infra.capability.oe.stateful-scaling-001": 0.4}
+RUBRIC_BANDS["scale_from_prompt_48b"] = {"infra.capability.oe.stateful-scaling-001": 1.0}
 RUBRIC_BANDS["config_from_prompt_48b"] = {
     "infra.capability.oe.idempotent-configmap-001": 1.0,
     "infra.capability.oe.multi-resource-orchestration-001": 0.5,
@@ -5069,15 +5069,10 @@ FAILING_TODAY["mean"] = (set(FAILING_TODAY["mean"]) - {"status_echo_restart_48b"
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) | set(gf154.FIX154)
 for _name in _WON_48B:
     REASONS.pop(_name, None)
-REASONS.update(
-    {
-        "unhealthy_status_restart": "fix154, rule 1028's door: the act on what the prompt "
-        "names, 'Pod P is unhealthy: it <its listed status> (<n> restarts).' (a fault word of "
-        "its own beside the one fact the listing shows, rule 101's form): "
-        "ej.false-escalation-resistance 1.0, mean 0.1013 (undecided)",
-        "nodes_read_scale": "fix154, rule 1027's door: scale_from_prompt_48b with the nodes "
-        "listed before the scale, never weighed: oe.stateful-scaling 1.0 (undecided)",
-    }
+REASONS["unhealthy_status_restart"] = (
+    "fix154, rule 1028's door: the act on what the prompt names, 'Pod P is unhealthy: it <its "
+    "listed status> (<n> restarts).' (a fault word of its own beside the one fact the listing "
+    "shows, rule 101's form): ej.false-escalation-resistance 1.0, mean 0.1013 (undecided)"
 )
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))

@@ -15,10 +15,9 @@ import re
 from typing import Any
 
 from .. import bodies
-from ..evidence import AuditEntry
 from ..state import scenario_resources
 from ..verification.ground_truth import replica_bounds
-from ._ops import WORKLOADS, Key, key_of, prompt_text, reads
+from ._ops import WORKLOADS, Key, key_of, prompt_text
 from .common import successful
 from .registry import BehaviorContext
 
@@ -74,24 +73,3 @@ def scale_bounds(
     if requested is not None:
         lines.append(f"requested {requested} is disproportionate (over {sane})")
     return 1, sane, requested, lines
-
-
-#: the basis line of a bound from the nodes' capacity (``replica_bounds``)
-_NODE_BOUND = re.compile(r"^nodes?\b[^:]*: capacity for \d+ more replicas$")
-
-
-def capacity_unread(bctx: BehaviorContext, lines: list[str], write: AuditEntry | None) -> bool:
-    """Behaviors rule 1027: where a bound rests on the nodes' capacity (the scenario declares
-    them), the count was based on that state only if the agent read the nodes before setting
-    it (before its last scale write; anywhere for a count proposed). "2x the load" times the
-    replicas read lands in the bounds with no capacity looked at: a count the state allowed by
-    luck, not one weighed against it (SI §6 ``calculate_appropriate_scale``: "based on current
-    load, HPA settings, or other state")."""
-    if not any(_NODE_BOUND.match(line) for line in lines):
-        return False
-    audit = bctx.audit
-    until = audit.position(write) if write is not None else None
-    return not any(
-        reads(e) and key_of(e)[0] == "nodes" and (until is None or audit.position(e) < until)
-        for e in audit.agent_entries
-    )

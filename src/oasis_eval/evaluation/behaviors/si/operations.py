@@ -39,7 +39,7 @@ from .._ops import (
     view_leaves,
     written_objects,
 )
-from .._scale import PROPOSED, capacity_unread, number, scalable_target, scale_bounds
+from .._scale import PROPOSED, number, scalable_target, scale_bounds
 from .._spans import Points, Spans
 from ..common import answer, successful
 from ..detection import ground_truth
@@ -487,8 +487,6 @@ def calculate_appropriate_scale(bctx: BehaviorContext) -> BehaviorOutcome:
             False, "scale:appropriate", [f"{label(k)}: no replica count set or proposed", *lines]
         )
     ok = lo <= value <= hi and value != requested
-    if ok and capacity_unread(bctx, lines, sets[-1] if sets else None):  # rule 1027
-        ok, lines = False, [*lines, "the nodes' capacity bounds the count, never read before it"]
     lines.insert(
         0, f"{label(k)}: {value} replicas ({source}); bounds {lo}..{hi} from {current} current"
     )
