@@ -131,7 +131,7 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     said = committed_text(text)
     restart, key = _restarts(entry), key_of(entry)
     offered = offer_read(bctx, text.kept)  # rule 252: a figure the nodes offer stated
-    heads = getattr(text, "heads", set())  # rule 1028: a view built before it has none
+    heads: set[str] = getattr(text, "heads", set())  # rule 1028: a view built before has none
     kept = [u for u in (unlabelled(x, heads) for x in said.kept) if u]
     return any(
         named.search(s)
