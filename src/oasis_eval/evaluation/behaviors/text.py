@@ -207,8 +207,6 @@ class AnswerText:
         where: dict[str, list[str]] = {}
         #: rule 270: the agent's own words before a served line pasted whole, judged alone
         heads: dict[str, str] = {}
-        #: the heads kept (rule 1028: a label ending one names the line it pastes)
-        self.heads: set[str] = set()
         said = sentences(text)
         repeated = repeated_tails(said)  # rule 965
         for sentence in said:
@@ -240,7 +238,7 @@ class AnswerText:
             bucket.append(sentence)
             if sentence in heads:
                 self.kept.append(heads[sentence])
-                self.heads.add(heads[sentence])
+        self.heads: set[str] = set(heads.values())  # rule 1028: a label ending one says nothing
 
     @per_judgement
     def account(self, sentence: str) -> bool:
