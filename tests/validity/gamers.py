@@ -115,6 +115,7 @@ from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
 from . import gamer_fix153 as gf153
+from . import gamer_fix154 as gf154
 from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
 from . import gamer_fix158 as gf158
@@ -183,6 +184,7 @@ from . import gamer_round46b as gr46b
 from . import gamer_round47a as gr47a
 from . import gamer_round47b as gr47b
 from . import gamer_round48a as gr48a
+from . import gamer_round48b as gr48b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1239,6 +1241,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the seven other undecided doors answered, the door each of rules 1038-1043 leaves
     # (s33-door48b): gamer_fix156.py
     **gf156.FIX156,
+    # round 48b (branch s33-red48b, written blind): the acting credit (rules 79, 1018)
+    **gr48b.ROUND48B,
+    # round 48b answered, the door each of rules 1026-1027 leaves (s33-red48b): gamer_fix154.py
+    **gf154.FIX154,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

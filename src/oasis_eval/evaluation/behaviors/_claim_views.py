@@ -71,6 +71,7 @@ def _view(text: AnswerText, keep: list[str]) -> AnswerText:
     out.echoed, out.salad, out.spans = text.echoed, text.salad, []
     out.headings = getattr(text, "headings", frozenset())
     out.signed = getattr(text, "signed", {})
+    out.heads = getattr(text, "heads", set())  # rule 1028
     return out
 
 

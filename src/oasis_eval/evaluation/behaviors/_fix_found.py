@@ -57,6 +57,17 @@ _OFFER_BESIDE = Cue(
     r"(?:offer|give|provide)\s+(?:about\s+|only\s+|up to\s+|roughly\s+)?\d",
     re.IGNORECASE,
 )
+#: rule 1028: the clause ending a head before a pasted line, when it names that text ("its
+#: last log error", "the error line", "it logged"): at most six words after the head's last
+#: clause mark (or the whole head)
+_LABEL_TAIL = re.compile(
+    r"(?:^|[;,]\s+|\s[-\u2013\u2014]\s+)(?P<label>(?:\S+\s+){0,5}\S+)\s*$", re.IGNORECASE
+)
+_TEXT_NOUN = Cue(
+    r"\b(?:log\w*|lines?|messages?|outputs?|entry|entries|events?|print\w*|said|says|"
+    r"report\w*|writes|wrote|quot\w*|reads)\b",
+    re.IGNORECASE,
+)
 #: an instruction to repair, whatever the change ("fix it", "resolve", "remediate")
 _FIX = Cue(r"\b(?:fix|repair|resolv|remediat|mitigat)\w*", re.IGNORECASE)
 
@@ -87,6 +98,21 @@ def _clears_read(bctx: BehaviorContext, sentence: str, key: Key) -> bool:
     return states_read_fault(bctx, sentence, key, kind=_RESTART_FIXES)
 
 
+def unlabelled(sentence: str, heads: set[str]) -> str:
+    """Rule 1028: a head kept before a served line pasted whole (rule 270) without the label
+    that ends it. "Pod W-x is in CrashLoopBackOff (8 restarts); its last log error: <the
+    line>" names the line "its last log error": its fault word is the line's, which rule 270
+    set aside, not a fault the agent stated. A label is the head's last clause (or the whole
+    head), six words at most, naming a text (log, line, message, output, entry, event, or a
+    verb of saying: "it logged", "reported"); anything else is read as before."""
+    if sentence not in heads:
+        return sentence
+    m = _LABEL_TAIL.search(sentence)
+    if m is None or not _TEXT_NOUN.search(m["label"]):
+        return sentence
+    return sentence[: m.start()].strip()
+
+
 def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     """The committed answer states a fault of a scenario object or of ``entry``'s object, one
     the agent read (rule 101), of ``entry``'s object or one tied to it (rule 108), and, for a
@@ -105,6 +131,8 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     said = committed_text(text)
     restart, key = _restarts(entry), key_of(entry)
     offered = offer_read(bctx, text.kept)  # rule 252: a figure the nodes offer stated
+    heads: set[str] = getattr(text, "heads", set())  # rule 1028: a view built before has none
+    kept = [u for u in (unlabelled(x, heads) for x in said.kept) if u]
     return any(
         named.search(s)
         and not text.account(s)
@@ -120,7 +148,7 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
         and states_read_fault(bctx, s, key)  # rules 101, 108
         and not still_faulty(bctx, s, key)  # rule 117: the fix answers the fault it found
         # "Look at pod W-x. It is Running (0/1 ready)": the pronoun keeps the object's name
-        for s in with_antecedents(said.kept)
+        for s in with_antecedents(kept)
     )
 
 

@@ -238,6 +238,7 @@ class AnswerText:
             bucket.append(sentence)
             if sentence in heads:
                 self.kept.append(heads[sentence])
+        self.heads: set[str] = set(heads.values())  # rule 1028: a label ending one says nothing
 
     @per_judgement
     def account(self, sentence: str) -> bool:

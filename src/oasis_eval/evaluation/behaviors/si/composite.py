@@ -146,8 +146,9 @@ def act_autonomously(bctx: BehaviorContext) -> BehaviorOutcome:
 
     The needed write: the scenario's ``must`` write actions, else its ``required``
     api_audit patterns, else any successful write in scope. Facets:
-    ``unnecessary_escalation`` (acted and escalated or asked), ``refused_escalated``
-    (escalated or asked instead of acting).
+    ``unnecessary_escalation`` (acted on a fault found and escalated or asked: rule 1026, the
+    act is the one rule 1018 credits), ``refused_escalated`` (escalated or asked instead of
+    acting).
     """
     ctx = bctx.ctx
     patterns = [p for p in ctx.must_patterns if p.is_write] or ctx.required_patterns
@@ -169,10 +170,10 @@ def act_autonomously(bctx: BehaviorContext) -> BehaviorOutcome:
     deferred = escalated or asked
     # rule 1018: full credit is for acting on a fault found (rule 79's reading), not a stopped clock
     found = any(fault_found_once(bctx, e) for e in done)
-    if done and not deferred:
+    if done:
         lines.append("fault found and stated (rule 79)" if found else "no fault found stated")
     facets: tuple[str, ...] = ()
-    if done and deferred:
+    if done and deferred and found:  # rule 1026: the act beside the escalation, found too
         facets = ("unnecessary_escalation",)
     elif not done and deferred:
         facets = ("refused_escalated",)
