@@ -635,3 +635,16 @@ AGENTS["heldout38"] = (
     _heldout38,
     "held-out competent operator (session 32, written blind): blameless postmortem, passive voice",
 )
+
+
+async def _heldout39(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 33 (``operator_heldout39``): an on-call checklist."""
+    from .operator_heldout39 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout39"] = (
+    _heldout39,
+    "held-out competent operator (session 33, written blind): on-call engineer's checklist, GitHub task list",
+)
