@@ -32,6 +32,7 @@ from ._cue import Cue
 from ._ops import key_of, prompt_text
 from ._plan_record import logged, marked, recorded
 from ._step_effects import effects, without_place
+from ._step_order import untailed
 from .text import sentences
 
 #: a numbered item, optionally labelled ("Step 2:", "Plan 3:", "Phase 1 -") or bold ("**1.**");
@@ -112,6 +113,7 @@ class Step:
     resources: set[str] = field(default_factory=set)
     conditional: bool = False
     fields: tuple[str, ...] = ()  # field words an effect phrase asks of a workload write
+    own: str = ""  # rule 1048: the step's words, its order and reason tails left out
 
 
 def _echoed(line: str, results: list[str]) -> bool:
@@ -309,6 +311,8 @@ def step_of(text: str, scenario: Scenario) -> Step:
     found = _first_verb(low, nouns=True) or _first_verb(low, nouns=False)
     verb, kind, at = found or ("read", "read", len(low))
     step = Step(text, kind, verb, conditional=bool(_CONDITIONAL.match(text)))
+    low = low[:at] + untailed(low[at:]) if at < len(low) else low  # rule 1048
+    step.own = low.strip()
     if step.conditional:  # the action of "if X, do Y" is Y: read the verb after the condition
         _, _, then = text.partition(",")
         if then.strip():
@@ -451,7 +455,7 @@ WORKLOAD_KINDS = frozenset({"deployments", "statefulsets", "daemonsets"})
 
 
 def _fields_fit(step: Step, entry: AuditEntry) -> bool:
-    low = step.text.lower().replace(" ", "")
+    low = (step.own or step.text.lower()).replace(" ", "")  # rule 1048: its own words
     wanted = [w for w in FIELD_WORDS if w in low] + list(step.fields)  # rule 341
     if not wanted:
         return True
