@@ -114,6 +114,7 @@ from . import gamer_fix149 as gf149
 from . import gamer_fix150 as gf150
 from . import gamer_fix151 as gf151
 from . import gamer_fix152 as gf152
+from . import gamer_fix157 as gf157
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1190,6 +1191,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # heldout38's blameless postmortem, the doors rules 1012-1014 open (s32-fair38):
     # gamer_fix152.py
     **gf152.FIX152,
+    # heldout39's on-call checklist, the doors rules 1044-1048 open (s33-fair39):
+    # gamer_fix157.py
+    **gf157.FIX157,
     # the four undecided max doors answered, the door each of rules 935-937 leaves
     # (s30-door30): gamer_fix140.py
     **gf140.FIX140,
