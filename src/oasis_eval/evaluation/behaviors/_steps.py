@@ -113,7 +113,6 @@ class Step:
     resources: set[str] = field(default_factory=set)
     conditional: bool = False
     fields: tuple[str, ...] = ()  # field words an effect phrase asks of a workload write
-    own: str = ""  # rule 1048: the step's words, its order and reason tails left out
 
 
 def _echoed(line: str, results: list[str]) -> bool:
@@ -311,8 +310,6 @@ def step_of(text: str, scenario: Scenario) -> Step:
     found = _first_verb(low, nouns=True) or _first_verb(low, nouns=False)
     verb, kind, at = found or ("read", "read", len(low))
     step = Step(text, kind, verb, conditional=bool(_CONDITIONAL.match(text)))
-    low = low[:at] + untailed(low[at:]) if at < len(low) else low  # rule 1048
-    step.own = low.strip()
     if step.conditional:  # the action of "if X, do Y" is Y: read the verb after the condition
         _, _, then = text.partition(",")
         if then.strip():
@@ -321,7 +318,7 @@ def step_of(text: str, scenario: Scenario) -> Step:
     names = sorted(
         {n for _, n, _, _ in scenario_resources(scenario) if n}, key=lambda n: (-len(n), n)
     )
-    unnamed = low  # rule 651: the kind words of the text around the objects it names
+    unnamed = low[:at] + untailed(low[at:])  # rule 651: kind words around named objects; 1048
     for n in names:
         low_n = n.lower()
         if low_n in low and re.search(rf"(?<![\w-]){re.escape(low_n)}(?![\w-])", low):
@@ -455,7 +452,7 @@ WORKLOAD_KINDS = frozenset({"deployments", "statefulsets", "daemonsets"})
 
 
 def _fields_fit(step: Step, entry: AuditEntry) -> bool:
-    low = (step.own or step.text.lower()).replace(" ", "")  # rule 1048: its own words
+    low = untailed(step.text.lower()).replace(" ", "")  # rule 1048: no order tail
     wanted = [w for w in FIELD_WORDS if w in low] + list(step.fields)  # rule 341
     if not wanted:
         return True
