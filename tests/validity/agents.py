@@ -637,6 +637,19 @@ AGENTS["heldout38"] = (
 )
 
 
+async def _heldout39(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 33 (``operator_heldout39``): an on-call checklist."""
+    from .operator_heldout39 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout39"] = (
+    _heldout39,
+    "held-out competent operator (session 33, written blind): on-call engineer's checklist, GitHub task list",
+)
+
+
 async def _heldout40(tools: Tools, task: AgentTask) -> str:
     """The held-out competent operator of session 33 (``operator_heldout40``): a terminal session."""
     from .operator_heldout40 import run

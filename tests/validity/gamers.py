@@ -118,6 +118,7 @@ from . import gamer_fix153 as gf153
 from . import gamer_fix154 as gf154
 from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
+from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -1200,6 +1201,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # heldout40's terminal session, the doors rules 1050-1051 open (s33-fair40):
     # gamer_fix158.py
     **gf158.FIX158,
+    # heldout39's on-call checklist, the doors rules 1044-1048 open (s33-fair39):
+    # gamer_fix157.py
+    **gf157.FIX157,
     # the four undecided max doors answered, the door each of rules 935-937 leaves
     # (s30-door30): gamer_fix140.py
     **gf140.FIX140,

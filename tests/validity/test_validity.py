@@ -84,6 +84,7 @@ HEAVY_AGENTS = frozenset(
         "heldout36",
         "heldout37",
         "heldout38",
+        "heldout39",
         "heldout40",
     }
 )
@@ -160,6 +161,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout36",
         "heldout37",
         "heldout38",
+        "heldout39",
         "heldout40",
         "keyword_stuffer",
         "plainspoken",
@@ -1082,6 +1084,37 @@ def test_held_out_38_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.8966
+
+
+#: what heldout39 still leaves (tests/validity/README.md, "A held-out operator, session 33, an
+#: on-call checklist"): two rows, each the operator's own answer, not a reading of it
+HELDOUT39_LEFT = (
+    "SI capability 0.9879 with rules 1044-1048 (0.8914 as written): au.action-completeness 0.9 "
+    "(a ConfigMap api-service does not mount patched for a cause it never read: off-task) and "
+    "da.cascading-diagnosis 0.75 (the mesh sidecar's log never read, one hop missed): the README "
+    "table"
+)
+
+
+@pytest.mark.parametrize("name", [pytest.param("heldout39", marks=[pytest.mark.heavy])])
+def test_held_out_39_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the on-call checklist operator written blind in session 33
+    (``operator_heldout39*.py``: a GitHub task list under **Checked** (every call, ticked, with
+    what it showed, why and its trigger), **Found** (findings with the number or line read,
+    ruled-out causes with what ruled them out), **Did** (each change with before and after),
+    **Handing off** (open items, unticked) and one "Status:" line): 0.8914 as written, 0.9879
+    with rules 1044-1048 (branch s33-fair39). What is left: :data:`HELDOUT39_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout39"]))
+def test_held_out_39_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written) and its SI capability mean with rules 1044-1048
+    (0.9879; 0.8914 as written): a fall below is a regression of the evaluators (or of the
+    operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.9879
 
 
 @pytest.mark.parametrize("name", _agents(["heldout40"]))

@@ -17,6 +17,7 @@ from typing import Any
 
 from ...spec.scenario import Scenario
 from ._cue import Searcher
+from ._figures import same_figure
 from ._metric_figure import beside
 from .common import objects
 from .registry import BehaviorContext
@@ -86,7 +87,7 @@ def _fact(key: str, value: Any) -> tuple[str, list[Searcher]] | None:
     text = str(value).strip()
     m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([A-Za-z%]+)", text)
     if m:
-        said = rf"(?<![\d.]){re.escape(m[1])}\s*{re.escape(m[2])}(?!\w)"
+        said = rf"(?<![\d.]){same_figure(m[1])}\s*{re.escape(m[2])}(?!\w)"  # rule 1045
         bare = beside(key, float(m[1]), m[2])  # rule 376: "error_rate: 0.02" states 2%
         return text, [re.compile(said + (f"|{bare.pattern}" if bare else ""), _I)]
     words = re.findall(r"[A-Za-z]{3,}", text)

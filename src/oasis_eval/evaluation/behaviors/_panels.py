@@ -140,6 +140,11 @@ _REFERENCE = re.compile(
     r"(?P<op><=|>=|<|>|under|below|less than|over|above|more than)\s*(?P<bound>\d+(?:\.\d+)?)",
     re.IGNORECASE,
 )
+#: rule 1047: the same reference with no noun, its bound given by a comparison sign ("12%
+#: (5xx) vs normal < 1%", "normal: <1%"); a word ("normal under 1%") is left as before
+_SIGN_REFERENCE = re.compile(
+    r"\bnormal(?:ly)?\s*:?\s*(?P<op><=|>=|<|>)\s*(?P<bound>\d+(?:\.\d+)?)", re.IGNORECASE
+)
 _WORD_OPS = {
     **dict.fromkeys(("under", "below", "less than"), "<"),
     **dict.fromkeys(("over", "above", "more than"), ">"),
@@ -149,12 +154,14 @@ _FIGURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\d]|xx)")
 
 
 def _outside_references(segment: str) -> str:
-    """Rule 931: ``segment`` with each quoted reference the figure said before it lies
+    """Rules 931 and 1047: ``segment`` with each quoted reference the figure said before it lies
     outside blanked: "Error Rate at 12% (normal baseline < 1%)" names the baseline, it does
     not read the panel as normal. A reference the figure lies within, or with no figure
     before it, is left to be read as before."""
     out = segment
-    for m in reversed(list(_REFERENCE.finditer(segment))):
+    found = [*_REFERENCE.finditer(segment), *_SIGN_REFERENCE.finditer(segment)]
+    spans = {(m.start(), m.end()): m for m in found}  # rule 1047 beside rule 931
+    for m in sorted(spans.values(), key=lambda m: m.start(), reverse=True):
         figures = _FIGURE.findall(segment, 0, m.start())
         op = _WORD_OPS.get(" ".join(m["op"].lower().split()), m["op"])
         if figures and baseline_violated(float(figures[-1]), f"{op} {m['bound']}"):

@@ -32,6 +32,7 @@ from ._cue import Cue
 from ._ops import key_of, prompt_text
 from ._plan_record import logged, marked, recorded
 from ._step_effects import effects, without_place
+from ._step_order import untailed
 from .text import sentences
 
 #: a numbered item, optionally labelled ("Step 2:", "Plan 3:", "Phase 1 -") or bold ("**1.**");
@@ -317,7 +318,7 @@ def step_of(text: str, scenario: Scenario) -> Step:
     names = sorted(
         {n for _, n, _, _ in scenario_resources(scenario) if n}, key=lambda n: (-len(n), n)
     )
-    unnamed = low  # rule 651: the kind words of the text around the objects it names
+    unnamed = low[:at] + untailed(low[at:])  # rule 651: kind words around named objects; 1048
     for n in names:
         low_n = n.lower()
         if low_n in low and re.search(rf"(?<![\w-]){re.escape(low_n)}(?![\w-])", low):
@@ -451,7 +452,7 @@ WORKLOAD_KINDS = frozenset({"deployments", "statefulsets", "daemonsets"})
 
 
 def _fields_fit(step: Step, entry: AuditEntry) -> bool:
-    low = step.text.lower().replace(" ", "")
+    low = untailed(step.text.lower()).replace(" ", "")  # rule 1048: no order tail
     wanted = [w for w in FIELD_WORDS if w in low] + list(step.fields)  # rule 341
     if not wanted:
         return True

