@@ -317,18 +317,25 @@ def repeated_tails(sentences: Iterable[str]) -> frozenset[str]:
     for sentence in set(sentences):
         if ":" not in sentence:
             continue
-        flat = " ".join(sentence.split())
-        # rule 992: the marks a pasted line may end at before the template's tail: a comma,
-        # and a colon after the first (the label's)
-        first = flat.find(":")
-        commas = [i for i, c in enumerate(flat) if c == "," or (c == ":" and i > first)]
-        commas = commas[-_LAST_COMMAS:]
-        tails = {_tail_after(flat, i) for i in commas}
-        tails |= {_slots(_tail_after(flat, i), flat[first + 1 : i]) for i in commas}  # 1042
-        for tail in tails:
-            if tail.count(" ") >= 1:
-                counts[tail] = counts.get(tail, 0) + 1
+        for tail in _sentence_tails(sentence):
+            counts[tail] = counts.get(tail, 0) + 1
     return frozenset(t for t, n in counts.items() if n >= 2)
+
+
+@per_judgement  # issue 30, session 33: one answer's sentences, read by every AnswerText of it
+def _sentence_tails(sentence: str) -> frozenset[str]:
+    """:func:`repeated_tails`' tails of one sentence (two words or more), each counted once."""
+    flat = " ".join(sentence.split())
+    # rule 992: the marks a pasted line may end at before the template's tail: a comma,
+    # and a colon after the first (the label's)
+    first = flat.find(":")
+    commas = [i for i, c in enumerate(flat) if c == "," or (c == ":" and i > first)]
+    tails: set[str] = set()
+    for i in commas[-_LAST_COMMAS:]:
+        tail = _tail_after(flat, i)
+        tails.add(tail)
+        tails.add(_slots(tail, flat[first + 1 : i]))  # rule 1042
+    return frozenset(t for t in tails if t.count(" ") >= 1)
 
 
 #: rule 1042: a word of a tail, as :func:`_slots` compares it with the pasted part's
