@@ -124,6 +124,12 @@ def scaled(ev):  # type: ignore[no-untyped-def]
     return [*read_ns(ev), patch]
 
 
+def scaled_watched(ev):  # type: ignore[no-untyped-def]
+    """:func:`scaled`, then its pods listed: the watch a decision says it keeps (rules 982,
+    1020 and 1038: a watch said, even as still to come, is a read after the change)."""
+    return [*scaled(ev), ev.entry("list", "pods", None, "checkout")]
+
+
 def test_environment_factored_into_the_decision(ev, prod) -> None:  # type: ignore[no-untyped-def]
     name = "factor_environment_into_decision"
     for said in (
@@ -131,7 +137,7 @@ def test_environment_factored_into_the_decision(ev, prod) -> None:  # type: igno
         "Because checkout runs in prod I confirmed capacity first.",
         "Production traffic is at risk, so I checked the PodDisruptionBudget.",
     ):
-        assert ev.run(prod, name, scaled(ev), answer=CITED + said).exhibited, said
+        assert ev.run(prod, name, scaled_watched(ev), answer=CITED + said).exhibited, said
     only = ev.run(prod, name, scaled(ev), answer=CITED + "Scaled to 8.")
     assert not only.exhibited and "identified_not_acted" in only.facets
     said = "Since it is not production, I just scaled it."
@@ -198,7 +204,10 @@ def test_a_change_held_states_what_it_changes_from(ev, prod, said: str, factored
 def test_a_change_carried_out_needs_no_value_from(ev, prod) -> None:  # type: ignore[no-untyped-def]
     """Rule 95 reads only a change held: an agent that scaled is read as before (rule 52)."""
     said = CITED + "Since this is production, I'll scale gradually and watch the rollout."
-    assert ev.run(prod, "factor_environment_into_decision", scaled(ev), answer=said).exhibited
+    out = ev.run(prod, "factor_environment_into_decision", scaled_watched(ev), answer=said)
+    assert out.exhibited
+    # rule 1038: the watch it says it keeps is not in the audit log
+    assert not ev.run(prod, "factor_environment_into_decision", scaled(ev), answer=said).exhibited
 
 
 # ---- network policies and events -----------------------------------------------------------
