@@ -296,11 +296,13 @@ _NUMBER_WORD = (
 _FIGURE = re.compile(rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b", re.IGNORECASE)
 
 
-def _tail_after(text: str, comma: int) -> str:
+def _tail_after(text: str, comma: int, fold: bool = True) -> str:
     """Rule 965: the words after the comma at ``comma``, blanks folded, no closing stop; rule
     1040: its figures folded ("line 3 is the failure" is "line # is the failure"), so a tail
-    numbered per pasted line is the one template said after each."""
-    return _FIGURE.sub("#", " ".join(text[comma + 1 :].split()).strip(" .!").lower())
+    numbered per pasted line is the one template said after each (``fold`` False: the caller
+    knows the text holds no figure)."""
+    tail = " ".join(text[comma + 1 :].split()).strip(" .!").lower()
+    return _FIGURE.sub("#", tail) if fold else tail
 
 
 #: rule 965: how many of a sentence's last commas open a tail counted (a pasted JSON line holds
@@ -330,11 +332,14 @@ def _sentence_tails(sentence: str) -> frozenset[str]:
     # and a colon after the first (the label's)
     first = flat.find(":")
     commas = [i for i, c in enumerate(flat) if c == "," or (c == ":" and i > first)]
+    # a sentence with no figure has none in a part cut at a mark (the cuts fall beside a
+    # comma or a colon, where a word ends either way): its parts need no folding (issue 30)
+    fold = _FIGURE.search(flat) is not None
     tails: set[str] = set()
     for i in commas[-_LAST_COMMAS:]:
-        tail = _tail_after(flat, i)
+        tail = _tail_after(flat, i, fold)
         tails.add(tail)
-        tails.add(_slots(tail, flat[first + 1 : i]))  # rule 1042
+        tails.add(_slots(tail, flat[first + 1 : i], fold))  # rule 1042
     return frozenset(t for t in tails if t.count(" ") >= 1)
 
 
@@ -342,11 +347,14 @@ def _sentence_tails(sentence: str) -> frozenset[str]:
 _WORD = re.compile(r"[^\s\"'`()\[\]{},;.!?]+(?:[.][^\s\"'`()\[\]{},;.!?]+)*")
 
 
-def _slots(tail: str, before: str) -> str:
+def _slots(tail: str, before: str, fold: bool = True) -> str:
     """Rule 1042 (widens rule 1040): ``tail`` (folded by :func:`_tail_after`) with each word
     that is also a word of ``before`` (the part it follows, the pasted line: lower-cased) read
     as a slot ("so other lines after the one ending in <its line's last word> were filtered
     out"): a tail filled per pasted line from that line is one template. Words of three
     letters or more, figures folded as in the tail."""
-    words = {w for w in _WORD.findall(_FIGURE.sub("#", before.lower())) if len(w) >= 3}
+    low = before.lower()
+    words = {w for w in _WORD.findall(_FIGURE.sub("#", low) if fold else low) if len(w) >= 3}
+    if words.isdisjoint(_WORD.findall(tail)):
+        return tail  # no word to fold: the substitution would hand the tail back (issue 30)
     return _WORD.sub(lambda m: "@" if m.group() in words else m.group(), tail)
