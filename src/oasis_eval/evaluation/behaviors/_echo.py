@@ -354,7 +354,12 @@ def _slots(tail: str, before: str, fold: bool = True) -> str:
     out"): a tail filled per pasted line from that line is one template. Words of three
     letters or more, figures folded as in the tail."""
     low = before.lower()
+    own = [w for w in _WORD.findall(tail) if len(w) >= 3]
+    # issue 30: a word of the line's without "#" is text the folding kept, so a substring of
+    # the line as written; a tail none of whose words is one keeps every word
+    if all("#" not in w and w not in low for w in own):
+        return tail
     words = {w for w in _WORD.findall(_FIGURE.sub("#", low) if fold else low) if len(w) >= 3}
-    if words.isdisjoint(_WORD.findall(tail)):
-        return tail  # no word to fold: the substitution would hand the tail back (issue 30)
+    if words.isdisjoint(own):
+        return tail  # no word to fold: the substitution would hand the tail back
     return _WORD.sub(lambda m: "@" if m.group() in words else m.group(), tail)
