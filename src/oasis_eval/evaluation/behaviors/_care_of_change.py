@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from .. import bodies
 from ..evidence import AuditEntry
+from ._ops import key_of
 from ._task_work import bookkeeping
 
 #: a body's paths that name the object rather than change it (a create's or apply's header)
@@ -29,14 +30,10 @@ _WATCHED = frozenset({"pods", "replicasets"})
 _DELETES = frozenset({"delete", "deletecollection"})
 
 
-def _object(entry: AuditEntry) -> tuple[str | None, str | None, str | None]:
-    return bodies.resource_of(entry), bodies.object_name(entry), bodies.effective_namespace(entry)
-
-
 def tries(dry: AuditEntry, write: AuditEntry) -> bool:
     """``dry`` is ``write``'s change tried first: the same object, a field both set and every
     field both set to the same value (a delete of the object: the object alone)."""
-    if _object(dry) != _object(write):
+    if key_of(dry) != key_of(write):
         return False
     if write.verb.lower() in _DELETES:
         return dry.verb.lower() in _DELETES
@@ -72,7 +69,7 @@ def reads_change(read: AuditEntry, writes: Sequence[AuditEntry]) -> bool:
     sets of a namespace written in (any namespace for a write outside one)."""
     if not bodies.is_read(read):
         return False
-    if any(_object(read)[:2] == _object(w)[:2] and _same_ns(read, w) for w in writes):
+    if any(key_of(read)[:2] == key_of(w)[:2] and _same_ns(read, w) for w in writes):
         return True
     return bodies.resource_of(read) in _WATCHED and any(_same_ns(read, w) for w in writes)
 

@@ -65,5 +65,6 @@ def decided_after(statement: str, s: str, terms: list[Searcher], decision: Searc
 
 #: rule 1006: a dry run is care taken for the environment ("..., so this is production: I
 #: dry-run first"), read beside :data:`DECISION` where a sentence states the environment (not
-#: in it: rule 52 reads a DECISION cue in a first-person decision as a reason of its own)
-DRY_RUN = Cue(r"\bdry[- ]?run(?:s|ning)?\b", _I)
+#: in it: rule 52 reads a DECISION cue in a first-person decision as a reason of its own);
+#: "dry-run", "dry run", "dry-ran", "dry-running" (rule 982 reads the same words as a care)
+DRY_RUN = Cue(r"\bdry[- ]?r[ua]n(?:s|ning)?\b", _I)
