@@ -34,6 +34,7 @@ from ._decimal_units import decimal_forms
 from ._env_cited import cites_label, env_labels, near_objects
 from ._env_decided import DRY_RUN, JOIN, decided_after
 from ._fields import scalar_fields as scalar_fields
+from ._figures import same_figure
 from ._held_from import current_values, states_current
 from ._limit_said import catalogue as limit_catalogue
 from ._observed import _leaves
@@ -248,10 +249,8 @@ def _number(value: float) -> str | None:
     it is no figure a person writes (more than two decimals)."""
     if value < 0.01 or round(value, 2) != value:
         return None
-    whole, _, frac = f"{value:.2f}".rstrip("0").rstrip(".").partition(".")
-    if not frac:
-        return rf"{whole}(?:\.0+)?"
-    return (rf"(?:{whole})?" if whole == "0" else whole) + rf"\.{frac}0*"
+    figure = same_figure(f"{value:.2f}")  # rule 1045's spellings of one value
+    return rf"(?:0)?{figure[1:]}" if value < 1 else figure  # ".5" too
 
 
 def _figure(value: str) -> re.Pattern[str] | None:
