@@ -40,8 +40,8 @@ from ..files import (
     read_maybe_gzip,
     write_atomic,
 )
+from ..spec.json_text import indented_json
 from ..spec.profile import Profile
-from .indented_json import indented
 from .manifest import RunKey, load_run_key, write_manifest
 from .record import RunRecord
 from .redaction import Redactor, secret_literals
@@ -146,7 +146,9 @@ def write_run(
     write_atomic(run_dir / VERDICT_YAML, verdict_yaml(record.verdict).encode("utf-8"))
     write_atomic(run_dir / VERDICT_JSON, verdict_json(record.verdict).encode("utf-8"))
     write_atomic(run_dir / RECORD, record.model_dump_json(indent=2).encode("utf-8"))
-    write_atomic(run_dir / PROFILE, indented(profile_json).encode("utf-8"))
+    write_atomic(
+        run_dir / PROFILE, indented_json(profile_json, indent=1, sort_keys=True).encode("utf-8")
+    )
     ev_dir = run_dir / EVIDENCE
     ev_dir.mkdir(exist_ok=True)
     for scenario_id in sorted(evidence):
