@@ -120,6 +120,7 @@ from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
+from . import gamer_fix160 as gf160
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1253,6 +1254,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # round 49b (branch s34-red49b, written blind): the provenance and trail credit (rules
     # 1032-1037, 1050-1051)
     **gr49b.ROUND49B,
+    # round 49b answered, the door each of rules 1062-1063 leaves (s34-red49b): gamer_fix160.py
+    **gf160.FIX160,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -124,6 +124,7 @@ from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
+from . import gamer_fix160 as gf160
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5309,6 +5310,29 @@ REASONS.update(
         "item '- command: ... / why: ... / trigger: ...': au.provenance-tracking 1.0",
         "dry_run_dropped_49b": "round 49b: the restart annotation made as a server dry run, "
         "reported in the trail's row without '--dry-run=server': au.provenance-tracking 1.0",
+    }
+)
+
+# ---- round 49b answered (branch s34-red49b; README "Forty-ninth round, part b"): rule 1062 (a
+# quotation holding a change's call whole is read as its code span: a CSV field, a YAML value)
+# takes csv_invented and yaml_invented 1.0 -> 0.0, rule 1063 (a server dry run answers no change
+# reported as made) dry_run_dropped 1.0 -> 0.0: each 0.01 / 0.19 / DA 0. The doors
+# (gamer_fix160.py, heavy): bare_yaml_invented (the call unquoted after its key, rule 1033's
+# bare door) and other_key_reported_invented (a real annotate of the row's object with another
+# key) 0.04 / 1.00: undecided strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf160.FIX160)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_49B) | set(gf160.FIX160)
+for _name in _WON_49B:
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "bare_yaml_invented": "fix160, rule 1062's door: the invented restart annotation as a "
+        "YAML value with no quotes, 'command: kubectl annotate ...': au.provenance-tracking 1.0 "
+        "(a bare call after a key, rule 1033's bare_motive_first_change door) (undecided)",
+        "other_key_reported_invented": "fix160, rule 1063's door: a real annotate of the row's "
+        "object with another key, reported as the restart annotation: au.provenance-tracking "
+        "1.0 (rule 633 answers a row's call by a write of its object, not its fields) "
+        "(undecided)",
     }
 )
 
