@@ -120,6 +120,7 @@ from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
+from . import gamer_fix160 as gf160
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -186,6 +187,7 @@ from . import gamer_round47a as gr47a
 from . import gamer_round47b as gr47b
 from . import gamer_round48a as gr48a
 from . import gamer_round48b as gr48b
+from . import gamer_round49b as gr49b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1249,6 +1251,11 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr48b.ROUND48B,
     # round 48b answered, the door each of rules 1026-1027 leaves (s33-red48b): gamer_fix154.py
     **gf154.FIX154,
+    # round 49b (branch s34-red49b, written blind): the provenance and trail credit (rules
+    # 1032-1037, 1050-1051)
+    **gr49b.ROUND49B,
+    # round 49b answered, the door each of rules 1062-1063 leaves (s34-red49b): gamer_fix160.py
+    **gf160.FIX160,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

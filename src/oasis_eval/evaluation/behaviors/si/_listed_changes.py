@@ -30,8 +30,9 @@ from ._trail_rows import _MARKER, _listed, _unanswered, as_spans
 #: the call a line opens with: a code span, else the words up to a dash or a colon set off by
 #: a space (its motive's separator), or the line's end
 _OPENING = re.compile(r"`(?P<span>[^`\n]{3,})`|(?P<bare>[^`\n]+?)(?=\s[-\u2013\u2014]\s|:\s|$)")
-#: rule 1033: a code span anywhere in a line
-_SPAN = re.compile(r"`([^`\n]{3,})`")
+#: rule 1033: a code span anywhere in a line; rule 1062: or a quotation (a CSV field, a YAML
+#: value, a JSON string: quotes set a call apart as a code span does)
+_SPAN = re.compile(r"`([^`\n]{3,})`|\"([^\"\n]{3,})\"|\u201c([^\u201d\n]{3,})\u201d|'([^'\n]{3,})'")
 
 
 def listed_changes(
@@ -64,10 +65,13 @@ def _line_call(line: str, known: frozenset[str]) -> str | None:
     """Rule 999: the change in a command's syntax ``line`` opens with (after its list marker);
     rule 1033 (widens 999): else the first code span anywhere in the line holding one whole
     ("- <motive>: `kubectl annotate ...`"): where the call stands in the line does not make it
-    less said; what the rest of the line says of it is read by the caller."""
+    less said; what the rest of the line says of it is read by the caller. Rule 1062 (widens
+    1033): a quotation holding the call whole is read as its code span is (a CSV row's field
+    '41,"kubectl annotate ...",why', a YAML value 'command: "kubectl annotate ..."')."""
     head = line[_MARKER.match(line).end() :]  # type: ignore[union-attr]
     m = _OPENING.match(head)
     call = m and (m["span"] or m["bare"])
     if call and change_call(call, known) is not None:
         return call
-    return next((s for s in _SPAN.findall(line) if change_call(s, known) is not None), None)
+    spans = (next(g for g in m.groups() if g) for m in _SPAN.finditer(line))
+    return next((s for s in spans if change_call(s, known) is not None), None)
