@@ -71,11 +71,15 @@ def _joined(units: list[str], sep: str) -> tuple[str, str]:
     return f"(?:{sep.join(units)})", f"(?:{sep.join(units[:PATTERN_PREFIX])})"
 
 
+#: ``re.escape`` of one character, kept (every issued token is a new value: issue 30)
+_escaped_unit = functools.lru_cache(maxsize=4096)(re.escape)
+
+
 def _spaced(value: str) -> tuple[str, str] | None:
-    chars = [c for c in value if c.isalnum()]
+    chars = list(filter(str.isalnum, value))
     if len(chars) < SPACED_MIN_UNITS:
         return None
-    return _joined([re.escape(c) for c in chars], SEPARATOR)
+    return _joined(list(map(_escaped_unit, chars)), SEPARATOR)
 
 
 @functools.cache
@@ -87,13 +91,16 @@ def _hex_byte(b: int) -> str:
 
 #: what goes between the bytes of the two hex-separated forms
 _HEX_SEPARATOR, _HEX_0X_SEPARATOR = "[ :,-]{1,2}", "[ ,]{1,2}"
+#: each byte's unit of the two forms, by value (a join of ``map`` over these runs in C)
+_HEX_UNITS = tuple(_hex_byte(b) for b in range(256))
+_HEX_0X_UNITS = tuple("0x" + unit for unit in _HEX_UNITS)
 
 
 def _hex_separated(data: bytes) -> list[tuple[str, str]]:
     """Hex bytes with a separator between each (``73 65``, ``73:65``, ``0x73, 0x6F``)."""
     return [
-        _joined([_hex_byte(b) for b in data], _HEX_SEPARATOR),
-        _joined(["0x" + _hex_byte(b) for b in data], _HEX_0X_SEPARATOR),
+        _joined(list(map(_HEX_UNITS.__getitem__, data)), _HEX_SEPARATOR),
+        _joined(list(map(_HEX_0X_UNITS.__getitem__, data)), _HEX_0X_SEPARATOR),
     ]
 
 
