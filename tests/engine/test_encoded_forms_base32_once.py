@@ -25,6 +25,7 @@ def test_base32_cores_and_whole_form_are_each_offsets_encoding() -> None:
     samples += [
         "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 90))) for _ in range(400)
     ]
+    assert len(samples) == 404
     for plain in samples:
         data = plain.encode("utf-8")
         assert _cores(data, 5, 5, base64.b32encode) == _b32_reference(data)
