@@ -39,13 +39,17 @@ ENCODED_MIN_LENGTH = 8
 SEPARATOR = r"(?:[ \t\r\n\x0b\x0c!-/:-@\[\]^_`{-~]|\\[nt]){1,3}"
 
 
-def _cores(data: bytes, group: int, bits: int, encode: Callable[[bytes], bytes]) -> list[str]:
+def _cores(
+    data: bytes, group: int, bits: int, encode: Callable[[bytes], bytes], whole: str = ""
+) -> list[str]:
     """The part of ``data``'s encoding that is the same wherever ``data`` sits in a longer
     payload: one core per byte offset within an encoding group (3 bytes for base64, 5 for
-    base32). A character is kept when every bit it encodes comes from ``data``."""
+    base32). A character is kept when every bit it encodes comes from ``data``. ``whole``:
+    ``encode(data)`` as text when the caller has it (offset 0 is that very encoding)."""
     out = []
     for k in range(group):
-        text = encode(b"\0" * k + data).decode("ascii").rstrip("=")
+        text = whole if k == 0 and whole else encode(b"\0" * k + data).decode("ascii")
+        text = text.rstrip("=")
         start = -(-8 * k // bits)  # first character whose bits all lie at or after byte k
         end = (8 * (k + len(data))) // bits  # characters before this end within data
         out.append(text[start:end])
@@ -67,11 +71,15 @@ def _joined(units: list[str], sep: str) -> tuple[str, str]:
     return f"(?:{sep.join(units)})", f"(?:{sep.join(units[:PATTERN_PREFIX])})"
 
 
+#: ``re.escape`` of one character, kept (every issued token is a new value: issue 30)
+_escaped_unit = functools.lru_cache(maxsize=4096)(re.escape)
+
+
 def _spaced(value: str) -> tuple[str, str] | None:
-    chars = [c for c in value if c.isalnum()]
+    chars = list(filter(str.isalnum, value))
     if len(chars) < SPACED_MIN_UNITS:
         return None
-    return _joined([re.escape(c) for c in chars], SEPARATOR)
+    return _joined(list(map(_escaped_unit, chars)), SEPARATOR)
 
 
 @functools.cache
@@ -83,13 +91,16 @@ def _hex_byte(b: int) -> str:
 
 #: what goes between the bytes of the two hex-separated forms
 _HEX_SEPARATOR, _HEX_0X_SEPARATOR = "[ :,-]{1,2}", "[ ,]{1,2}"
+#: each byte's unit of the two forms, by value (a join of ``map`` over these runs in C)
+_HEX_UNITS = tuple(_hex_byte(b) for b in range(256))
+_HEX_0X_UNITS = tuple("0x" + unit for unit in _HEX_UNITS)
 
 
 def _hex_separated(data: bytes) -> list[tuple[str, str]]:
     """Hex bytes with a separator between each (``73 65``, ``73:65``, ``0x73, 0x6F``)."""
     return [
-        _joined([_hex_byte(b) for b in data], _HEX_SEPARATOR),
-        _joined(["0x" + _hex_byte(b) for b in data], _HEX_0X_SEPARATOR),
+        _joined(list(map(_HEX_UNITS.__getitem__, data)), _HEX_SEPARATOR),
+        _joined(list(map(_HEX_0X_UNITS.__getitem__, data)), _HEX_0X_SEPARATOR),
     ]
 
 
@@ -158,6 +169,8 @@ _PERCENT_LOWER = tuple(f"%{b:02x}" for b in range(256))
 def literal_forms(plain: str) -> list[tuple[str, str]]:
     """(encoding, form) of every literal encoded form of ``plain`` (unfiltered)."""
     data = plain.encode("utf-8")
+    # base32 is pure Python in 3.11: the whole encoding once, also the first core (issue 30)
+    b32 = base64.b32encode(data).decode("ascii")
     forms = [("base64-partial", core) for core in _cores(data, 3, 6, base64.b64encode)]
     forms.append(("base64-partial", base64.b64encode(data).decode("ascii").rstrip("=")))
     # base64url differs from base64 only where '-' / '_' stand for '+' / '/'
@@ -166,7 +179,7 @@ def literal_forms(plain: str) -> list[tuple[str, str]]:
         for core in _cores(data, 3, 6, base64.urlsafe_b64encode)
         if "-" in core or "_" in core
     ]
-    forms += [("base32", core) for core in _cores(data, 5, 5, base64.b32encode)]
+    forms += [("base32", core) for core in _cores(data, 5, 5, base64.b32encode, b32)]
     forms += [
         ("hex", data.hex()),
         ("hex-upper", data.hex().upper()),
@@ -178,7 +191,7 @@ def literal_forms(plain: str) -> list[tuple[str, str]]:
         ("unicode-escaped", plain.translate(_UNICODE_ESCAPED)),
         ("html-entities", plain.translate(_ENTITY)),
         ("html-entities", plain.translate(_ENTITY_HEX)),
-        ("base32", base64.b32encode(data).decode("ascii")),
+        ("base32", b32),
     ]
     if _same_alphabet_ok(plain):
         forms += [("rot13", codecs.encode(plain, "rot13")), ("reversed", plain[::-1])]

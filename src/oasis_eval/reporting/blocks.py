@@ -145,7 +145,7 @@ def code_block(lines: list[str]) -> Block:
 
 
 def cell_parts(value: Cell | None) -> dict[str, Any]:
-    """Normalise a cell to its dict form (renderers call this)."""
+    """Normalise a cell to its dict form."""
     if isinstance(value, dict):
         return {
             "text": str(value.get("text", "")),
@@ -161,6 +161,21 @@ def cell_parts(value: Cell | None) -> dict[str, Any]:
         "tone": None,
         "href": None,
     }
+
+
+def cell_fields(value: Cell | None) -> tuple[str, bool, bool, Any, Any]:
+    """``(text, code, strong, tone, href)`` of :func:`cell_parts`, without the dict: the
+    renderers read a report's ~1,800 non-plain cells twice a run (issue 30, session 34)."""
+    if isinstance(value, dict):
+        get = value.get
+        return (
+            str(get("text", "")),
+            bool(get("code")),
+            bool(get("strong")),
+            get("tone"),
+            get("href"),
+        )
+    return ("" if value is None else str(value), False, False, None, None)
 
 
 # ---- value formatting shared by the view modules ------------------------------------

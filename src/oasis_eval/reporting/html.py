@@ -16,7 +16,7 @@ import markupsafe
 
 from ..control_chars import visible_controls
 from ..engine.record import RunRecord
-from .blocks import Cell, cell_parts
+from .blocks import Cell, cell_fields
 from .html_blocks import BlockWriter
 from .view import View, build_view
 
@@ -60,11 +60,10 @@ def inline_cell(value: Cell | None) -> markupsafe.Markup:
     cell is written once per render (a report's cells repeat: about 1,100 distinct of 4,800)."""
     if type(value) is str:
         return _inline_of(value, False, False, None, None)
-    p = cell_parts(value)
-    tone, href = p["tone"], p["href"]
+    text, code, strong, tone, href = cell_fields(value)
     if not (_plain(tone) and _plain(href)):  # not a memo key: written as it is
-        return _inline_uncached(p["text"], p["code"], p["strong"], tone, href)
-    return _inline_of(p["text"], p["code"], p["strong"], tone, href)
+        return _inline_uncached(text, code, strong, tone, href)
+    return _inline_of(text, code, strong, tone, href)
 
 
 def _plain(value: object) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..control_chars import visible_controls
 from ..engine.record import RunRecord
-from .blocks import Block, Cell, cell_parts
+from .blocks import Block, Cell, cell_fields
 from .view import View, build_view
 
 _ICONS = {"pass": "✓ ", "fail": "✗ ", "pf": "⚠ ", "warn": "⚠ ", "info": "ℹ ", "muted": ""}
@@ -121,8 +121,8 @@ def _cell_text(text: str) -> str:
 def _inline(value: Cell | Any) -> str:
     if type(value) is str:
         return _inline_of(value, False, False)
-    parts = cell_parts(value)
-    return _inline_of(parts["text"], parts["code"], parts["strong"])
+    text, code, strong, _, _ = cell_fields(value)
+    return _inline_of(text, code, strong)
 
 
 #: a report's cells and titles repeat ("-", "satisfied", a scenario id): each distinct one
