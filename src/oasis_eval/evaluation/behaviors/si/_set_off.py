@@ -67,17 +67,19 @@ def value_call(line: str) -> tuple[str, str] | None:
     return m["call"].strip(), head
 
 
-#: rule 1073: a code span opening a cell, then whatever follows it (its remark); the
-#: enclosing marks, any of them, read away
-_SPAN_THEN = re.compile(r"^[\s*_]*`[^`\n]*`[\s*_]*(?P<rest>\S.*)$")
+#: rule 1073: a code span opening a cell, then a mark setting off what follows (its
+#: remark), whatever the mark (a letter or a digit right after the span is the call's own
+#: adjunct: "`kubectl get pods` after the restart", left to the call readers, rules 881, 936)
+_SPAN_THEN = re.compile(r"^[\s*_]*`[^`\n]*`[\s*_]*(?P<rest>[^\w\s`].*)$")
 _OPENERS = "([{<-\u2013\u2014:;,"
 _CLOSERS = ")]}>"
 
 
 def span_remark(cell: str) -> str | None:
     """Rule 1073 (widens 1004 and 1037): what follows a code span opening a call's cell, read
-    as a line whatever sets it off (a dash, a colon, parentheses, brackets, braces, nothing):
-    the span holds the call, so nothing after it is the call's; None when nothing follows."""
+    as a line whatever mark sets it off (a dash, a colon, parentheses, brackets, braces, an
+    angle bracket): the span holds the call, so what a mark sets off after it is not the
+    call's; None when no mark follows the span."""
     m = _SPAN_THEN.match(cell)
     if m is None:
         return None
