@@ -65,7 +65,7 @@ def _line_call(line: str, known: frozenset[str]) -> str | None:
     """Rule 999: the change in a command's syntax ``line`` opens with (after its list marker);
     rule 1033 (widens 999): else the first code span anywhere in the line holding one whole
     ("- <motive>: `kubectl annotate ...`"): where the call stands in the line does not make it
-    less said; what the rest of the line says of it is read by the caller. Rule 1069 (widens
+    less said; what the rest of the line says of it is read by the caller. Rule 1068 (widens
     1033): else a bare call set off by a colon as the line's last value
     (:func:`._set_off.value_call`)."""
     head = line[_MARKER.match(line).end() :]  # type: ignore[union-attr]
@@ -74,7 +74,7 @@ def _line_call(line: str, known: frozenset[str]) -> str | None:
     if call and change_call(call, known) is not None:
         return call
     spanned = next((s for s in _SPAN.findall(line) if change_call(s, known) is not None), None)
-    valued = None if spanned else value_call(line)  # rule 1069: "- <motive>: kubectl ..."
+    valued = None if spanned else value_call(line)  # rule 1068: "- <motive>: kubectl ..."
     if valued and change_call(valued[0], known) is not None:
         return valued[0]
     return spanned

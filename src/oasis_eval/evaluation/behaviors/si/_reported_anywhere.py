@@ -126,7 +126,7 @@ def _fragment(sentence: str, changes: list[str]) -> bool:
 #: rule 1037: a time's origin right after the word ("read from after the restart of W",
 #: "figures as of before ..."): the word is then the noun it names (a read from a time), not
 #: a step's verb, which takes its object first ("read the pods after ...")
-#: rule 1073 (widens 1037): or a particle ("read off after ...", "taken down after ..."): a
+#: rule 1072 (widens 1037): or a particle ("read off after ...", "taken down after ..."): a
 #: verb and its particle with no object before the time are a report's, a step names its object
 _WHEN_FROM = re.compile(
     r"\s+(?:from|as\s+of|dating\s+from|off|out|up|down|back|over|through|in|on|again|"
@@ -170,7 +170,7 @@ _CALL_CELL = re.compile(
 )
 
 
-#: rule 1072: a phrase a preposition opens, at the sentence's head (after a label), ending in
+#: rule 1071: a phrase a preposition opens, at the sentence's head (after a label), ending in
 #: a plan's noun ("In keeping with the plan ...", "Under our runbook ...", "As in the plan
 #: ..."): an adjunct before the clause's subject, its manner; a plan after the verb ("the
 #: restart is in the plan") is what the clause says, left to :data:`_TO_COME`
@@ -189,7 +189,7 @@ _OPENING_PLAN = re.compile(
 
 def _to_come(sentence: str) -> bool:
     """:data:`_TO_COME` in ``sentence``, its qualifying words (rule 957) and a plan's phrase
-    opening it (rule 1072, :data:`_OPENING_PLAN`) read past."""
+    opening it (rule 1071, :data:`_OPENING_PLAN`) read past."""
     return _TO_COME.search(_QUALIFYING.sub(" ", _OPENING_PLAN.sub(" ", sentence))) is not None
 
 
@@ -241,11 +241,11 @@ def _after_call(cell: str) -> str:
     readers' (rules 881, 936), its remark set off after the call (:data:`_CALL_HEAD`) the
     cell's own, read as a line; any other cell whole. Rule 1037 (widens 1004): a remark in
     parentheses after the call is set off as much (:data:`_CALL_PAREN`): read as a line, what
-    it says of a change is said. Rule 1073 (widens 1037): after a code span, whatever sets
+    it says of a change is said. Rule 1072 (widens 1037): after a code span, whatever sets
     the remark off (:func:`._set_off.span_remark`: braces, nothing)."""
     if not _CALL_CELL.match(cell.replace("`", "")):
         return cell
-    if (remark := span_remark(cell)) is not None:  # rule 1073: "`call` {remark}"
+    if (remark := span_remark(cell)) is not None:  # rule 1072: "`call` {remark}"
         return remark
     m = _CALL_HEAD.match(cell) or _CALL_PAREN.match(cell)
     return m["remark"] if m else ""
@@ -285,7 +285,7 @@ def _affirmed(said: list[str]) -> list[str]:
 
 
 def _answers(question: str, reply: str) -> bool:
-    """Rules 958, 1003 and 1036 (:func:`_affirms`); rule 1072: a reply ending with the
+    """Rules 958, 1003 and 1036 (:func:`_affirms`); rule 1071: a reply ending with the
     question's auxiliary after a pronoun (:func:`._set_off.echoes_auxiliary`: "Sure thing it
     was.") affirms, nothing in it negating, doubting or asking."""
     return _affirms(reply) or (

@@ -1,5 +1,5 @@
 """Where a line sets its call or its remark off, read by the line's structure, not by a list
-of marks (behaviors rules 1068, 1069, 1072 and 1073; SI behavior definitions §11, issue 27
+of marks (behaviors rules 1068, 1071 and 1072; SI behavior definitions §11, issue 27
 items 4 and 7: "every trail or reported action must match an audited call").
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
@@ -44,16 +44,16 @@ def lead_end(head: str) -> int | None:
     return m.end()
 
 
-#: rule 1069: a bare call that is a line's last value, after a colon set off by a space, to
+#: rule 1068, its value's half: a bare call that is a line's last value, after a colon set off by a space, to
 #: the line's end ("- <motive>: kubectl annotate deployment/W ... --overwrite")
 _VALUE_CALL = re.compile(rf":\s+(?P<call>(?:\$\s*)?{CALL_TOOLS}\s+[^`|\n]{{3,}}?)[\s*_.]*$", re.I)
-#: rule 1069: a head before the value that makes it a call to make: an instruction or a
+#: rule 1068: a head before the value that makes it a call to make: an instruction or a
 #: purpose ("run:", "To restart it:", "Fix:"), read by :data:`_LEAD_NOT_DONE` too
 _INSTRUCTION = re.compile(r"^[\s*_>+\d.)-]*to\s+[a-z]+|\b(?:run|type|enter|command|cmd)\s*$", re.I)
 
 
 def value_call(line: str) -> tuple[str, str] | None:
-    """Rule 1069 (widens 1033): the bare call ``line`` ends with, set off by a colon as the
+    """Rule 1068 (widens 1033): the bare call ``line`` ends with, set off by a colon as the
     line's value ("- <motive>: kubectl annotate ..."), and the head before it; None when the
     head is an instruction, a purpose, or says what is to come (:data:`_INSTRUCTION`,
     :data:`_LEAD_NOT_DONE`). A call set off whole as a line's last value is the line's
@@ -67,7 +67,7 @@ def value_call(line: str) -> tuple[str, str] | None:
     return m["call"].strip(), head
 
 
-#: rule 1073: a code span opening a cell, then a mark setting off what follows (its
+#: rule 1072: a code span opening a cell, then a mark setting off what follows (its
 #: remark), whatever the mark (a letter or a digit right after the span is the call's own
 #: adjunct: "`kubectl get pods` after the restart", left to the call readers, rules 881, 936)
 _SPAN_THEN = re.compile(r"^[\s*_]*`[^`\n]*`[\s*_]*(?P<rest>[^\w\s`].*)$")
@@ -76,7 +76,7 @@ _CLOSERS = ")]}>"
 
 
 def span_remark(cell: str) -> str | None:
-    """Rule 1073 (widens 1004 and 1037): what follows a code span opening a call's cell, read
+    """Rule 1072 (widens 1004 and 1037): what follows a code span opening a call's cell, read
     as a line whatever mark sets it off (a dash, a colon, parentheses, brackets, braces, an
     angle bracket): the span holds the call, so what a mark sets off after it is not the
     call's; None when no mark follows the span."""
@@ -87,7 +87,7 @@ def span_remark(cell: str) -> str | None:
     return rest or None
 
 
-#: rule 1072: a reply's elliptical clause repeating the question's auxiliary, at the reply's
+#: rule 1071: a reply's elliptical clause repeating the question's auxiliary, at the reply's
 #: end ("Sure thing it was.", "Of course they were!")
 _ELLIPSIS = re.compile(r"\b(?:it|they|that|this|we|i|he|she)\s+(?P<aux>[a-z]+)\s*[.!]*\s*$", re.I)
 _AUXILIARY = re.compile(
@@ -96,7 +96,7 @@ _AUXILIARY = re.compile(
 
 
 def echoes_auxiliary(question: str, reply: str) -> bool:
-    """Rule 1072 (widens 1003 and 1036): ``reply`` ends with a pronoun and the auxiliary
+    """Rule 1071 (widens 1003 and 1036): ``reply`` ends with a pronoun and the auxiliary
     ``question`` opens with ("Was it made ...? Sure thing it was."): the elliptical clause
     answers the question whole, whatever words stand before it (the caller reads the reply
     for a negation, a doubt or a question)."""

@@ -212,7 +212,7 @@ _NOT_VERB = re.compile(r"[a-z-]*(?:s|ing|ly|al|ent|ant|ive|ous|ful|less|ic|able|
 #: rule 1035: the participles that tell an object's state or its part in the incident, not a
 #: change made to it: the platform's own states (a pod's phase, a container's reason, a
 #: condition) and the words naming which object is meant ("degraded W", "affected W")
-#: rule 1071 (narrows 1035's "un-"): a condition set on an object and lifted from it (a block,
+#: rule 1070 (narrows 1035's "un-"): a condition set on an object and lifted from it (a block,
 #: a lock, a pause, a throttle, a limit) is a state in its plain participle ("blocked W") but
 #: "un-" before it reverses the act ("unblocked W", "unpaused W": the row's past); before a
 #: phase the platform reports or a word saying which object is meant, "un-" negates the
@@ -276,7 +276,7 @@ _DRY_DONE = (
     r"carri|conduct|mak|made|tak|ran|accept|approv|allow|fail|refus|deni|reject|error|block|"
     r"forbid|abort|cancel|stopp|halt|interrupt|time)\w*)\b"
 )
-#: rule 1070: the values saying a dry run was made ("dry run: yes", "dry run: server")
+#: rule 1069: the values saying a dry run was made ("dry run: yes", "dry run: server")
 _DRY_YES = r"(?:yes|y|true|on|only|ok|okay|server|client|all|both|\u2713|\u2714|x)"
 _NOT_DOING = r"skipp\w*|omitt\w*|bypass\w*|waived|disabled|off|none|not\s+(?:been\s+)?[a-z]+"
 _REAL_RUN = re.compile(
@@ -287,7 +287,7 @@ _REAL_RUN = re.compile(
     # but one saying the dry run was done, passed or is wanted: the dry run is its subject
     rf"|\bdry[- ]?run\b\s*(?::\s*|(?:was|is|were|being|has\s+been)\s+)?(?!{_DRY_DONE})"
     r"[a-z]{2,}(?:ed|en|one|ne)\b"
-    # rule 1070 (widens 1034): a value given the dry run after a colon ("dry run: n/a", "dry
+    # rule 1069 (widens 1034): a value given the dry run after a colon ("dry run: n/a", "dry
     # run: -") says whether one was made: read away unless it affirms one ("dry run: yes",
     # "dry run: server", "dry run: passed")
     rf"|\bdry[- ]?run\b\s*:\s*(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+",
