@@ -296,12 +296,20 @@ _NUMBER_WORD = (
 _FIGURE = re.compile(rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b", re.IGNORECASE)
 
 
+#: rule 1074 (widens 1040): a letter or two standing alone ("line A", "entry AB"): a line's
+#: name by letters, counted as a figure counts it, so folded as one (the tail is read lower
+#: case: a word of one or two letters, "a", "is", folds alike in every tail, so two tails
+#: still differ by every word of three letters or more)
+_LETTERED = re.compile(r"(?<![\w'\u2019./#-])[a-z]{1,2}(?![\w'\u2019./#-])")
+
+
 def _tail_after(text: str, comma: int, fold: bool = True) -> str:
     """Rule 965: the words after the comma at ``comma``, blanks folded, no closing stop; rule
     1040: its figures folded ("line 3 is the failure" is "line # is the failure"), so a tail
     numbered per pasted line is the one template said after each (``fold`` False: the caller
-    knows the text holds no figure)."""
-    tail = " ".join(text[comma + 1 :].split()).strip(" .!").lower()
+    knows the text holds no figure); rule 1074: a line's name in letters folded too
+    (:data:`_LETTERED`: "line A")."""
+    tail = _LETTERED.sub("#", " ".join(text[comma + 1 :].split()).strip(" .!").lower())
     return _FIGURE.sub("#", tail) if fold else tail
 
 
