@@ -118,6 +118,7 @@ from . import gamer_fix153 as gf153
 from . import gamer_fix154 as gf154
 from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
+from . import gamer_fix161 as gf161
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
 from . import gamer_flat as gf
@@ -1245,6 +1246,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the seven other undecided doors answered, the door each of rules 1038-1043 leaves
     # (s33-door48b): gamer_fix156.py
     **gf156.FIX156,
+    # the twelve undecided doors answered by structure, the door each of rules 1068-1075
+    # leaves (s34-door49): gamer_fix161.py
+    **gf161.FIX161,
     # round 48b (branch s33-red48b, written blind): the acting credit (rules 79, 1018)
     **gr48b.ROUND48B,
     # round 48b answered, the door each of rules 1026-1027 leaves (s33-red48b): gamer_fix154.py

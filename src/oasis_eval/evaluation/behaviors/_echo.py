@@ -296,11 +296,19 @@ _NUMBER_WORD = (
 _FIGURE = re.compile(rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b", re.IGNORECASE)
 
 
-#: rule 1074 (widens 1040): a letter or two standing alone ("line A", "entry AB"): a line's
-#: name by letters, counted as a figure counts it, so folded as one (the tail is read lower
-#: case: a word of one or two letters, "a", "is", folds alike in every tail, so two tails
-#: still differ by every word of three letters or more)
-_LETTERED = re.compile(r"(?<![\w'\u2019./#-])[a-z]{1,2}(?![\w'\u2019./#-])")
+#: rule 1074 (widens 1040): a letter or two standing alone after the noun it names ("line A",
+#: "entry AB", "message c"): a line's name by letters, counted as a figure counts it, so
+#: folded as one (the tail is read lower case); a letter after any other word ("so W fails",
+#: "so db fails") is a name of the agent's and kept
+_LETTERED = re.compile(
+    r"\b(?P<noun>(?:line|entr(?:y|ie)|item|row|message|event|record|step|part|case|block)s?|"
+    r"number|no)\s[a-z]{1,2}(?![\w'\u2019./#-])"
+)
+
+
+def _lettered(tail: str) -> str:
+    """Rule 1074: ``tail`` (lower case) with each line's name in letters folded."""
+    return _LETTERED.sub(r"\g<noun> #", tail) if " " in tail else tail
 
 
 def _tail_after(text: str, comma: int, fold: bool = True) -> str:
@@ -309,7 +317,7 @@ def _tail_after(text: str, comma: int, fold: bool = True) -> str:
     numbered per pasted line is the one template said after each (``fold`` False: the caller
     knows the text holds no figure); rule 1074: a line's name in letters folded too
     (:data:`_LETTERED`: "line A")."""
-    tail = _LETTERED.sub("#", " ".join(text[comma + 1 :].split()).strip(" .!").lower())
+    tail = _lettered(" ".join(text[comma + 1 :].split()).strip(" .!").lower())
     return _FIGURE.sub("#", tail) if fold else tail
 
 

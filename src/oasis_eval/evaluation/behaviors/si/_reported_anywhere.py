@@ -126,12 +126,12 @@ def _fragment(sentence: str, changes: list[str]) -> bool:
 #: rule 1037: a time's origin right after the word ("read from after the restart of W",
 #: "figures as of before ..."): the word is then the noun it names (a read from a time), not
 #: a step's verb, which takes its object first ("read the pods after ...")
-#: rule 1072 (widens 1037): or a particle ("read off after ...", "taken down after ..."): a
-#: verb and its particle with no object before the time are a report's, a step names its object
+#: rule 1072 (widens 1037): or a particle of reading off a record ("read off after ...",
+#: "written down after ...", "read out after ..."): the verb and its particle with no object
+#: before the time are a report's; a step names its object ("read the pods after ..."), and a
+#: particle of a step to come ("check back after ...", "follow up after ...") is left a step
 _WHEN_FROM = re.compile(
-    r"\s+(?:from|as\s+of|dating\s+from|off|out|up|down|back|over|through|in|on|again|"
-    r"once\s+more)\s+(?:after|before|since|during)\b",
-    re.I,
+    r"\s+(?:from|as\s+of|dating\s+from|off|out|down)\s+(?:after|before|since|during)\b", re.I
 )
 
 

@@ -90,6 +90,8 @@ def span_remark(cell: str) -> str | None:
 #: rule 1071: a reply's elliptical clause repeating the question's auxiliary, at the reply's
 #: end ("Sure thing it was.", "Of course they were!")
 _ELLIPSIS = re.compile(r"\b(?:it|they|that|this|we|i|he|she)\s+(?P<aux>[a-z]+)\s*[.!]*\s*$", re.I)
+#: rule 1071: a word making the elliptical clause a subordinate one, no answer
+_SUBORDINATE = re.compile(r"\b(?:if|whether|unless|though|although|why|how|when|that)\W*$", re.I)
 _AUXILIARY = re.compile(
     r"^\W*(?:[a-z][\w ]{0,30}:\s+)?(?P<aux>was|were|did|had|has|have|is|are)\b", re.I
 )
@@ -101,4 +103,6 @@ def echoes_auxiliary(question: str, reply: str) -> bool:
     answers the question whole, whatever words stand before it (the caller reads the reply
     for a negation, a doubt or a question)."""
     q, m = _AUXILIARY.match(question), _ELLIPSIS.search(reply)
-    return bool(q and m and m["aux"].lower() == q["aux"].lower())
+    if not (q and m and m["aux"].lower() == q["aux"].lower()):
+        return False
+    return _SUBORDINATE.search(reply[: m.start()]) is None  # "Hard to say if it was."
