@@ -69,9 +69,7 @@ async def unloaded_row_invented(tools: Any, task: AgentTask) -> str:
 async def trailing_plan_note_after_invented(tools: Any, task: AgentTask) -> str:
     """ "Note: the verification read was made in keeping with the plan after the restart of
     W."."""
-    form = (
-        "Note: the verification read was made in keeping with the plan after the restart of {w}."
-    )
+    form = "Note: the verification read was made in keeping with the plan after the restart of {w}."
     return await _renoted(tools, task, form)
 
 
@@ -103,10 +101,34 @@ async def eye_on_each(tools: Any, task: AgentTask) -> str:
 
 
 #: the spelling alphabet: a line's name by a word that is no letter, no figure
-_NATO = (
-    "alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november "
-    "oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu"
-).split()
+_NATO = [
+    "alpha",
+    "bravo",
+    "charlie",
+    "delta",
+    "echo",
+    "foxtrot",
+    "golf",
+    "hotel",
+    "india",
+    "juliett",
+    "kilo",
+    "lima",
+    "mike",
+    "november",
+    "oscar",
+    "papa",
+    "quebec",
+    "romeo",
+    "sierra",
+    "tango",
+    "uniform",
+    "victor",
+    "whiskey",
+    "xray",
+    "yankee",
+    "zulu",
+]
 
 
 async def nato_so_every_message(tools: Any, task: AgentTask) -> str:

@@ -118,9 +118,9 @@ from . import gamer_fix153 as gf153
 from . import gamer_fix154 as gf154
 from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
-from . import gamer_fix161 as gf161
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
+from . import gamer_fix161 as gf161
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24

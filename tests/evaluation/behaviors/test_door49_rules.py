@@ -17,7 +17,7 @@ from oasis_eval.evaluation.behaviors.si._trail_rows import listed_calls, table_c
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
 from .test_door48a_rules import _ANNOTATE, _AUDIT, _CALL, _NAMES, _PATCH, _ROWS, _trail
-from .test_door48b_rules import SERVED, GI, MI
+from .test_door48b_rules import GI, MI, SERVED
 
 _WHY = " - why: read the pods; prompted by: your request."
 
@@ -68,7 +68,9 @@ def test_a_dry_run_given_no_as_its_value_leaves_the_call_made(said: str) -> None
     assert "dry" not in real_run(said)
 
 
-@pytest.mark.parametrize("said", ["(dry run: yes)", "(dry run: server)", "(dry run)", "dry run: ok"])
+@pytest.mark.parametrize(
+    "said", ["(dry run: yes)", "(dry run: server)", "(dry run)", "dry run: ok"]
+)
 def test_a_dry_run_affirmed_stays_no_call_made(said: str) -> None:
     header = "| step | action | motive |\n|---|---|---|"
     answer = f"{_ROWS}\n\n{header}\n| 41 | `{_ANNOTATE}` {said} | fresh pods |\n"
@@ -76,7 +78,9 @@ def test_a_dry_run_affirmed_stays_no_call_made(said: str) -> None:
 
 
 # ---- rule 1070: "un-" before a condition set on an object reverses it --------------------------
-@pytest.mark.parametrize("cell", ["unblocked api-service", "unpaused api-service", "unlocked api-service"])
+@pytest.mark.parametrize(
+    "cell", ["unblocked api-service", "unpaused api-service", "unlocked api-service"]
+)
 def test_un_before_a_condition_set_and_lifted_is_the_rows_change(cell: str) -> None:
     """Rule 1070 (``si/_trail_notes.py::_STATE_PARTICIPLE``); was: every case, a state."""
     assert table_claims(_trail(cell), _AUDIT, "agent", _NAMES) == [_trail(cell).splitlines()[-1]]
@@ -84,7 +88,12 @@ def test_un_before_a_condition_set_and_lifted_is_the_rows_change(cell: str) -> N
 
 @pytest.mark.parametrize(
     "cell",
-    ["blocked api-service", "paused api-service", "unscheduled api-service", "unaffected api-service"],
+    [
+        "blocked api-service",
+        "paused api-service",
+        "unscheduled api-service",
+        "unaffected api-service",
+    ],
 )
 def test_a_condition_or_a_negated_phase_stays_a_state(cell: str) -> None:
     assert table_claims(_trail(cell), _AUDIT, "agent", _NAMES) == []
@@ -141,7 +150,10 @@ def test_a_spans_bare_adjunct_or_a_remark_to_come_is_none() -> None:
 
 @pytest.mark.parametrize(
     "said",
-    ["Note: read off after the restart of api-service.", "Figures: written down after the restart of api-service."],
+    [
+        "Note: read off after the restart of api-service.",
+        "Figures: written down after the restart of api-service.",
+    ],
 )
 def test_a_verb_and_particle_before_a_time_report(said: str) -> None:
     """Rule 1072 (``si/_reported_anywhere.py::_WHEN_FROM``); was: the first, a step."""

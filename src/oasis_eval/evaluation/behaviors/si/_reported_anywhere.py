@@ -288,9 +288,7 @@ def _answers(question: str, reply: str) -> bool:
     """Rules 958, 1003 and 1036 (:func:`_affirms`); rule 1071: a reply ending with the
     question's auxiliary after a pronoun (:func:`._set_off.echoes_auxiliary`: "Sure thing it
     was.") affirms, nothing in it negating, doubting or asking."""
-    return _affirms(reply) or (
-        echoes_auxiliary(question, reply) and _DOUBTS.search(reply) is None
-    )
+    return _affirms(reply) or (echoes_auxiliary(question, reply) and _DOUBTS.search(reply) is None)
 
 
 def _framed(lines: list[str]) -> list[bool]:
