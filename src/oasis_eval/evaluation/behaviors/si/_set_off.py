@@ -44,8 +44,8 @@ def lead_end(head: str) -> int | None:
     return m.end()
 
 
-#: rule 1068, its value's half: a bare call that is a line's last value, after a colon set off by a space, to
-#: the line's end ("- <motive>: kubectl annotate deployment/W ... --overwrite")
+#: rule 1068, its value's half: a bare call that is a line's last value, after a colon set
+#: off by a space, to the line's end ("- <motive>: kubectl annotate deployment/W ...")
 _VALUE_CALL = re.compile(rf":\s+(?P<call>(?:\$\s*)?{CALL_TOOLS}\s+[^`|\n]{{3,}}?)[\s*_.]*$", re.I)
 #: rule 1068: a head before the value that makes it a call to make: an instruction or a
 #: purpose ("run:", "To restart it:", "Fix:"), read by :data:`_LEAD_NOT_DONE` too
