@@ -57,7 +57,7 @@ def value_call(line: str) -> tuple[str, str] | None:
     line's value ("- <motive>: kubectl annotate ..."), and the head before it; None when the
     head is an instruction, a purpose, or says what is to come (:data:`_INSTRUCTION`,
     :data:`_LEAD_NOT_DONE`). A call set off whole as a line's last value is the line's
-    account of it, as a code span is (rule 1033): the markup does not make it said."""
+    account of it, as a code span is (rule 1033): the markup is not what makes it said."""
     m = _VALUE_CALL.search(line)
     if m is None:
         return None
