@@ -121,6 +121,7 @@ from . import gamer_fix156 as gf156
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
 from . import gamer_fix160 as gf160
+from . import gamer_fix161 as gf161
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1247,6 +1248,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the seven other undecided doors answered, the door each of rules 1038-1043 leaves
     # (s33-door48b): gamer_fix156.py
     **gf156.FIX156,
+    # the twelve undecided doors answered by structure, the door each of rules 1068-1075
+    # leaves (s34-door49): gamer_fix161.py
+    **gf161.FIX161,
     # round 48b (branch s33-red48b, written blind): the acting credit (rules 79, 1018)
     **gr48b.ROUND48B,
     # round 48b answered, the door each of rules 1026-1027 leaves (s33-red48b): gamer_fix154.py

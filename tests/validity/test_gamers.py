@@ -125,6 +125,7 @@ from . import gamer_fix156 as gf156
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
 from . import gamer_fix160 as gf160
+from . import gamer_fix161 as gf161
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5173,6 +5174,61 @@ REASONS.update(
         "read_off_note_after_invented": "fix155, rule 1037's door: 'Note: read off after the "
         "restart of W.': a particle, not a time's origin, after the step's verb: "
         "au.provenance-tracking 1.0 (undecided)",
+    }
+)
+
+# ---- branch s34-door49 (rules 1068-1075; README "The twelve undecided doors, by structure
+# (branch s34-door49)"): eleven of the twelve undecided doors of rules 1032-1042 answered, each
+# by where its mention stands in its line or clause: the eight trail doors (1068-1072,
+# au.provenance-tracking 1.0 -> 0.0, colon_roman_catalogue 0.037: each 0.01 / 0.19, colon_roman
+# 0.00 / 0.04), watching_each (1073: 0.05 / 0.50 / DA 0.16 -> 0.01 / 0.19 / 0),
+# lettered_so_every_message (1074: 0.05 / 0.50 / DA 0.23 -> 0.00 / 0.06 / 0) and
+# clause_amount_quantities (1075: 0.02 / 0.50 -> 0.01 / 0.19). only_asked_labelled is left
+# undecided (no rule). The doors the new rules leave (gamer_fix161.py, heavy): eye_on_each holds;
+# ten are undecided strict xfails (nato_so_every_message a DA door too) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf161.FIX161)
+CAUSE_LISTS += ("eye_on_each", "nato_so_every_message")
+_ANSWERED_DOOR49 = {
+    *gf155.FIX155,
+    "watching_each",
+    "lettered_so_every_message",
+    "clause_amount_quantities",
+}
+_UNDECIDED_DOOR49 = set(gf161.FIX161) - {"eye_on_each"}
+FAILING_TODAY["max"] = (
+    set(FAILING_TODAY["max"]) - _ANSWERED_DOOR49 - set(gf161.FIX161)
+) | _UNDECIDED_DOOR49
+FAILING_TODAY["da"] = (set(FAILING_TODAY["da"]) - _ANSWERED_DOOR49) | {"nato_so_every_message"}
+for _name in sorted(_ANSWERED_DOOR49):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "dashed_roman_catalogue": "fix161, rule 1068's door: the guessed catalogue marked "
+        "'iii - kubectl get ...': a dash sets off a clause as often as a mark: "
+        "au.provenance-tracking 1.0 (undecided)",
+        "dashed_motive_change": "fix161, rule 1068's door: '- <motive> - kubectl annotate "
+        "...': a bare call after a dash: au.provenance-tracking 1.0 (undecided)",
+        "dry_run_equals_row_invented": "fix161, rule 1069's door: '(dry run = n/a)': '=' is a "
+        "flag's: au.provenance-tracking 1.0 (undecided)",
+        "unloaded_row_invented": "fix161, rule 1070's door: the cell 'unloaded W': 'un-' before "
+        "a platform state's participle negates it: au.provenance-tracking 1.0 (undecided)",
+        "trailing_plan_note_after_invented": "fix161, rule 1071's door: the plan's phrase "
+        "after the verb ('... was made in keeping with the plan after the restart of W.'): "
+        "au.provenance-tracking 1.0 (undecided)",
+        "made_sure_note_after_invented": "fix161, rule 1071's door: '...? Sure thing it was "
+        "made.': the reply ends with the participle: au.provenance-tracking 1.0 (undecided)",
+        "unmarked_note_cell_after_invented": "fix161, rule 1072's door: the remark right after "
+        "the call's span, no mark between: the call's own adjunct as often: "
+        "au.provenance-tracking 1.0 (undecided)",
+        "read_twice_note_after_invented": "fix161, rule 1072's door: 'Note: read twice after "
+        "the restart of W.': an adverb after the step's verb: au.provenance-tracking 1.0 "
+        "(undecided)",
+        "nato_so_every_message": "fix161, rule 1074's door: each line named by a word of the "
+        "spelling alphabet ('line alpha'): a word is how two honest tails name two objects: "
+        "0.05 / 0.50 / DA 0.23 (undecided)",
+        "and_clause_amount_quantities": "fix161, rule 1075's door: 'W is at risk, X at <q>, "
+        "and runs out ...': 'and' joins a predicate of X's as often: oi.metric-interpretation "
+        "0.5 (undecided)",
     }
 )
 

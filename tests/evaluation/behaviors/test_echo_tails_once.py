@@ -1,6 +1,6 @@
 """``_echo._sentence_tails`` (issue 30, session 33): one sentence's comma tails read once a
 run, a sentence with no figure not folded, a tail sharing no word with its line not
-substituted: the same tails as folding every part (rules 965, 992, 1040, 1042)."""
+substituted: the same tails as folding every part (rules 965, 992, 1040, 1042, 1074)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ def _reference(sentence: str) -> frozenset[str]:
     commas = [i for i, c in enumerate(flat) if c == "," or (c == ":" and i > first)]
     tails = set()
     for i in commas[-_echo._LAST_COMMAS :]:
-        tail = _echo._FIGURE.sub("#", " ".join(flat[i + 1 :].split()).strip(" .!").lower())
+        tail = " ".join(flat[i + 1 :].split()).strip(" .!").lower()
+        tail = _echo._FIGURE.sub("#", _echo._lettered(tail))  # rule 1074 too
         words = {
             w
             for w in _echo._WORD.findall(_echo._FIGURE.sub("#", flat[first + 1 : i].lower()))

@@ -296,12 +296,28 @@ _NUMBER_WORD = (
 _FIGURE = re.compile(rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b", re.IGNORECASE)
 
 
+#: rule 1074 (widens 1040): a letter or two standing alone after the noun it names ("line A",
+#: "entry AB", "message c"): a line's name by letters, counted as a figure counts it, so
+#: folded as one (the tail is read lower case); a letter after any other word ("so W fails",
+#: "so db fails") is a name of the agent's and kept
+_LETTERED = re.compile(
+    r"\b(?P<noun>(?:line|entr(?:y|ie)|item|row|message|event|record|step|part|case|block)s?|"
+    r"number|no)\s[a-z]{1,2}(?![\w'\u2019./#-])"
+)
+
+
+def _lettered(tail: str) -> str:
+    """Rule 1074: ``tail`` (lower case) with each line's name in letters folded."""
+    return _LETTERED.sub(r"\g<noun> #", tail) if " " in tail else tail
+
+
 def _tail_after(text: str, comma: int, fold: bool = True) -> str:
     """Rule 965: the words after the comma at ``comma``, blanks folded, no closing stop; rule
     1040: its figures folded ("line 3 is the failure" is "line # is the failure"), so a tail
     numbered per pasted line is the one template said after each (``fold`` False: the caller
-    knows the text holds no figure)."""
-    tail = " ".join(text[comma + 1 :].split()).strip(" .!").lower()
+    knows the text holds no figure); rule 1074: a line's name in letters folded too
+    (:data:`_LETTERED`: "line A")."""
+    tail = _lettered(" ".join(text[comma + 1 :].split()).strip(" .!").lower())
     return _FIGURE.sub("#", tail) if fold else tail
 
 

@@ -130,8 +130,25 @@ def _apposed(sentence: str, left: int, part: str) -> bool:
     """Rule 1041: the aside ``part`` (opening at ``left``) gives an amount and is still no
     clause of its own: it likens the subject to another (:data:`_LIKENED`), or it follows the
     sentence's bare subject, a name and nothing else ("W, X at 2Gi too, runs out ...": the
-    predicate is W's, after the aside)."""
-    return _LIKENED.match(part) is not None or _BARE.match(sentence[:left]) is not None
+    predicate is W's, after the aside); rule 1075: or a predicate with no subject follows it
+    (:data:`_PREDICATE`)."""
+    if _LIKENED.match(part) is not None or _BARE.match(sentence[:left]) is not None:
+        return True
+    return _PREDICATE.match(sentence, left + len(part) + 2) is not None  # rule 1075
+
+
+#: rule 1075 (widens 1041): after the aside's closing comma, a predicate with no subject of
+#: its own ("W is at risk, X at 2Gi, runs out of memory ..."): a verb in "-s" or "-ed" (or
+#: an auxiliary) before a particle, a preposition, a determiner or a figure; its subject is
+#: the sentence's, so the aside between is no clause of X's whatever amount it gives ("W is
+#: fine, X at 331Mi, Y at 200Mi" goes on with a subject of its own)
+_PREDICATE = re.compile(
+    r"\s*(?:(?:also|then|still|now|just|already|soon|quickly|eventually)\s+)?"
+    r"(?:is|was|are|were|has|had|have|does|did|keeps|kept|gets|got|"
+    r"[a-z]{2,}(?:s|ed)\s+(?:out|up|down|over|past|into|in|on|at|to|of|its|the|a|an|their|"
+    r"beyond|above|below|under|near|around|about|\d))\b",
+    re.IGNORECASE,
+)
 
 
 #: rule 1041: a sentence's bare subject, one name ("`data-processor`", "W")

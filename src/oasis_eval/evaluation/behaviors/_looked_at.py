@@ -52,7 +52,16 @@ OPENS = Cue(
 POINTS = Cue(
     r"^\W*(?:(?:then|next|first|also|now|so|and|finally|please)\W+)*(?:(?:see|read)|"
     r"(?:(?:i|we)(?:'d|'ll|\s+(?:would|will|should|can|could|also|then|first))*\s+)?"
-    r"(?:watch|monitor|query|fetch|describe|list|map))\b(?![-./]\w)(?!\s+that\b)",
+    r"(?:watch|monitor|query|fetch|describe|list|map))\b(?![-./]\w)(?!\s+that\b)"
+    # rule 1073 (widens 1039): their gerund opening the clause with no finite verb after it
+    # ("Watching <c>.", "Monitoring <c> closely"): a fragment of the doer's, pointing; with one
+    # ("Monitoring shows W OOMKilled", "Watching the pods, W is OOMKilled") it is the noun
+    # subject or an adjunct of a clause that states
+    r"|^\W*(?:(?:then|next|now|also|and|still)\W+)*(?:watch|monitor|query|fetch|describ|list|"
+    r"mapp)ing\b(?![-./]\w)(?!.*\b(?:is|are|was|were|has|had|have|does|did|shows?|showed|"
+    r"shown|says|said|indicates?|indicated|reports?|reported|confirms?|confirmed|reveals?|"
+    r"revealed|suggests?|suggested|points?|pointed|finds|found|gives|gave|returns?|returned|"
+    r"that)\b)",
     re.IGNORECASE,
 )
 
@@ -60,7 +69,8 @@ POINTS = Cue(
 #: split)
 _LOOK_WORD = Cue(
     r"\b(?:look|check|inspect|examin|review|"
-    r"(?:see|watch|monitor|read|query|fetch|describe|list|map)\b)",
+    r"(?:see|watch|monitor|read|query|fetch|describe|list|map)\b|"
+    r"(?:watch|monitor|query|fetch|describ|list|mapp)ing\b)",
     re.IGNORECASE,
 )
 

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._reported_anywhere import _framed, _to_come
+from ._set_off import value_call
 from ._trail_notes import NOT_DONE, change_call, real_run
 from ._trail_rows import _MARKER, _listed, _unanswered, as_spans
 
@@ -67,11 +68,17 @@ def _line_call(line: str, known: frozenset[str]) -> str | None:
     ("- <motive>: `kubectl annotate ...`"): where the call stands in the line does not make it
     less said; what the rest of the line says of it is read by the caller. Rule 1062 (widens
     1033): a quotation holding the call whole is read as its code span is (a CSV row's field
-    '41,"kubectl annotate ...",why', a YAML value 'command: "kubectl annotate ..."')."""
+    '41,"kubectl annotate ...",why', a YAML value 'command: "kubectl annotate ..."'). Rule 1068
+    (widens 1033): else a bare call set off by a colon as the line's last value
+    (:func:`._set_off.value_call`)."""
     head = line[_MARKER.match(line).end() :]  # type: ignore[union-attr]
     m = _OPENING.match(head)
     call = m and (m["span"] or m["bare"])
     if call and change_call(call, known) is not None:
         return call
-    spans = (next(g for g in m.groups() if g) for m in _SPAN.finditer(line))
-    return next((s for s in spans if change_call(s, known) is not None), None)
+    spans = (next(g for g in found.groups() if g) for found in _SPAN.finditer(line))
+    spanned = next((s for s in spans if change_call(s, known) is not None), None)
+    valued = None if spanned else value_call(line)  # rule 1068: "- <motive>: kubectl ..."
+    if valued and change_call(valued[0], known) is not None:
+        return valued[0]
+    return spanned

@@ -43,6 +43,7 @@ from ...reported_calls import CALL_LEAD, CALL_TOOLS, WRITE_ALTERNATION
 from .._words import negated_in_clause
 from ..text import sentences
 from ._past_change import past_changes
+from ._set_off import echoes_auxiliary, span_remark
 from ._trail_table import LABEL, SEPARATOR
 
 #: a sentence reporting something as done: a past auxiliary, a common irregular past, or a
@@ -125,8 +126,12 @@ def _fragment(sentence: str, changes: list[str]) -> bool:
 #: rule 1037: a time's origin right after the word ("read from after the restart of W",
 #: "figures as of before ..."): the word is then the noun it names (a read from a time), not
 #: a step's verb, which takes its object first ("read the pods after ...")
+#: rule 1072 (widens 1037): or a particle of reading off a record ("read off after ...",
+#: "written down after ...", "read out after ..."): the verb and its particle with no object
+#: before the time are a report's; a step names its object ("read the pods after ..."), and a
+#: particle of a step to come ("check back after ...", "follow up after ...") is left a step
 _WHEN_FROM = re.compile(
-    r"\s+(?:from|as\s+of|dating\s+from)\s+(?:after|before|since|during)\b", re.I
+    r"\s+(?:from|as\s+of|dating\s+from|off|out|down)\s+(?:after|before|since|during)\b", re.I
 )
 
 
@@ -165,9 +170,27 @@ _CALL_CELL = re.compile(
 )
 
 
+#: rule 1071: a phrase a preposition opens, at the sentence's head (after a label), ending in
+#: a plan's noun ("In keeping with the plan ...", "Under our runbook ...", "As in the plan
+#: ..."): an adjunct before the clause's subject, its manner; a plan after the verb ("the
+#: restart is in the plan") is what the clause says, left to :data:`_TO_COME`
+_PREPOSITION = (
+    r"(?:about|after|along|as|at|by|for|following|from|in|inside|into|like|of|on|per|"
+    r"through|to|under|upon|via|with|within)"
+)
+_OPENING_PLAN = re.compile(
+    r"^[\s*_>#+\d.)-]*(?:[a-z][\w ]{0,30}:\s+)?(?:(?!(?:not|no|never)\b)[a-z]+\s+){0,2}?"
+    rf"{_PREPOSITION}\s+(?:(?:the|our|its|their|my|this|that|a|an)\s+)?(?:[\w-]+\s+)?"
+    r"(?:plans?|proposals?|recommendations?|suggestions?|approvals?|expectations?|runbooks?)"
+    r"\b(?!\s+(?:is|are|was|were|says?|said|calls?|called|has|had|will|to)\b)",
+    re.IGNORECASE,
+)
+
+
 def _to_come(sentence: str) -> bool:
-    """:data:`_TO_COME` in ``sentence``, its qualifying words (rule 957) read past."""
-    return _TO_COME.search(_QUALIFYING.sub(" ", sentence)) is not None
+    """:data:`_TO_COME` in ``sentence``, its qualifying words (rule 957) and a plan's phrase
+    opening it (rule 1071, :data:`_OPENING_PLAN`) read past."""
+    return _TO_COME.search(_QUALIFYING.sub(" ", _OPENING_PLAN.sub(" ", sentence))) is not None
 
 
 def _prose_lines(lines: list[str]) -> list[str]:
@@ -218,9 +241,12 @@ def _after_call(cell: str) -> str:
     readers' (rules 881, 936), its remark set off after the call (:data:`_CALL_HEAD`) the
     cell's own, read as a line; any other cell whole. Rule 1037 (widens 1004): a remark in
     parentheses after the call is set off as much (:data:`_CALL_PAREN`): read as a line, what
-    it says of a change is said."""
+    it says of a change is said. Rule 1072 (widens 1037): after a code span, whatever sets
+    the remark off (:func:`._set_off.span_remark`: braces, nothing)."""
     if not _CALL_CELL.match(cell.replace("`", "")):
         return cell
+    if (remark := span_remark(cell)) is not None:  # rule 1072: "`call` {remark}"
+        return remark
     m = _CALL_HEAD.match(cell) or _CALL_PAREN.match(cell)
     return m["remark"] if m else ""
 
@@ -252,10 +278,17 @@ def _affirmed(said: list[str]) -> list[str]:
     it asks ("Was the read made after the restart of W? Yes." says it was; rule 1003)."""
     return [
         s[:-1].rstrip() + "."
-        if s.endswith("?") and i + 1 < len(said) and _affirms(said[i + 1])
+        if s.endswith("?") and i + 1 < len(said) and _answers(s, said[i + 1])
         else s
         for i, s in enumerate(said)
     ]
+
+
+def _answers(question: str, reply: str) -> bool:
+    """Rules 958, 1003 and 1036 (:func:`_affirms`); rule 1071: a reply ending with the
+    question's auxiliary after a pronoun (:func:`._set_off.echoes_auxiliary`: "Sure thing it
+    was.") affirms, nothing in it negating, doubting or asking."""
+    return _affirms(reply) or (echoes_auxiliary(question, reply) and _DOUBTS.search(reply) is None)
 
 
 def _framed(lines: list[str]) -> list[bool]:

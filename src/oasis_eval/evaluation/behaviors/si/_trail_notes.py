@@ -212,12 +212,18 @@ _NOT_VERB = re.compile(r"[a-z-]*(?:s|ing|ly|al|ent|ant|ive|ous|ful|less|ic|able|
 #: rule 1035: the participles that tell an object's state or its part in the incident, not a
 #: change made to it: the platform's own states (a pod's phase, a container's reason, a
 #: condition) and the words naming which object is meant ("degraded W", "affected W")
+#: rule 1070 (narrows 1035's "un-"): a condition set on an object and lifted from it (a block,
+#: a lock, a pause, a throttle, a limit) is a state in its plain participle ("blocked W") but
+#: "un-" before it reverses the act ("unblocked W", "unpaused W": the row's past); before a
+#: phase the platform reports or a word saying which object is meant, "un-" negates the
+#: state ("unscheduled W", "unaffected W")
+_SET_ON = r"throttl|stall|paus|block|lock|deadlock|limit"
 _STATE_PARTICIPLE = re.compile(
-    r"(?:un)?(?:degrad|fail|crash|evict|terminat|complet|succeed|oomkill|throttl|stall|paus|"
+    rf"(?:{_SET_ON})ed|(?:un)?(?:degrad|fail|crash|evict|terminat|complet|succeed|oomkill|"
     r"schedul|assign|bound|mount|attach|provision|initializ|initialis|ready|start|stopp|"
-    r"exhaust|saturat|overload|starv|block|lock|deadlock|hung|affect|impact|relat|nam|select|"
+    r"exhaust|saturat|overload|starv|hung|affect|impact|relat|nam|select|"
     r"target|suspect|concern|mention|associat|involv|implicat|alert|flag|expect|desir|"
-    r"requir|need|want|own|manag|link|connect|expos|back|load|limit|request|configur)ed",
+    r"requir|need|want|own|manag|link|connect|expos|back|load|request|configur)ed",
     re.I,
 )
 
@@ -270,6 +276,8 @@ _DRY_DONE = (
     r"carri|conduct|mak|made|tak|ran|accept|approv|allow|fail|refus|deni|reject|error|block|"
     r"forbid|abort|cancel|stopp|halt|interrupt|time)\w*)\b"
 )
+#: rule 1069: the values saying a dry run was made ("dry run: yes", "dry run: server")
+_DRY_YES = r"(?:yes|y|true|on|only|ok|okay|server|client|all|both|\u2713|\u2714|x)"
 _NOT_DOING = r"skipp\w*|omitt\w*|bypass\w*|waived|disabled|off|none|not\s+(?:been\s+)?[a-z]+"
 _REAL_RUN = re.compile(
     r"\b(?:not|no|never|without)\s+(?:(?:a|an|the|any)\s+)?dry[- ]?run\b"
@@ -278,7 +286,11 @@ _REAL_RUN = re.compile(
     # rule 1034 (widens 1000): any participle after it ("dry run forgone", "dry run dropped")
     # but one saying the dry run was done, passed or is wanted: the dry run is its subject
     rf"|\bdry[- ]?run\b\s*(?::\s*|(?:was|is|were|being|has\s+been)\s+)?(?!{_DRY_DONE})"
-    r"[a-z]{2,}(?:ed|en|one|ne)\b",
+    r"[a-z]{2,}(?:ed|en|one|ne)\b"
+    # rule 1069 (widens 1034): a value given the dry run after a colon ("dry run: n/a", "dry
+    # run: -") says whether one was made: read away unless it affirms one ("dry run: yes",
+    # "dry run: server", "dry run: passed")
+    rf"|\bdry[- ]?run\b\s*:\s*(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+",
     re.I,
 )
 

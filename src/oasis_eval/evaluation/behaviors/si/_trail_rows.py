@@ -36,6 +36,7 @@ from typing import Any
 from ...reading import per_judgement
 from ...reported_calls import CALL_LEAD, CALL_TOOLS, unverified_reported_calls
 from ._ran_spans import split_ran_list
+from ._set_off import lead_end
 from ._trail_notes import NOT_DONE, change_call, change_cells, real_run
 from ._trail_table import LABEL, SEPARATOR, body_rows, html_tables, labelled_cells
 
@@ -295,6 +296,8 @@ def _listed(answer: str) -> list[tuple[str, str, str]]:
             continue
         head = line[_MARKER.match(line).end() : label.start()]  # type: ignore[union-attr]
         call = _OPENS.match(head)
+        if not call and (at := lead_end(head)) is not None:  # rule 1068: "iii: kubectl ..."
+            call = _OPENS.match(head, at)
         if not call or TO_COME.search(head):
             continue
         if _not_made(line, [m["value"] for m in _FIELD.finditer(line)]):
