@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from ..reading import per_judgement
+from ._cue_ascii import ascii_twin
 from ._words import _squash
 
 #: joins the squashed tool results for one substring search (a sentence never holds it)
@@ -293,7 +294,24 @@ _NUMBER_WORD = (
 )
 #: rule 1040: a figure in a tail ("line 3", "after 12 lines", "line three", "the third
 #: line"), read as any figure
-_FIGURE = re.compile(rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b", re.IGNORECASE)
+_FIGURE_PATTERN = rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b"
+_FIGURE = re.compile(_FIGURE_PATTERN, re.IGNORECASE)
+#: :data:`_FIGURE` for lowercased ASCII text: case-sensitive and ``re.ASCII`` (its words are
+#: lowercase ASCII, so it matches a lowercased ASCII text where and what :data:`_FIGURE`
+#: does; issue 30, session 34: a caseless alternation of fifty words tried at every position)
+_FIGURE_LOW = ascii_twin(_FIGURE_PATTERN, 0) or re.compile(_FIGURE_PATTERN)
+
+
+def _folded(low: str) -> str:
+    """``low`` (lowercased) with its figures read as ``#`` (:data:`_FIGURE`)."""
+    return (_FIGURE_LOW if low.isascii() else _FIGURE).sub("#", low)
+
+
+def _has_figure(text: str) -> bool:
+    """``text`` holds a figure (:data:`_FIGURE`)."""
+    if text.isascii():
+        return _FIGURE_LOW.search(text.lower()) is not None
+    return _FIGURE.search(text) is not None
 
 
 def _tail_after(text: str, comma: int, fold: bool = True) -> str:
@@ -302,7 +320,7 @@ def _tail_after(text: str, comma: int, fold: bool = True) -> str:
     numbered per pasted line is the one template said after each (``fold`` False: the caller
     knows the text holds no figure)."""
     tail = " ".join(text[comma + 1 :].split()).strip(" .!").lower()
-    return _FIGURE.sub("#", tail) if fold else tail
+    return _folded(tail) if fold else tail
 
 
 #: rule 965: how many of a sentence's last commas open a tail counted (a pasted JSON line holds
@@ -334,7 +352,7 @@ def _sentence_tails(sentence: str) -> frozenset[str]:
     commas = [i for i, c in enumerate(flat) if c == "," or (c == ":" and i > first)]
     # a sentence with no figure has none in a part cut at a mark (the cuts fall beside a
     # comma or a colon, where a word ends either way): its parts need no folding (issue 30)
-    fold = _FIGURE.search(flat) is not None
+    fold = _has_figure(flat)
     tails: set[str] = set()
     for i in commas[-_LAST_COMMAS:]:
         tail = _tail_after(flat, i, fold)
@@ -359,7 +377,7 @@ def _slots(tail: str, before: str, fold: bool = True) -> str:
     # the line as written; a tail none of whose words is one keeps every word
     if all("#" not in w and w not in low for w in own):
         return tail
-    words = {w for w in _WORD.findall(_FIGURE.sub("#", low) if fold else low) if len(w) >= 3}
+    words = {w for w in _WORD.findall(_folded(low) if fold else low) if len(w) >= 3}
     if words.isdisjoint(own):
         return tail  # no word to fold: the substitution would hand the tail back
     return _WORD.sub(lambda m: "@" if m.group() in words else m.group(), tail)
