@@ -9,7 +9,7 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 
-from ..reading import per_judgement
+from ..reading import current_memo, per_judgement, shared_readings
 from ._cue_ascii import ascii_twin
 from ._words import _squash
 
@@ -135,12 +135,36 @@ def _without_aside(
     return _pasted_first(tail, joined, results, lines, first, repeated)
 
 
+@functools.lru_cache(maxsize=64)
+def joined_results(results: tuple[str, ...]) -> str:
+    """``results`` (:func:`served_texts`' squashed results) joined by :data:`APART`: one
+    string for all the readings of the same results, so :func:`within`'s memo hashes it once
+    (issue 30, session 34)."""
+    return APART.join(results)
+
+
+#: where a judgement's memo (and the run's readings) keep :func:`within`'s answers
+_WITHIN = object()
+
+
 def within(squashed: str, joined: str, results: Sequence[str]) -> bool:
     """``squashed`` occurs in one of ``results`` (``joined``: them joined by :data:`APART`,
-    one search instead of one per result; a match cannot span two of them)."""
+    one search instead of one per result; a match cannot span two of them). Once per text
+    and results within a run (:mod:`..reading`): a quarter of a replay's searches of the
+    results (tens of KB each) asked again (issue 30, session 34)."""
     if APART in squashed:
         return any(squashed in r for r in results)
-    return squashed in joined
+    memo = current_memo()
+    if memo is None:
+        return squashed in joined
+    seen = memo.get(_WITHIN)
+    if seen is None:
+        seen = memo[_WITHIN] = shared_readings(memo, _WITHIN)
+    key = (squashed, joined)
+    hit: bool | None = seen.get(key)
+    if hit is None:
+        hit = seen[key] = squashed in joined
+    return hit
 
 
 #: rule 871: a comma, a semicolon or a colon after the pasted line goes on with the agent's
