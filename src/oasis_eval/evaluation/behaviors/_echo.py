@@ -103,8 +103,20 @@ def _unquoted(tail: str) -> str:
 def _labels_only(head: str) -> bool:
     """Rule 912: ``head`` (the sentence before a later label) is labels only, each a part of
     twelve words at most ending in a colon, the last of two words at most: no clause of the
-    agent's ("root cause: W cannot start: <part of the line>" keeps the part as its quote)."""
-    return _HEADS.match(head.strip()) is not None
+    agent's ("root cause: W cannot start: <part of the line>" keeps the part as its quote).
+    Issue 30, session 34: what :data:`_HEADS` needs read first (no stop, no part of more than
+    twelve words, two after the last colon): a sentence's words backtracked through its
+    nested repeats cost some fifty thousand instructions a head."""
+    head = head.strip()
+    parts = head.split(":")
+    if (
+        len(parts) < 2
+        or any(mark in head for mark in ".;!?")
+        or len(parts[-1].split()) > 2
+        or any(len(part.split()) > 12 for part in parts)
+    ):
+        return False
+    return _HEADS.match(head) is not None
 
 
 #: a parenthesis closing a sentence ("<the served line> (other lines filtered out).")
@@ -122,7 +134,7 @@ def _without_aside(
     """Rule 842: ``tail`` less the parenthesis closing it when what precedes it is served
     (a line pasted whole, then the agent's aside on it), and that aside ("": none). The aside
     is the agent's and is read with the head; the line stays the log's (rules 21, 270)."""
-    m = _ASIDE.search(tail) if tail.endswith((")", ").", ")!")) else None
+    m = _ASIDE.search(tail, _aside_from(tail)) if tail.endswith((")", ").", ")!")) else None
     if m is None:
         return _pasted_first(tail, joined, results, lines, first, repeated)
     bare = tail[: m.start()]
@@ -145,6 +157,22 @@ def joined_results(results: tuple[str, ...]) -> str:
 
 #: where a judgement's memo (and the run's readings) keep :func:`within`'s answers
 _WITHIN = object()
+
+
+def _aside_from(tail: str) -> int:
+    """Where :data:`_ASIDE`'s first match in ``tail`` cannot start before (issue 30, session
+    34: a search from every blank of a long tail): its parenthesis closes after the last word
+    character (only ``\\W`` follows it), and no parenthesis stands between the two, so it
+    opens at the last parenthesis before that word character or later (after it, when there
+    is none), the blanks before it included."""
+    end = len(tail)
+    while end and not (tail[end - 1].isalnum() or tail[end - 1] == "_"):
+        end -= 1  # tail[:end] ends with the last word character (re's \w: isalnum or "_")
+    at = max(tail.rfind("(", 0, end), tail.rfind(")", 0, end))
+    at = end if at < 0 else at
+    while at and tail[at - 1].isspace():
+        at -= 1
+    return at
 
 
 def within(squashed: str, joined: str, results: Sequence[str]) -> bool:
