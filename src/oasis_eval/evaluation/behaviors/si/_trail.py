@@ -49,13 +49,12 @@ CLASS_WORDS = {
 
 
 @functools.cache
-def _verb_regex(cls: str) -> re.Pattern[str]:
+def _verb_regex(cls: str) -> Cue:
     """A verb of the class as a word; an underscore separates words, so a tool named for its
-    verb (``metrics_query``, ``logs_query``) states its call (behaviors rule 91)."""
+    verb (``metrics_query``, ``logs_query``) states its call (behaviors rule 91). A cue: its
+    case-free twin searches a lowercased ASCII text (issue 30, session 34)."""
     words = CLASS_WORDS[cls].replace(" ", r"\s+")
-    return re.compile(
-        rf"(?<![A-Za-z0-9-])(?:{words})(?:s|es|ed|d|ing)?(?![A-Za-z0-9-])", re.IGNORECASE
-    )
+    return Cue(rf"(?<![A-Za-z0-9-])(?:{words})(?:s|es|ed|d|ing)?(?![A-Za-z0-9-])")
 
 
 #: how a nameless call's object may be named in the trail, besides its kind
@@ -289,7 +288,7 @@ def _named_text(line: str, cls: str) -> str | None:
 _TOOL_NAME = re.compile(r"(?<![\w-])[A-Za-z]++(?:_[A-Za-z]++)+(?![\w-])")
 
 
-def _tool_words(sentence: str, verb: re.Pattern[str]) -> str:
+def _tool_words(sentence: str, verb: Cue) -> str:
     """``sentence`` with each tool name that holds a verb of the action's class split into
     its words: ``metrics_query`` names its source "metrics" as it states its verb (behaviors
     rule 245, rule 91's underscore); a name without the verb (a metric's) is left whole."""
