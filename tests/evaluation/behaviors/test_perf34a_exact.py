@@ -116,3 +116,33 @@ def test_uppercase_letters_are_read_in_lowercase() -> None:
             want = [(m.span(), m.groups()) for m in cue.regex.finditer(text)]
             assert [(m.span(), m.groups()) for m in cue.finditer(text)] == want, (pattern, text)
             assert cue.split(text) == cue.regex.split(text), (pattern, text)
+
+
+def test_a_cues_match_answers_as_its_pattern() -> None:
+    """``Cue.match`` settles a miss by the case-free twin first (every evaluator's cue)."""
+    from .test_cue import CUES
+
+    rng = random.Random(347)
+    texts = [f for t in TEXTS for f in (t, t.upper(), t.swapcase())]
+    texts += [_draw(rng, 10) for _ in range(60)]
+    with judgement_memo({}):
+        for name, cue in CUES:
+            for text in texts:
+                for at in (0, 1, len(text) // 3):
+                    want, got = cue.regex.match(text, at), cue.match(text, at)
+                    assert (got and (got.span(), got.groups())) == (
+                        want and (want.span(), want.groups())
+                    ), (name, text, at)
+
+
+def test_byte_figures_read_by_the_ascii_twin_as_before() -> None:
+    from oasis_eval.evaluation.behaviors import _series_figures as sf
+
+    rng = random.Random(348)
+    units = ["Mi", "GiB", "MB", "k", "bytes", "B", "%", "e+9", ".5", "x", "_", "\u00b2"]
+    for _ in range(3000):
+        text = "".join(
+            rng.choice([str(rng.randint(0, 10**7)), rng.choice(units), " ", "."]) for _ in range(8)
+        )
+        want = [(m.span(), m.groups()) for m in sf._BYTES.finditer(text)]
+        assert [(m.span(), m.groups()) for m in sf._byte_matches(text)] == want, text

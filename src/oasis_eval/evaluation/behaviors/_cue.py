@@ -131,7 +131,16 @@ class Cue:
         return self.regex.search(text, pos)
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return None if self._none(text) else self.regex.match(text, pos)
+        if self._none(text):
+            return None
+        # a miss settled by the case-free twin (issue 30, session 34: most matches miss)
+        if (
+            self._lowered is not None
+            and text.isascii()
+            and not self._lowered.match(_low(text), pos)
+        ):
+            return None
+        return self.regex.match(text, pos)
 
     def fullmatch(self, text: str) -> re.Match[str] | None:
         return None if self._none(text) else self.regex.fullmatch(text)
