@@ -252,9 +252,10 @@ def _case_free(pattern: str, flags: int) -> re.Pattern[str] | None:
     twin = ascii_twin(pattern, case_sensitive, lower_ascii)
     if twin is not None:
         return twin
-    return _sre_compile.compile(
+    lowered: re.Pattern[str] = _sre_compile.compile(
         lower_ascii(_sre_parse.parse(pattern, case_sensitive)), case_sensitive
-    )  # type: ignore[no-any-return]
+    )
+    return lowered
 
 
 def _caseless(items: list[tuple[Any, Any]]) -> bool:
