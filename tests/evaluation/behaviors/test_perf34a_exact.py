@@ -6,6 +6,7 @@ patterns made cues (their case-free twins, uppercase letters read in lowercase).
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -146,3 +147,28 @@ def test_byte_figures_read_by_the_ascii_twin_as_before() -> None:
         )
         want = [(m.span(), m.groups()) for m in sf._BYTES.finditer(text)]
         assert [(m.span(), m.groups()) for m in sf._byte_matches(text)] == want, text
+
+
+def test_the_ascii_twins_split_and_find_as_their_patterns() -> None:
+    """The sentence split, the series names and ``_slots``' words read ASCII text by their
+    ``re.ASCII`` twins (session 34): the same cuts, names and words."""
+    from oasis_eval.evaluation.behaviors import _words
+
+    rng = random.Random(349)
+    extra = ["e.g.", "i.e.", "etc.", "vs.", "a.\n\n", "kube_pod_mem_bytes", "x_y_z.", "\x1f"]
+    pairs = [
+        (_words._SENTENCE_ASCII, _words._SENTENCE),
+        (_words._SERIES_ASCII, _words.SERIES),
+        (_echo._WORD_ASCII, _echo._WORD),
+    ]
+    for twin, pattern in pairs:
+        assert twin is not pattern and twin.flags & re.ASCII
+    for _ in range(3000):
+        text = "".join(
+            rng.choice(_WORDS + extra) + rng.choice([" ", ". ", "\n", "_", ""]) for _ in range(10)
+        )
+        if not text.isascii():
+            continue
+        for twin, pattern in pairs:
+            assert twin.split(text) == pattern.split(text), text
+            assert twin.findall(text) == pattern.findall(text), text

@@ -415,6 +415,14 @@ def _sentence_tails(sentence: str) -> frozenset[str]:
 
 #: rule 1042: a word of a tail, as :func:`_slots` compares it with the pasted part's
 _WORD = re.compile(r"[^\s\"'`()\[\]{},;.!?]+(?:[.][^\s\"'`()\[\]{},;.!?]+)*")
+#: :data:`_WORD` for ASCII text (``re.ASCII``, ``\s`` spelled out: the same words there, a
+#: class bitmap instead of a category asked per character; issue 30, session 34)
+_WORD_ASCII = ascii_twin(_WORD.pattern, 0) or _WORD
+
+
+def _words_of(text: str) -> re.Pattern[str]:
+    """:data:`_WORD`, or its twin for an ASCII ``text``."""
+    return _WORD_ASCII if text.isascii() else _WORD
 
 
 def _slots(tail: str, before: str, fold: bool = True) -> str:
@@ -424,12 +432,13 @@ def _slots(tail: str, before: str, fold: bool = True) -> str:
     out"): a tail filled per pasted line from that line is one template. Words of three
     letters or more, figures folded as in the tail."""
     low = before.lower()
-    own = [w for w in _WORD.findall(tail) if len(w) >= 3]
+    own = [w for w in _words_of(tail).findall(tail) if len(w) >= 3]
     # issue 30: a word of the line's without "#" is text the folding kept, so a substring of
     # the line as written; a tail none of whose words is one keeps every word
     if all("#" not in w and w not in low for w in own):
         return tail
-    words = {w for w in _WORD.findall(_folded(low) if fold else low) if len(w) >= 3}
+    folded = _folded(low) if fold else low
+    words = {w for w in _words_of(folded).findall(folded) if len(w) >= 3}
     if words.isdisjoint(own):
         return tail  # no word to fold: the substitution would hand the tail back
-    return _WORD.sub(lambda m: "@" if m.group() in words else m.group(), tail)
+    return _words_of(tail).sub(lambda m: "@" if m.group() in words else m.group(), tail)
