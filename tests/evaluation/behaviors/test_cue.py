@@ -86,9 +86,9 @@ def test_a_cue_answers_as_its_pattern(name: str, cue: Cue) -> None:
         (r"\b(?:might|could (?:be|have))\b", True),
         (r"(\w+) is (down|up)", True),  # groups: the same groups, read from the text
         (r"\s+(?:->|=>|→)\s+", True),  # a character without case
-        (r"\b(?:I|we) saw", False),  # an uppercase literal
-        (r"(?<![A-Za-z0-9])oom", False),  # a range of uppercase letters
-        (r"\x41", False),  # "A" escaped is an uppercase literal still
+        (r"\b(?:I|we) saw", True),  # an uppercase literal: read in lowercase (session 34)
+        (r"(?<![A-Za-z0-9])oom", True),  # a range of uppercase letters: their lowercase too
+        (r"\x41", True),  # "A" escaped is an uppercase literal still: read as "a"
         (r"(?-i:oom)\s+killed", False),  # case-sensitive inside: "OOM" is not "oom"
         (r"\u0131f", False),  # dotless i: IGNORECASE equates it with "i"
         (r"x*", False),  # an empty match

@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ..reading import current_memo, run_keyed, shared_readings
-from ._cue_ascii import ascii_twin
+from ._cue_ascii import ascii_twin, has_upper, lower_ascii
 from ._cue_words import VOCABULARY
 
 
@@ -131,7 +131,16 @@ class Cue:
         return self.regex.search(text, pos)
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        return None if self._none(text) else self.regex.match(text, pos)
+        if self._none(text):
+            return None
+        # a miss settled by the case-free twin (issue 30, session 34: most matches miss)
+        if (
+            self._lowered is not None
+            and text.isascii()
+            and not self._lowered.match(_low(text), pos)
+        ):
+            return None
+        return self.regex.match(text, pos)
 
     def fullmatch(self, text: str) -> re.Match[str] | None:
         return None if self._none(text) else self.regex.fullmatch(text)
@@ -224,9 +233,10 @@ def _split_at(text: str, found: Iterator[re.Match[str]], maxsplit: int) -> list[
 def _case_free(pattern: str, flags: int) -> re.Pattern[str] | None:
     """``pattern`` compiled without IGNORECASE when, on ASCII text, it then matches the
     lowercased text at the spans where the cue matches the text: an IGNORECASE pattern never
-    matching an empty string, without flags of its own (``(?-i:...)``) whose every literal and class range is ASCII
-    and not an uppercase letter, or a character with no case (``—``). Lowercasing ASCII is
-    length-preserving and maps each letter to the one IGNORECASE equates it with. Else None."""
+    matching an empty string, without flags of its own (``(?-i:...)``) whose every literal and class range is ASCII,
+    or a character with no case (``—``). Lowercasing ASCII is length-preserving and maps each
+    letter to the one IGNORECASE equates it with; an uppercase letter of the pattern is read
+    in lowercase (:func:`._cue_ascii.lower_ascii`, issue 30, session 34). Else None."""
     if not flags & re.IGNORECASE:
         return None
     try:
@@ -236,18 +246,26 @@ def _case_free(pattern: str, flags: int) -> re.Pattern[str] | None:
     if not parsed.getwidth()[0] or not _caseless(list(parsed)):
         return None  # an empty match: finditer and split decide the next one apart
     case_sensitive = flags & ~re.IGNORECASE
-    return ascii_twin(pattern, case_sensitive) or re.compile(pattern, case_sensitive)
+    if not has_upper(list(parsed)):
+        return ascii_twin(pattern, case_sensitive) or re.compile(pattern, case_sensitive)
+    # issue 30, session 34: its uppercase letters written in lowercase (a class's given both)
+    twin = ascii_twin(pattern, case_sensitive, lower_ascii)
+    if twin is not None:
+        return twin
+    lowered: re.Pattern[str] = _sre_compile.compile(
+        lower_ascii(_sre_parse.parse(pattern, case_sensitive)), case_sensitive
+    )
+    return lowered
 
 
 def _caseless(items: list[tuple[Any, Any]]) -> bool:
     """Every literal and range of the parsed sequence ``items`` is case-free (above)."""
     for op, av in items:
         if op in (_sre.LITERAL, _sre.NOT_LITERAL):
-            if not _no_case(av):
+            if av >= 0x80 and not _no_case(av):
                 return False
         elif op is _sre.RANGE:
-            lo, hi = av
-            if hi >= 0x80 or (lo <= ord("Z") and hi >= ord("A")):
+            if av[1] >= 0x80:
                 return False
         elif op is _sre.SUBPATTERN:
             if av[1] or av[2] or not _caseless(list(av[3])):
@@ -369,7 +387,12 @@ def _opened(seq: list[tuple[Any, Any]]) -> list[list[tuple[Any, Any]]]:
 def _relaxed(pattern: str) -> str | None:
     """``pattern`` without its ``\b`` outside character classes and negative lookarounds (a
     ``\b`` dropped inside ``(?!...)`` would narrow it), or None where a lowercased text could
-    miss what the pattern matches (an uppercase letter not escaped)."""
+    miss what the pattern matches (an uppercase letter, escaped too: ``\x41``)."""
+    try:
+        if has_upper(list(_sre_parse.parse(pattern))):
+            return None
+    except re.error:
+        return None
     out: list[str] = []
     negative: list[bool] = []  # the open groups, each a negative lookaround or not
     in_class, i, n = False, 0, len(pattern)

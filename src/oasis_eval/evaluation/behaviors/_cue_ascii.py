@@ -138,3 +138,46 @@ def _parts(op: Any, av: Any) -> list[Any]:
     if op is _sre.GROUPREF_EXISTS:
         return [av[1]] if av[2] is None else [av[1], av[2]]
     return []
+
+
+def has_upper(seq: Any) -> bool:
+    """The parsed ``seq`` holds an ASCII uppercase letter, alone or in a class's range."""
+    for op, av in seq:
+        if op in (_sre.LITERAL, _sre.NOT_LITERAL):
+            hit = 0x41 <= av <= 0x5A
+        elif op is _sre.RANGE:
+            hit = av[0] <= 0x5A and av[1] >= 0x41
+        else:
+            hit = any(has_upper(part) for part in _parts(op, av))
+        if hit:
+            return True
+    return False
+
+
+def lower_ascii(seq: Any) -> Any:
+    """The parsed ``seq`` (case-sensitive; changed in place and returned) read over lowercased
+    ASCII text as ``IGNORECASE`` reads the text itself (issue 30, session 34): an uppercase
+    literal written in lowercase, and a class given the lowercase of its uppercase letters
+    (IGNORECASE equates an ASCII letter with its other case only; lowercased text has no
+    uppercase letter left to match)."""
+    for i, (op, av) in enumerate(seq):
+        if op in (_sre.LITERAL, _sre.NOT_LITERAL):
+            if 0x41 <= av <= 0x5A:
+                seq[i] = (op, av + 0x20)
+        elif op is _sre.IN:
+            av.extend(_lower_items(av))
+        else:
+            for part in _parts(op, av):
+                lower_ascii(part)
+    return seq
+
+
+def _lower_items(items: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """The lowercase of a class's uppercase letters, as items to add to it."""
+    out: list[tuple[Any, Any]] = []
+    for op, av in items:
+        if op is _sre.LITERAL and 0x41 <= av <= 0x5A:
+            out.append((op, av + 0x20))
+        elif op is _sre.RANGE and av[0] <= 0x5A and av[1] >= 0x41:
+            out.append((op, (max(av[0], 0x41) + 0x20, min(av[1], 0x5A) + 0x20)))
+    return out

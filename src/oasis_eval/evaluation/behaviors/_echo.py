@@ -9,7 +9,8 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 
-from ..reading import per_judgement
+from ..reading import current_memo, per_judgement, shared_readings
+from ._cue_ascii import ascii_twin
 from ._words import _squash
 
 #: joins the squashed tool results for one substring search (a sentence never holds it)
@@ -102,8 +103,20 @@ def _unquoted(tail: str) -> str:
 def _labels_only(head: str) -> bool:
     """Rule 912: ``head`` (the sentence before a later label) is labels only, each a part of
     twelve words at most ending in a colon, the last of two words at most: no clause of the
-    agent's ("root cause: W cannot start: <part of the line>" keeps the part as its quote)."""
-    return _HEADS.match(head.strip()) is not None
+    agent's ("root cause: W cannot start: <part of the line>" keeps the part as its quote).
+    Issue 30, session 34: what :data:`_HEADS` needs read first (no stop, no part of more than
+    twelve words, two after the last colon): a sentence's words backtracked through its
+    nested repeats cost some fifty thousand instructions a head."""
+    head = head.strip()
+    parts = head.split(":")
+    if (
+        len(parts) < 2
+        or any(mark in head for mark in ".;!?")
+        or len(parts[-1].split()) > 2
+        or any(len(part.split()) > 12 for part in parts)
+    ):
+        return False
+    return _HEADS.match(head) is not None
 
 
 #: a parenthesis closing a sentence ("<the served line> (other lines filtered out).")
@@ -121,7 +134,7 @@ def _without_aside(
     """Rule 842: ``tail`` less the parenthesis closing it when what precedes it is served
     (a line pasted whole, then the agent's aside on it), and that aside ("": none). The aside
     is the agent's and is read with the head; the line stays the log's (rules 21, 270)."""
-    m = _ASIDE.search(tail) if tail.endswith((")", ").", ")!")) else None
+    m = _ASIDE.search(tail, _aside_from(tail)) if tail.endswith((")", ").", ")!")) else None
     if m is None:
         return _pasted_first(tail, joined, results, lines, first, repeated)
     bare = tail[: m.start()]
@@ -134,12 +147,52 @@ def _without_aside(
     return _pasted_first(tail, joined, results, lines, first, repeated)
 
 
+@functools.lru_cache(maxsize=64)
+def joined_results(results: tuple[str, ...]) -> str:
+    """``results`` (:func:`served_texts`' squashed results) joined by :data:`APART`: one
+    string for all the readings of the same results, so :func:`within`'s memo hashes it once
+    (issue 30, session 34)."""
+    return APART.join(results)
+
+
+#: where a judgement's memo (and the run's readings) keep :func:`within`'s answers
+_WITHIN = object()
+
+
+def _aside_from(tail: str) -> int:
+    """Where :data:`_ASIDE`'s first match in ``tail`` cannot start before (issue 30, session
+    34: a search from every blank of a long tail): its parenthesis closes after the last word
+    character (only ``\\W`` follows it), and no parenthesis stands between the two, so it
+    opens at the last parenthesis before that word character or later (after it, when there
+    is none), the blanks before it included."""
+    end = len(tail)
+    while end and not (tail[end - 1].isalnum() or tail[end - 1] == "_"):
+        end -= 1  # tail[:end] ends with the last word character (re's \w: isalnum or "_")
+    at = max(tail.rfind("(", 0, end), tail.rfind(")", 0, end))
+    at = end if at < 0 else at
+    while at and tail[at - 1].isspace():
+        at -= 1
+    return at
+
+
 def within(squashed: str, joined: str, results: Sequence[str]) -> bool:
     """``squashed`` occurs in one of ``results`` (``joined``: them joined by :data:`APART`,
-    one search instead of one per result; a match cannot span two of them)."""
+    one search instead of one per result; a match cannot span two of them). Once per text
+    and results within a run (:mod:`..reading`): a quarter of a replay's searches of the
+    results (tens of KB each) asked again (issue 30, session 34)."""
     if APART in squashed:
         return any(squashed in r for r in results)
-    return squashed in joined
+    memo = current_memo()
+    if memo is None:
+        return squashed in joined
+    seen = memo.get(_WITHIN)
+    if seen is None:
+        seen = memo[_WITHIN] = shared_readings(memo, _WITHIN)
+    key = (squashed, joined)
+    hit: bool | None = seen.get(key)
+    if hit is None:
+        hit = seen[key] = squashed in joined
+    return hit
 
 
 #: rule 871: a comma, a semicolon or a colon after the pasted line goes on with the agent's
@@ -293,7 +346,24 @@ _NUMBER_WORD = (
 )
 #: rule 1040: a figure in a tail ("line 3", "after 12 lines", "line three", "the third
 #: line"), read as any figure
-_FIGURE = re.compile(rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b", re.IGNORECASE)
+_FIGURE_PATTERN = rf"\d+(?:\.\d+)?|\b{_NUMBER_WORD}(?:-{_NUMBER_WORD})?\b"
+_FIGURE = re.compile(_FIGURE_PATTERN, re.IGNORECASE)
+#: :data:`_FIGURE` for lowercased ASCII text: case-sensitive and ``re.ASCII`` (its words are
+#: lowercase ASCII, so it matches a lowercased ASCII text where and what :data:`_FIGURE`
+#: does; issue 30, session 34: a caseless alternation of fifty words tried at every position)
+_FIGURE_LOW = ascii_twin(_FIGURE_PATTERN, 0) or re.compile(_FIGURE_PATTERN)
+
+
+def _folded(low: str) -> str:
+    """``low`` (lowercased) with its figures read as ``#`` (:data:`_FIGURE`)."""
+    return (_FIGURE_LOW if low.isascii() else _FIGURE).sub("#", low)
+
+
+def _has_figure(text: str) -> bool:
+    """``text`` holds a figure (:data:`_FIGURE`)."""
+    if text.isascii():
+        return _FIGURE_LOW.search(text.lower()) is not None
+    return _FIGURE.search(text) is not None
 
 
 #: rule 1074 (widens 1040): a letter or two standing alone after the noun it names ("line A",
@@ -318,7 +388,7 @@ def _tail_after(text: str, comma: int, fold: bool = True) -> str:
     knows the text holds no figure); rule 1074: a line's name in letters folded too
     (:data:`_LETTERED`: "line A")."""
     tail = _lettered(" ".join(text[comma + 1 :].split()).strip(" .!").lower())
-    return _FIGURE.sub("#", tail) if fold else tail
+    return _folded(tail) if fold else tail
 
 
 #: rule 965: how many of a sentence's last commas open a tail counted (a pasted JSON line holds
@@ -350,7 +420,7 @@ def _sentence_tails(sentence: str) -> frozenset[str]:
     commas = [i for i, c in enumerate(flat) if c == "," or (c == ":" and i > first)]
     # a sentence with no figure has none in a part cut at a mark (the cuts fall beside a
     # comma or a colon, where a word ends either way): its parts need no folding (issue 30)
-    fold = _FIGURE.search(flat) is not None
+    fold = _has_figure(flat)
     tails: set[str] = set()
     for i in commas[-_LAST_COMMAS:]:
         tail = _tail_after(flat, i, fold)
@@ -361,6 +431,14 @@ def _sentence_tails(sentence: str) -> frozenset[str]:
 
 #: rule 1042: a word of a tail, as :func:`_slots` compares it with the pasted part's
 _WORD = re.compile(r"[^\s\"'`()\[\]{},;.!?]+(?:[.][^\s\"'`()\[\]{},;.!?]+)*")
+#: :data:`_WORD` for ASCII text (``re.ASCII``, ``\s`` spelled out: the same words there, a
+#: class bitmap instead of a category asked per character; issue 30, session 34)
+_WORD_ASCII = ascii_twin(_WORD.pattern, 0) or _WORD
+
+
+def _words_of(text: str) -> re.Pattern[str]:
+    """:data:`_WORD`, or its twin for an ASCII ``text``."""
+    return _WORD_ASCII if text.isascii() else _WORD
 
 
 def _slots(tail: str, before: str, fold: bool = True) -> str:
@@ -370,12 +448,13 @@ def _slots(tail: str, before: str, fold: bool = True) -> str:
     out"): a tail filled per pasted line from that line is one template. Words of three
     letters or more, figures folded as in the tail."""
     low = before.lower()
-    own = [w for w in _WORD.findall(tail) if len(w) >= 3]
+    own = [w for w in _words_of(tail).findall(tail) if len(w) >= 3]
     # issue 30: a word of the line's without "#" is text the folding kept, so a substring of
     # the line as written; a tail none of whose words is one keeps every word
     if all("#" not in w and w not in low for w in own):
         return tail
-    words = {w for w in _WORD.findall(_FIGURE.sub("#", low) if fold else low) if len(w) >= 3}
+    folded = _folded(low) if fold else low
+    words = {w for w in _words_of(folded).findall(folded) if len(w) >= 3}
     if words.isdisjoint(own):
         return tail  # no word to fold: the substitution would hand the tail back
-    return _WORD.sub(lambda m: "@" if m.group() in words else m.group(), tail)
+    return _words_of(tail).sub(lambda m: "@" if m.group() in words else m.group(), tail)

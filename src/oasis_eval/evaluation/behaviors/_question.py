@@ -121,8 +121,8 @@ _CONDITION_ASKS = Cue(
 #: Y ..."): it states none; blanked to the clause's end
 #: rule 952: so does one opening with "alternatively" or "or else", and an "or" after an ellipsis
 #: ("is that it? Alternatively Y or Z ...", "is that it? \u2026or Y ...")
-_OR_CLAUSE = re.compile(
-    r"(?:^|(?<=[?!]))[\s>*_\-\u2013\u2014\u2026.]*(?P<or>or(?:\s+else)?|alternatively)\b", _I
+_OR_CLAUSE = Cue(
+    r"(?:^|(?<=[?!]))[\s>*_\-\u2013\u2014\u2026.]*(?P<or>or(?:\s+else)?|alternatively)\b"
 )
 
 

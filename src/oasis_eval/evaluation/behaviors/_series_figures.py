@@ -32,13 +32,14 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any
 
 from ...contract import SELECTED_SERIES, SERVED_VALUES
 from .. import bodies
 from ._cue import Searcher
+from ._cue_ascii import ascii_twin
 from ._series_content import content_lines, report_lines
 from ._series_lines import catalogue_lines
 from ._spelled_units import symbolic
@@ -54,6 +55,16 @@ _BYTES = re.compile(
     r"(KiB|MiB|GiB|TiB|Ki|Mi|Gi|Ti|[KkMmGgTt][Bb]|k|K|M|G|T|bytes?|B)(?![\w])"
     r"|(?<![\w.])(\d{6,}(?:\.\d+)?|\d+(?:\.\d+)?[eE][+-]?\d+)(?![\w.%])"
 )
+#: :data:`_BYTES` for ASCII text (``re.ASCII``: the same matches there, its ``\w`` and ``\d``
+#: read without the Unicode database at every position; issue 30, session 34)
+_BYTES_ASCII = ascii_twin(_BYTES.pattern, 0) or _BYTES
+
+
+def _byte_matches(text: str) -> Iterator[re.Match[str]]:
+    """:data:`_BYTES`' matches in ``text``."""
+    return (_BYTES_ASCII if text.isascii() else _BYTES).finditer(text)
+
+
 #: a percentage ("16%", "80 percent" as rule 601 writes it)
 _SHARE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?%")
 #: a sentence whose percentages are shares of a limit ("16% of its 2Gi limit", "at 80% of the
@@ -74,7 +85,7 @@ NEAR = 0.1
 def byte_figures(sentence: str) -> list[float]:
     """The byte quantities a sentence gives, in bytes, in any notation (module docstring)."""
     out = []
-    for m in _BYTES.finditer(symbolic(sentence)):
+    for m in _byte_matches(symbolic(sentence)):
         if m[3] is not None:
             out.append(float(m[3]))
             continue
@@ -348,7 +359,7 @@ def written(sentence: str, limits: Iterable[float] = ()) -> list[tuple[float, fl
     bytes it is of each of ``limits``."""
     said = symbolic(sentence)
     out: list[tuple[float, float | None]] = []
-    for m in _BYTES.finditer(said):
+    for m in _byte_matches(said):
         per = _PER_TIME.match(said, m.end())
         hours = _HOURS[(per[1] or per[2]).lower()] if per else None
         if m[3] is not None:

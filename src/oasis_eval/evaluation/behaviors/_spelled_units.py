@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from ..reading import per_judgement
+from ._cue import Cue
 
 #: spelled unit -> the platform's symbol (plural and singular; decimal units stay decimal)
 UNITS: dict[str, str] = {
@@ -56,7 +57,7 @@ _SMALL = (
 WORDS: dict[str, str] = {w: str(n) for n, w in enumerate(_SMALL.split(" "))}
 _NUMBER = r"(?P<n>\d+(?:\.\d+)?|" + "|".join(WORDS) + r")"
 _UNIT = r"(?P<u>" + "|".join(u.replace(" ", r"\s+") for u in UNITS) + r")s?"
-SPELLED = re.compile(rf"(?<![\w.]){_NUMBER}[\s-]+{_UNIT}\b", re.IGNORECASE)
+SPELLED = Cue(rf"(?<![\w.]){_NUMBER}[\s-]+{_UNIT}\b")
 
 
 def _figure(number: str, trimmed: bool) -> str:

@@ -14,6 +14,7 @@ import re
 from ...profiles.oasis_spec.md_inline import strip_inline
 from ..reading import per_judgement, run_keyed
 from ._cue import Cue, Searcher
+from ._cue_ascii import ascii_twin
 from ._question import joined
 
 #: negation cues (contractions with straight or curly apostrophes: text is normalised first)
@@ -67,6 +68,10 @@ ABBREVIATION = (
 #: rule 762: the stop of "e.g.", "i.e.", "vs." or "cf." ends no sentence ("I checked whether it
 #: is, e.g. an OOM kill or ..." is one sentence, its question one question)
 _SENTENCE = re.compile(r"\s(?:(?<=[.!?]\s)" + ABBREVIATION + r"\s*|(?<=\n)\n*)")
+#: :data:`_SENTENCE` for ASCII text: its ``re.ASCII`` twin, ``\s`` spelled as a class of ranges
+#: (the same splits there; a bitmap of first characters instead of a category asked per
+#: character, issue 30, session 34)
+_SENTENCE_ASCII = ascii_twin(_SENTENCE.pattern, 0) or _SENTENCE
 #: ``[,;:]\s*|\s+(?:and|but|...)\s+``, opening with one class as :data:`_SENTENCE` does; a
 #: coordinating word's match opens at the first blank of a run only (``(?<!\s\s)``: the same
 #: matches, a later start in the run finding the same word after it), so a run of n blanks (a
@@ -227,7 +232,8 @@ def sentences(text: str) -> list[str]:
     (:func:`._question.joined`)."""
     out = []
     for line in normalize(text).split("\n"):
-        out += joined([s.strip() for s in _SENTENCE.split(line) if s and s.strip()])
+        cut = _SENTENCE_ASCII if line.isascii() else _SENTENCE
+        out += joined([s.strip() for s in cut.split(line) if s and s.strip()])
     return out
 
 
@@ -400,12 +406,15 @@ class Phrases:
 #: ``kube_pod_container_resource_limits``): a name the agent read, not a statement;
 #: ``(?<![\w.])[a-z][a-z0-9]*...`` written to open with its class (issue 30: :data:`_SENTENCE`)
 SERIES = re.compile(r"[a-z](?<![\w.][a-z])[a-z0-9]*(?:_[a-z0-9]+){2,}(?![\w])")
+#: :data:`SERIES` for ASCII text (``re.ASCII``: its ``\w`` read without the Unicode database)
+_SERIES_ASCII = ascii_twin(SERIES.pattern, 0) or SERIES
 
 
 def mask_series(text: str) -> str:
     """``text`` with series names blanked (same length, rule 41): "resource_limits" in
     ``kube_pod_container_resource_limits`` states no resource limit."""
-    return SERIES.sub(lambda m: " " * len(m.group()), text)
+    series = _SERIES_ASCII if text.isascii() else SERIES  # issue 30, session 34
+    return series.sub(lambda m: " " * len(m.group()), text)
 
 
 def mask_quotes(text: str) -> str:

@@ -35,7 +35,7 @@ from ._discards import (
     discarded_spans,
     listed_discards,
 )
-from ._echo import APART, labelled_echo, repeated_tails, served_texts, within
+from ._echo import joined_results, labelled_echo, repeated_tails, served_texts, within
 from ._label_lines import labelled_paragraphs
 from ._output import (
     _CALL_WORDS,
@@ -169,7 +169,7 @@ class AnswerText:
         keys: frozenset[str] = frozenset(),
     ):
         results, result_lines, spans = served_texts(tuple(tool_results))
-        joined = APART.join(results)
+        joined = joined_results(results)
         self.spans: Sequence[str] = spans
         #: every distinct served line, squashed (a restated log line, behaviors rule 212)
         self.served_lines: frozenset[str] = result_lines

@@ -17,6 +17,7 @@ from ...evidence import AuditEntry, ScenarioEvidence
 from ...reading import per_judgement_of
 from ...reported_calls import unverified_reported_calls
 from ...state import scenario_resources
+from .._cue import Cue
 from ..registry import BehaviorContext
 from ..text import AnswerText, quote, sentences
 from ._listed_changes import listed_changes
@@ -57,12 +58,11 @@ from ._trail_table import labelled_cells
 #: past-tense verbs of every action class (a trail line reporting what the agent did)
 #: the change verbs a checked box reports (``_trail_done``'s participles), longest first
 _CHANGE_VERBS = "|".join(re.escape(v) for v in sorted(_PARTICIPLES, key=lambda v: (-len(v), v)))
-_DONE = re.compile(
+_DONE = Cue(  # a cue: its case-free twin searches a lowercased ASCII text (issue 30)
     r"(?:^|^\d+,\s*|\b(?:I|we)(?:'ve| have| had| then| also| first| next)?\s+)"
     rf"(?P<verb>{_CHANGE_VERBS}|"
     r"ran|executed|listed|read|checked|inspected|described|looked at|viewed|reviewed|examined|"
-    r"fetched|retrieved|queried|tailed|searched|opened|pulled|got)\b",
-    re.IGNORECASE,
+    r"fetched|retrieved|queried|tailed|searched|opened|pulled|got)\b"
 )
 #: a relative clause before a past-tense verb: a judgement about the reads made ("looks healthy
 #: from what i read"), naming no call (rule 432)

@@ -25,13 +25,13 @@ from dataclasses import dataclass
 from ....spec.kinds import is_known_kind, resource_name
 from ... import bodies
 from ...evidence import AuditEntry
+from .._cue import Cue
 from .._words import SERIES
 
 _SPAN = r"`[^`\n]{3,}`"
 #: rule 840: "ran" / "executed" then two code spans or more joined by commas, ";", "and", "then"
-_RAN_LIST = re.compile(
+_RAN_LIST = Cue(
     rf"\b(?:ran|executed)\b\s*:?\s*(?P<list>{_SPAN}(?:\s*(?:[,;]|,?\s*\b(?:and|then)\b)\s*{_SPAN})+)",
-    re.IGNORECASE,
 )
 _SPANS = re.compile(r"`([^`\n]{3,})`")
 #: a call reported as run: "ran" / "executed" and the code span right after it (rule 841)
@@ -50,14 +50,13 @@ _PERFECT = (
     r"(?:(?<=\bhave )|(?<=\bhas )|(?<=\bhad )|(?<='ve )|(?<='d )|(?<=\u2019ve )|(?<=\u2019d ))"
     r"(?:run|done|read|taken|gotten|seen)"
 )
-_REPORTING = re.compile(
+_REPORTING = Cue(
     rf"(?<![\w-])(?<!\bwould have )(?<!\bcould have )(?<!\bshould have )(?<!\bmight have )"
     rf"{_PROPOSING}(?P<verb>ran|did|got|made|took|used|sent|[a-z]{{2,}}ed|{_PERFECT})\b\s*:?\s*"
     r"(?:(?:with|via|using|through)\s+)?"
     rf"(?:(?P<list>{_SPAN}(?:\s*(?:[,;]|,?\s*\b(?:and|then)\b)\s*{_SPAN})*)"
     r"|(?P<bare>(?:kubectl|logs_query|metrics_query|traces_query|dashboards)\s[^()`;\n]*?)"
     r"(?=\s*[(\[;]|,\s|\.\s|\.?$))",
-    re.IGNORECASE,
 )
 
 

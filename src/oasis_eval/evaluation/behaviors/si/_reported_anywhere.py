@@ -40,6 +40,7 @@ import re
 from collections.abc import Iterable
 
 from ...reported_calls import CALL_LEAD, CALL_TOOLS, WRITE_ALTERNATION
+from .._cue import Cue
 from .._words import negated_in_clause
 from ..text import sentences
 from ._past_change import past_changes
@@ -48,24 +49,21 @@ from ._trail_table import LABEL, SEPARATOR
 
 #: a sentence reporting something as done: a past auxiliary, a common irregular past, or a
 #: word in -ed (a participle or a past: "was made", "ran", "checked")
-_PAST = re.compile(
+_PAST = Cue(
     r"\b(?:was|were|had|did|made|ran|took|got|saw|came|went|began|rose|fell|grew|showed|"
     r"found|left|kept|held|stood|[a-z]{2,}ed)\b",
-    re.IGNORECASE,
 )
 #: a word every reading of :func:`._past_change.past_changes` holds (a change's noun, verb or
 #: gerund, "back", "again", "recovered"): a sentence with none is not read further (issue 30)
-_CHANGE_WORD = re.compile(
+_CHANGE_WORD = Cue(
     r"restart|redeploy|bounc|boot|spawn|launch|cycl|kick|roll|revert|und[oi]|scal|resiz|patch|"
     r"fix|delet|back|again|recover",
-    re.IGNORECASE,
 )
 #: what makes a sentence one of what is to come, a condition or a plan, not a report
-_TO_COME = re.compile(
+_TO_COME = Cue(
     r"\b(?:will|would|should|could|can|may|might|must|shall|if|unless|until|going\s+to|"
     r"plann?\w*|propos\w*|recommend\w*|suggest\w*|next|to-?do|need\w*|pending|await\w*|"
     r"approv\w*|expect\w*|let's|please|intend\w*|want\w*)\b|\?",
-    re.IGNORECASE,
 )
 
 
@@ -137,7 +135,7 @@ _WHEN_FROM = re.compile(
 
 #: rule 957: a word of what is to come qualifying a noun after a determiner ("the next read",
 #: "its planned check"): it says which event, not that the sentence is of the future
-_QUALIFYING = re.compile(
+_QUALIFYING = Cue(
     r"\b(?:the|its|their|our|this|that|a|an)\s+(?:next|plann?ed|proposed|approved|expected|"
     r"recommended|suggested|pending|intended|wanted|needed)\s+(?=[a-z])"
     r"|\bas\s+(?:plann?ed|proposed|approved|expected|recommended|suggested|intended|wanted|"
@@ -152,7 +150,6 @@ _QUALIFYING = re.compile(
     r"|\b(?:per|following|according\s+to|in\s+line\s+with|as\s+per|in\s+accordance\s+with)\s+"
     r"(?:(?:the|our|its|their|my|this|that|a|an)\s+)?(?:[\w-]+\s+)?(?:plans?|proposals?|"
     r"recommendations?|suggestions?|approvals?|expectations?|runbooks?)\b",
-    re.IGNORECASE,
 )
 #: rule 958: a sentence affirming the question before it ("Yes.", "A: yes, it was.")
 _AFFIRMS = re.compile(

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ...reading import per_judgement
+from .._cue import Searcher
 from .._words import PRONOUN_OPENING, normalize, sentences
 
 #: rule 978: a line that is only an evidence label ("Evidence:", "**Supporting evidence:**",
@@ -86,7 +87,7 @@ def evidence_lists(text: str) -> dict[str, tuple[str, ...]]:
 
 def tied_sentence(
     asked: Sequence[tuple[str, str]],
-    source: re.Pattern[str],
+    source: Searcher,
     ties: Callable[[str], bool],
     listed: dict[str, tuple[str, ...]] | None = None,
 ) -> str | None:

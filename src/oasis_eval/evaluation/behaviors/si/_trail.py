@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ....spec.kinds import singular
 from ... import bodies
 from ...evidence import AuditEntry
-from ...reading import per_judgement
+from ...reading import current_memo, per_judgement
 from ...state import scenario_resources
 from .._cue import Cue, needed_of
 from .._ops import Key, key_of, label, own_pre_read
@@ -48,13 +49,12 @@ CLASS_WORDS = {
 
 
 @functools.cache
-def _verb_regex(cls: str) -> re.Pattern[str]:
+def _verb_regex(cls: str) -> Cue:
     """A verb of the class as a word; an underscore separates words, so a tool named for its
-    verb (``metrics_query``, ``logs_query``) states its call (behaviors rule 91)."""
+    verb (``metrics_query``, ``logs_query``) states its call (behaviors rule 91). A cue: its
+    case-free twin searches a lowercased ASCII text (issue 30, session 34)."""
     words = CLASS_WORDS[cls].replace(" ", r"\s+")
-    return re.compile(
-        rf"(?<![A-Za-z0-9-])(?:{words})(?:s|es|ed|d|ing)?(?![A-Za-z0-9-])", re.IGNORECASE
-    )
+    return Cue(rf"(?<![A-Za-z0-9-])(?:{words})(?:s|es|ed|d|ing)?(?![A-Za-z0-9-])")
 
 
 #: how a nameless call's object may be named in the trail, besides its kind
@@ -234,15 +234,43 @@ def _name_words(action: Action, workloads: tuple[str, ...]) -> tuple[str, ...] |
 
 
 def _states_line(
-    line: str, action: Action, words: tuple[str, ...] | None, workloads: tuple[str, ...]
+    line: str,
+    action: Action,
+    words: tuple[str, ...] | None,
+    workloads: tuple[str, ...],
+    named: dict[tuple[str, str], str | None] | None = None,
 ) -> bool:
     """:func:`_line_states` of ``line`` and ``action`` (``words``: :func:`_name_words`), its
     names' test read first, in one pass over the words: most lines name none of an action's
-    names, and that test needs no reading of its own in the memo (issue 30, session 33)."""
-    low = _named_text(line, action.cls)
+    names, and that test needs no reading of its own in the memo (issue 30, session 33);
+    ``named``: :func:`_named_text`'s answers already read this judgement (:func:`_named_texts`)."""
+    key = (line, action.cls)
+    low = named.get(key, _UNREAD) if named is not None else _UNREAD
+    if low is _UNREAD:
+        low = _named_text(line, action.cls)
+        if named is not None:
+            named[key] = low
     if low is not None and words is not None and not any(map(low.__contains__, words)):
         return False
     return _line_states(line, action.cls, action.key, workloads)
+
+
+#: :func:`_named_texts`' key in a judgement's memo, and a line not read yet
+_NAMED = object()
+_UNREAD: Any = object()
+
+
+def _named_texts() -> dict[tuple[str, str], str | None] | None:
+    """The judgement's answers of :func:`_named_text` by (line, class), looked up in place:
+    thirteen thousand asks a replay, a twentieth of them first readings, each a call of the
+    memo's wrapper before (issue 30, session 34). None outside a judgement."""
+    memo = current_memo()
+    if memo is None:
+        return None
+    found: dict[tuple[str, str], str | None] | None = memo.get(_NAMED)
+    if found is None:
+        found = memo[_NAMED] = {}
+    return found
 
 
 @per_judgement
@@ -260,7 +288,7 @@ def _named_text(line: str, cls: str) -> str | None:
 _TOOL_NAME = re.compile(r"(?<![\w-])[A-Za-z]++(?:_[A-Za-z]++)+(?![\w-])")
 
 
-def _tool_words(sentence: str, verb: re.Pattern[str]) -> str:
+def _tool_words(sentence: str, verb: Cue) -> str:
     """``sentence`` with each tool name that holds a verb of the action's class split into
     its words: ``metrics_query`` names its source "metrics" as it states its verb (behaviors
     rule 245, rule 91's underscore); a name without the verb (a metric's) is left whole."""
@@ -313,14 +341,23 @@ def trail_entries(
     out = []
     mine: dict[str, bool] = {}  # a repeated line is looked up here, not in the memo
     words = _name_words(action, workloads)
+    named = _named_texts()
+    others: dict[int, tuple[str, ...] | None] = {}  # each action's words, made once a call
+
+    def other_words(a: Action) -> tuple[str, ...] | None:
+        found = others.get(id(a), _UNREAD)
+        if found is _UNREAD:
+            found = others[id(a)] = _name_words(a, workloads)
+        return found  # type: ignore[no-any-return]
+
     for i, line in enumerate(lines):
         said = mine.get(line)
         if said is None:
-            said = mine[line] = _states_line(line, action, words, workloads)
+            said = mine[line] = _states_line(line, action, words, workloads, named)
         if said:
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
             if nxt.strip() and not any(
-                _states_line(nxt, a, _name_words(a, workloads), workloads) for a in all_actions
+                _states_line(nxt, a, other_words(a), workloads, named) for a in all_actions
             ):
                 entry = [line, nxt]
             else:

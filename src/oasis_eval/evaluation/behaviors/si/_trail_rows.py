@@ -35,6 +35,7 @@ from typing import Any
 
 from ...reading import per_judgement
 from ...reported_calls import CALL_LEAD, CALL_TOOLS, unverified_reported_calls
+from .._cue import Cue
 from ._ran_spans import split_ran_list
 from ._set_off import lead_end
 from ._trail_notes import NOT_DONE, change_call, change_cells, real_run
@@ -74,7 +75,7 @@ _HTML_TAG = re.compile(r"</?[a-z][a-z0-9]*\b[^<>\n]*>", re.I)
 #: request")
 _SET_OFF = r"(?:\s*(?::|=|->|\u2192|[-\u2013\u2014](?=\s))|(?=\s+\w))"
 #: rule 660: a line giving its call's reason or trigger ("Why:", "prompted by:") ...
-_LABELLED = re.compile(rf"\b(?:{LABEL.pattern}){_SET_OFF}", re.IGNORECASE)
+_LABELLED = Cue(rf"\b(?:{LABEL.pattern}){_SET_OFF}")
 #: ... whose head (before that label; a list marker or a checkbox aside) opens with the call:
 #: a code span, else a bare ``kubectl ...`` up to a parenthesis, a dash, ";" or ":"
 #: rule 910: a footnote's mark opening the line ("[8] kubectl describe nodes - why: ...", rule
@@ -104,16 +105,14 @@ _FIELD = re.compile(
     rf"\b(?:{LABEL.pattern}){_SET_OFF}\s*(?P<value>[^;)]*?)(?=;|\)|\.\s|\.$|\s\w+:|$)", re.I
 )
 #: a head or a result recommending or describing a call to come, not one made
-TO_COME = re.compile(
+TO_COME = Cue(
     r"\b(?:recommend\w*|suggest\w*|should|would|could|will|next\s+steps?|once|after\s+approval)\b",
-    re.IGNORECASE,
 )
 #: what a reason says of its own call that was not made (a reason may say the pods fail)
-CALL_NOT_MADE = re.compile(
+CALL_NOT_MADE = Cue(
     r"\b(?:propos\w*|plann\w*|pending|await\w*|not\s+(?:yet\s+)?(?:run|done|applied|executed|"
     r"made)|skipp\w*|deferred|to\s+do|todo|dry[- ]?run|needs?\s+approval|if\s+approved|"
     r"once\s+approved|after\s+approval|recommend\w*|suggest\w*)\b",
-    re.IGNORECASE,
 )
 
 #: a reason opening with its call's status ("failed: forbidden", "refused, RBAC")

@@ -62,14 +62,13 @@ SYMPTOM = Cue(
 )
 
 #: words of each observability signal source (correlate_multiple_signals)
-SIGNALS = {
-    "metrics": re.compile(
+SIGNALS = {  # cues: searched by their ASCII twins behind a prefilter (issue 30, session 34)
+    "metrics": Cue(
         r"metric\w*|latency|p9\d|percentile|\bcpu\b|memory usage|error rate|throughput|"
         r"prometheus|dashboard\w*|graph\w*|utili[sz]ation|req/s|requests per second",
-        re.IGNORECASE,
     ),
-    "logs": re.compile(r"\blog\w*|stack ?trace|exception\w*", re.IGNORECASE),
-    "traces": re.compile(r"\btrac(?:e|es|ing)\b|\bspans?\b|jaeger", re.IGNORECASE),
+    "logs": Cue(r"\blog\w*|stack ?trace|exception\w*"),
+    "traces": Cue(r"\btrac(?:e|es|ing)\b|\bspans?\b|jaeger"),
 }
 
 #: words that tie a signal to an explanation
