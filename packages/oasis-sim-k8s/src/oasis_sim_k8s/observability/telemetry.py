@@ -297,8 +297,7 @@ def _pod_series(
         )
     specs = {c["name"]: c for c in pod["spec"].get("containers") or []}
     main = next(iter(specs), None)
-    workload = env.workload_of(pod)
-    hints = env.hints_for(pod)
+    workload, hints = env.workload_and_hints(pod)
     for cs in (pod.get("status") or {}).get("containerStatuses") or []:
         lb = {"namespace": ns, "pod": name, "container": cs["name"]}
         add("kube_pod_container_status_restarts_total", lb, cs.get("restartCount", 0))
