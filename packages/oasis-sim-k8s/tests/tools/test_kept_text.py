@@ -93,8 +93,12 @@ def test_subclasses_are_never_kept() -> None:
 def test_a_tuple_is_kept_for_json_only() -> None:
     """``marshal`` writes a tuple apart from a list; ``-o yaml`` keeps only plain trees."""
     for _ in range(2):
-        assert kept_text.kept("yaml", {"a": (1, 2)}, to_yaml_python) == to_yaml_python({"a": (1, 2)})
-        assert kept_text.kept("json", {"a": (1, 2)}, fmt._json_text) == fmt._json_text({"a": [1, 2]})
+        assert kept_text.kept("yaml", {"a": (1, 2)}, to_yaml_python) == to_yaml_python(
+            {"a": (1, 2)}
+        )
+        assert kept_text.kept("json", {"a": (1, 2)}, fmt._json_text) == fmt._json_text(
+            {"a": [1, 2]}
+        )
     assert [key[0] for key in kept_text._KEPT] == ["json"]
 
 

@@ -240,7 +240,9 @@ class Environment:
         dep = self.owner_deployment(pod)
         if dep is not None:
             meta = dep["metadata"]
-            return meta["name"], self.facts.get(("deployments", meta["namespace"], meta["name"]), {})
+            return meta["name"], self.facts.get(
+                ("deployments", meta["namespace"], meta["name"]), {}
+            )
         pfacts = self.facts.get(("pods", pod["metadata"]["namespace"], pod["metadata"]["name"]), {})
         return pfacts.get("workload"), pfacts
 
