@@ -173,8 +173,13 @@ def as_list(items: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _list_doc(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``-o json|yaml`` document of a list of objects (:func:`output_object`)."""
+    return for_output(as_list(items))
+
+
 def to_json(obj: Any) -> str:
-    return kept("json", for_output(obj), _json_text)
+    return kept("json", obj, for_output, _json_text)
 
 
 def _json_text(doc: Any) -> str:
@@ -349,7 +354,7 @@ def to_yaml(obj: Any) -> str:
     differently, else the Python emitter; the bytes are the same either way (issue 31: the
     Python emitter was a tenth of a whole evaluation's CPU). A text made before for an equal
     document is served again (:mod:`.kept_text`)."""
-    return kept("yaml", for_output(obj), _yaml_text)
+    return kept("yaml", obj, for_output, _yaml_text)
 
 
 def _yaml_text(doc: Any) -> str:
@@ -368,13 +373,14 @@ def output_object(
     """``-o json|yaml|name|jsonpath=...|custom-columns=...`` for one object or a list."""
     single = isinstance(obj, dict)
     items: list[dict[str, Any]] = [obj] if isinstance(obj, dict) else list(obj)
-    doc: Any = for_output(obj) if single else as_list(items)
     kind, _, arg = fmt.partition("=")
-    if kind in ("json", "yaml"):  # one object's doc is in for_output form already (issue 30:
-        # it was made twice); a List gets its own key order and empty fields dropped; both
-        # of fresh containers, so a text made before for an equal document is served again
+    if kind in ("json", "yaml"):  # a List gets its own key order and empty fields dropped; a
+        # text made before from an equal object or list is served again (:mod:`.kept_text`)
         text = _json_text if kind == "json" else _yaml_text
-        return kept(kind, doc if single else for_output(doc), text)
+        if single:
+            return kept(kind, obj, for_output, text)
+        return kept(f"{kind} list", items, _list_doc, text)
+    doc: Any = for_output(obj) if single else as_list(items)
     if kind == "name":
         return "".join(
             f"{kind_label(plural or _plural(i))}/{i['metadata']['name']}\n" for i in items

@@ -2,15 +2,16 @@
 session 34: the emission was a tenth of a gamer's run, and gamer after gamer reads the same
 objects of the same scenarios at the same pinned clock).
 
-The key is the document's ``marshal`` bytes (version 2: no references, no sharing): equal
-bytes decode to the same tree, key order, exact types (``1``, ``1.0`` and ``True`` apart)
-and values, and ``marshal`` refuses a subclass of ``dict``, ``list`` or ``str``. The text is
-a pure function of that tree but for one thing, a container met twice (an alias in
-``-o yaml``): a YAML text is kept only from a document proved plain (:func:`plain`: exact
-JSON types, no container twice), and the documents asked for are made of fresh containers
-(``k8s_format.for_output`` copies every dict and list), so a tree equal to a plain one is
-plain too. A JSON text is the same for any tree of equal value (``json`` repeats a shared
-container). At most :data:`BUDGET` bytes of keys and texts a process, least recently used
+The key is the ``marshal`` bytes of what the document is made from (version 2: no
+references, no sharing): equal bytes decode to the same tree, key order, exact types (``1``,
+``1.0`` and ``True`` apart) and values, and ``marshal`` refuses a subclass of ``dict``,
+``list`` or ``str``. The document is a function of that value (``k8s_format.for_output``,
+which copies every dict and list, so no container of it is met twice whatever the source
+shares), and the text a function of the document but for one thing, a container met twice
+(an alias in ``-o yaml``) or a type ``_nodes`` does not lay out: a YAML text is kept only
+from a document proved plain (:func:`plain`: exact JSON types, no container twice), and a
+document made from an equal source is then plain too. A JSON text is the same for any
+document of equal value (``json`` repeats a shared container). At most :data:`BUDGET` bytes of keys and texts a process, least recently used
 dropped first.
 """
 
@@ -57,21 +58,23 @@ def plain(doc: Any) -> bool:
     return True
 
 
-def kept(kind: str, doc: Any, emit: Callable[[Any], str]) -> str:
-    """``emit(doc)``, the ``kind`` (``yaml`` or ``json``) text of a document made of fresh
-    containers, from the texts kept (module doc)."""
+def kept(kind: str, source: Any, build: Callable[[Any], Any], emit: Callable[[Any], str]) -> str:
+    """``emit(build(source))``, the ``kind`` (``yaml`` or ``json``, of an object or a ``... list``) text of the document
+    ``build`` makes of ``source`` (``k8s_format.for_output``: a function of its value, every
+    container fresh), from the texts kept by ``source``'s value (module doc)."""
     try:
-        key = (kind, marshal.dumps(doc, 2))
+        key = (kind, marshal.dumps(source, 2))
     except ValueError:  # a type marshal refuses (a subclass, an object): made every time
-        return emit(doc)
+        return emit(build(source))
     with _LOCK:
         text = _KEPT.get(key)
         if text is not None:
             _KEPT.move_to_end(key)
             STATS["hits"] += 1
             return text
+    doc = build(source)
     text = emit(doc)
-    if kind == "yaml" and not plain(doc):
+    if kind.startswith("yaml") and not plain(doc):
         return text
     size = len(key[1]) + len(text) + 200
     with _LOCK:
