@@ -234,6 +234,18 @@ class Environment:
             ("pods", pod["metadata"]["namespace"], pod["metadata"]["name"]), {}
         ).get("workload")
 
+    def workload_and_hints(self, pod: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+        """:meth:`workload_of` and :meth:`hints_for` with one owner lookup (the metrics ask
+        both of every pod at every sample: issue 30, session 34)."""
+        dep = self.owner_deployment(pod)
+        if dep is not None:
+            meta = dep["metadata"]
+            return meta["name"], self.facts.get(
+                ("deployments", meta["namespace"], meta["name"]), {}
+            )
+        pfacts = self.facts.get(("pods", pod["metadata"]["namespace"], pod["metadata"]["name"]), {})
+        return pfacts.get("workload"), pfacts
+
     def workload_pods(self, ns: str, deployment: str) -> list[dict[str, Any]]:
         """The pods of a Deployment (what ``kubectl logs deploy/x`` picks from), Running first."""
         pods = [

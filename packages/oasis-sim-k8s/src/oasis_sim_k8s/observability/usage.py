@@ -48,8 +48,7 @@ def pod_usage(
     at = env.clock.seconds() if at is None else at
     ns, name = pod["metadata"]["namespace"], pod["metadata"]["name"]
     raw = env.store.raw("pods", ns, name) or pod
-    workload = env.workload_of(raw)
-    hints = env.hints_for(raw)
+    workload, hints = env.workload_and_hints(raw)
     out = {}
     running = {
         cs["name"]

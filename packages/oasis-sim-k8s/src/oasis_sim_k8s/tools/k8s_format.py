@@ -16,6 +16,7 @@ from ..cluster.clock import parse_ts
 from ..cluster.quantity import cpu_millis, mem_bytes
 from ..cluster.store import KINDS
 from .jsonpath import JsonPathError, evaluate_template
+from .kept_text import kept
 
 #: plural -> how ``-o name`` and multi-kind tables name the kind
 GROUP_SUFFIX = {
@@ -172,8 +173,13 @@ def as_list(items: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _list_doc(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``-o json|yaml`` document of a list of objects (:func:`output_object`)."""
+    return for_output(as_list(items))
+
+
 def to_json(obj: Any) -> str:
-    return _json_text(for_output(obj))
+    return kept("json", obj, for_output, _json_text)
 
 
 def _json_text(doc: Any) -> str:
@@ -346,8 +352,9 @@ def to_yaml_python(obj: Any) -> str:
 def to_yaml(obj: Any) -> str:
     """``-o yaml``: libyaml when present and the document holds nothing it could lay out
     differently, else the Python emitter; the bytes are the same either way (issue 31: the
-    Python emitter was a tenth of a whole evaluation's CPU)."""
-    return _yaml_text(for_output(obj))
+    Python emitter was a tenth of a whole evaluation's CPU). A text made before for an equal
+    document is served again (:mod:`.kept_text`)."""
+    return kept("yaml", obj, for_output, _yaml_text)
 
 
 def _yaml_text(doc: Any) -> str:
@@ -366,12 +373,14 @@ def output_object(
     """``-o json|yaml|name|jsonpath=...|custom-columns=...`` for one object or a list."""
     single = isinstance(obj, dict)
     items: list[dict[str, Any]] = [obj] if isinstance(obj, dict) else list(obj)
-    doc: Any = for_output(obj) if single else as_list(items)
     kind, _, arg = fmt.partition("=")
-    if kind in ("json", "yaml"):  # one object's doc is in for_output form already (issue 30:
-        # it was made twice); a List gets its own key order and empty fields dropped
+    if kind in ("json", "yaml"):  # a List gets its own key order and empty fields dropped; a
+        # text made before from an equal object or list is served again (:mod:`.kept_text`)
         text = _json_text if kind == "json" else _yaml_text
-        return text(doc if single else for_output(doc))
+        if single:
+            return kept(kind, obj, for_output, text)
+        return kept(f"{kind} list", items, _list_doc, text)
+    doc: Any = for_output(obj) if single else as_list(items)
     if kind == "name":
         return "".join(
             f"{kind_label(plural or _plural(i))}/{i['metadata']['name']}\n" for i in items
