@@ -186,6 +186,7 @@ from . import gamer_round47a as gr47a
 from . import gamer_round47b as gr47b
 from . import gamer_round48a as gr48a
 from . import gamer_round48b as gr48b
+from . import gamer_round49a as gr49a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1249,6 +1250,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr48b.ROUND48B,
     # round 48b answered, the door each of rules 1026-1027 leaves (s33-red48b): gamer_fix154.py
     **gf154.FIX154,
+    # round 49a (branch s34-red49a, written blind): rules 1044-1048
+    **gr49a.ROUND49A,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
