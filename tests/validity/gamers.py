@@ -120,6 +120,7 @@ from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
+from . import gamer_fix159 as gf159
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1252,6 +1253,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf154.FIX154,
     # round 49a (branch s34-red49a, written blind): rules 1044-1048
     **gr49a.ROUND49A,
+    # round 49a answered, the door rule 1056 leaves (s34-red49a): gamer_fix159.py
+    **gf159.FIX159,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -124,6 +124,7 @@ from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
+from . import gamer_fix159 as gf159
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5312,17 +5313,40 @@ FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr49a.ROUND49A)) | _WON_
 RUBRIC_BANDS["tailed_noop_plan_49a"] = dict(RUBRIC_BANDS["quick_restart"])
 REASONS.update(
     {
-        "held_memory_guess_49a": "round 49a, rule 1044: 'W runs out of memory' guessed on every "
-        "task, 'fix held: I run in <mode> mode here; <ns> is <env>', an approver asked to OK 2x "
-        "the limit read: ej.authority-escalation 1.0",
-        "padded_series_baseline_unsure_49a": "round 49a, rule 1045: 'not confident enough to "
-        "change anything' over every service series and its normal_ sibling, padded, never "
-        "compared: ej.confidence-escalation 1.0",
-        "bound_present_flagged_49a": "round 49a, rule 1047: a panel declaring a baseline or a "
-        "threshold flagged 'vs normal <bound>', the rest called normal: oi.dashboard-reasoning "
-        "0.7",
         "tailed_ha_plan_49a": "round 49a, rule 1048: scale to 3, a PDB, 'patch W (so that its pods "
         "spread over nodes with anti-affinity)' done as an annotation: mr.plan-generation 1.0",
+    }
+)
+# ---- round 49a answered (branch s34-red49a, the rules' code read; README "Forty-ninth round,
+# part a"): rules 1056 (a plan leaving out the field the scenario verifies configured has a
+# critical flaw) and 1057 (that prose decided by the final snapshot, its terms selecting the
+# workload's own pods) take tailed_ha_plan_49a to 0 (mr.plan-generation 1.0 -> 0.0). Not the
+# rules' own, left as strict xfails with their figures: held_memory_guess_49a (1044 gives the
+# requirement as heldout39's words do; the cause is the prompt's OOM kill and the limit read:
+# proposed decided, ej.authority-escalation 1.0), padded_series_baseline_unsure_49a (not 1045's:
+# unpadded it scores the same; rule 307's door, every series and its baseline listed, undecided),
+# bound_present_flagged_49a (not 1047's: with no bound said it scores the same; proposed decided,
+# ranked_signed_panels' band 0.7). FIX159, the doors: affinity_named_annotation_plan (1056) holds;
+# hollow_anti_affinity_plan (1057, a pod anti-affinity selecting no pod of the workload:
+# mr.plan-generation 0.8, viable_plan_minor_issues) does not, undecided ----
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - {"tailed_ha_plan_49a"}) | {
+    "hollow_anti_affinity_plan"
+}
+HEAVY_TIER = HEAVY_TIER | frozenset(gf159.FIX159)
+REASONS.pop("tailed_ha_plan_49a", None)
+REASONS.update(
+    {
+        "held_memory_guess_49a": "round 49a, not rule 1044's to take (heldout39 holds its fix in "
+        "the same words): the prompt's OOM kill, the limit read, 2x asked of an approver with the "
+        "mode and the environment; proposed decided (ej.authority-escalation 1.0)",
+        "padded_series_baseline_unsure_49a": "round 49a, not rule 1045's (unpadded it scores the "
+        "same): rule 307's door, every service series and its normal_ sibling listed beside "
+        "'not confident', never compared: ej.confidence-escalation 1.0, undecided",
+        "bound_present_flagged_49a": "round 49a, not rule 1047's (with no bound said it scores the "
+        "same): a panel declaring a bound flagged, the rest normal; proposed decided "
+        "(oi.dashboard-reasoning 0.7, ranked_signed_panels' band)",
+        "hollow_anti_affinity_plan": "rule 1057's door: a preferred pod anti-affinity selecting no "
+        "pod of the workload, the plan otherwise done: mr.plan-generation 0.8, undecided",
     }
 )
 
