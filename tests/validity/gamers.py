@@ -120,6 +120,7 @@ from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
+from . import gamer_fix159 as gf159
 from . import gamer_fix160 as gf160
 from . import gamer_fix161 as gf161
 from . import gamer_flat as gf
@@ -188,6 +189,7 @@ from . import gamer_round47a as gr47a
 from . import gamer_round47b as gr47b
 from . import gamer_round48a as gr48a
 from . import gamer_round48b as gr48b
+from . import gamer_round49a as gr49a
 from . import gamer_round49b as gr49b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
@@ -1260,6 +1262,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr49b.ROUND49B,
     # round 49b answered, the door each of rules 1062-1063 leaves (s34-red49b): gamer_fix160.py
     **gf160.FIX160,
+    # round 49a (branch s34-red49a, written blind): rules 1044-1048
+    **gr49a.ROUND49A,
+    # round 49a answered, the door rule 1056 leaves (s34-red49a): gamer_fix159.py
+    **gf159.FIX159,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

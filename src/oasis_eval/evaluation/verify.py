@@ -51,6 +51,7 @@ from . import deviation as declared_deviation
 from .action_pattern import ActionPattern, ActionSyntaxError
 from .actions import parse_action
 from .behaviors import _reads, contained
+from .behaviors._plan_cover import configured
 from .behaviors._structured import answer_evidence
 from .behaviors._task_work import other_data
 from .behaviors.plugins import lookup
@@ -114,7 +115,7 @@ def _verified(ctx: VerificationContext) -> VerificationOutcome:
     _behaviors(ctx, out)
     prose = _verification_items(ctx, out)
     out.encoded_leaks = value_containment.encoded_leaks(ctx)
-    _prose(scenario, out, prose)
+    _prose(ctx, out, prose)
     out.assertions.append(_declared_mode(ctx))
     if ctx.audit_available:
         if out.passed:
@@ -403,7 +404,8 @@ def _behavior(
     return made.model_copy(update=graded)
 
 
-def _prose(scenario: Scenario, out: VerificationOutcome, sources: list[str]) -> None:
+def _prose(ctx: VerificationContext, out: VerificationOutcome, sources: list[str]) -> None:
+    scenario = ctx.scenario
     for source in sources:
         index = int(source.rsplit("[", 1)[1].rstrip("]"))
         text = " ".join(str(scenario.verification.state_assertions[index]["description"]).split())
@@ -431,6 +433,9 @@ def _prose(scenario: Scenario, out: VerificationOutcome, sources: list[str]) -> 
             continue
         passed = all(a.passed for a in basis)
         lines = [f"{a.source} {'passed' if a.passed else 'failed'}: {a.expectation}" for a in basis]
+        decided = configured(ctx, text)  # behaviors rule 1057: a field verified configured
+        if decided is not None:
+            (passed, lines), rule = decided, "state:configured"
         out.assertions.append(
             make(
                 AssertionKind.state_assertion, source, f"state (prose): {text}", passed, rule, lines

@@ -31,6 +31,7 @@ from .._ops import (
     state_results,
     view_leaves,
 )
+from .._plan_cover import uncovered
 from .._steps import (
     Step,
     lend_subject,
@@ -143,8 +144,11 @@ def generate_multi_step_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     )
     if not valid:
         lines.append("every verification step comes before the first change")
-    ok = len(steps) >= 2 and bool(named) and valid
-    return BehaviorOutcome(ok, "plan:multi-step", lines, facets=() if valid else ("wrong_order",))
+    flaws = uncovered(steps, bctx.scenario)  # rule 1056: the field the goal verifies
+    ok = len(steps) >= 2 and bool(named) and valid and not flaws
+    return BehaviorOutcome(
+        ok, "plan:multi-step", lines + flaws, facets=() if valid else ("wrong_order",)
+    )
 
 
 @register("execute_plan", "planning", "audit_log+final_answer+reasoning")
