@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 
+#: an action's key, as `_ops.Key`: (resource, object name, namespace)
+Key = tuple[str | None, str | None, str | None]
+
 #: a block's tool line and its input line (``Action: kubectl``, ``Action Input: kubectl ...``)
 ACTION = re.compile(r"^\s*Action:\s*\S", re.IGNORECASE)
 ACTION_INPUT = re.compile(r"^\s*Action Input:\s*\S", re.IGNORECASE)
@@ -22,7 +25,7 @@ THOUGHT_MOST = 6
 
 
 def block_thought(
-    lines: list[str], i: int, cls: str = "", key: tuple = (None, None, None)
+    lines: list[str], i: int, cls: str = "", key: Key = (None, None, None)
 ) -> list[str]:
     """The thought opening the block of ``lines[i]``: the lines from the nearest ``Thought:``
     line above up to the block's ``Action:`` line, when ``lines[i]`` is that ``Action:`` line
@@ -168,7 +171,7 @@ def kubectl_target(command: str) -> tuple[tuple[str, ...], str | None] | None:
     return tuple(_plural(r) for r in res.split(",") if r), name
 
 
-def own_call(tool: str, given: str, cls: str, key: tuple) -> bool:
+def own_call(tool: str, given: str, cls: str, key: Key) -> bool:
     """The block's call (its tool and input) is the action's own: a kubectl command on the
     action's resource and object, a logs tool for a logs read, the metrics tool's alerts for
     an alerts query (its other queries for a metrics one), the tracing or dashboard tool for
