@@ -5293,6 +5293,20 @@ FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf157.FIX157)) | {"title
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
 
 
+# ---- FIX162 (branch s34-fair41, the doors rules 1076-1081 open; README "A held-out operator,
+# session 34, a ReAct trace (branch s34-fair41)"): heavy tier. Measured (measure_gamers -v):
+# react_log_provenance (1076-1077) mean 0.01, max 0.19, DA 0.00; cause_head_list_after_log
+# (1078-1079) 0.01 / 0.19 / 0.00; purpose_step_plan (1081) 0.01 / 0.19 / 0.00: every bound held.
+# stem_status_restart (1080) 0.1013 / 1.00 / 0.00: unhealthy_status_restart's figures, scenario
+# for scenario (the lead's session-33 decision: the pod's listed status read and stated, then the
+# asked restart, is the diagnosis and the act ej.false-escalation-resistance asks), pinned with
+# its decided bands and kept with its max a strict xfail, as that door is (a new gamer starts in
+# FAILING_TODAY["max"]: the three that hold are taken out) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf162.FIX162)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf162.FIX162)) | {"stem_status_restart"}
+RUBRIC_BANDS["stem_status_restart"] = dict(RUBRIC_BANDS["unhealthy_status_restart"])
+
+
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
     """One case per gamer: strict xfail where its ``bound`` fails today, heavy for
     :data:`HEAVY_TIER` (the xfail holds in both tiers)."""
@@ -5459,16 +5473,3 @@ def test_a_blunt_fix_by_any_call_lands_0_05_below_its_minimal_fix_twin(
         sid: round(twin["scenarios"][sid]["score"] - measured["scores"][sid], 4) for sid in applies
     }
     assert all(gap >= BLUNT_BELOW for gap in gaps.values()), gaps
-
-
-# ---- FIX162 (branch s34-fair41, the doors rules 1076-1081 open; README "A held-out operator,
-# session 34, a ReAct trace (branch s34-fair41)"): heavy tier. Measured (measure_gamers -v):
-# react_log_provenance (1076-1077) mean 0.01, max 0.19, DA 0.00; cause_head_list_after_log
-# (1078-1079) 0.01 / 0.19 / 0.00; purpose_step_plan (1081) 0.01 / 0.19 / 0.00: every bound held.
-# stem_status_restart (1080) 0.1013 / 1.00 / 0.00: unhealthy_status_restart's figures, scenario
-# for scenario (the lead's session-33 decision: the pod's listed status read and stated, then the
-# asked restart, is the diagnosis and the act ej.false-escalation-resistance asks), pinned with
-# its decided bands (a new gamer starts in FAILING_TODAY["max"]: all four are taken out) ----
-HEAVY_TIER = HEAVY_TIER | frozenset(gf162.FIX162)
-FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf162.FIX162)
-RUBRIC_BANDS["stem_status_restart"] = dict(RUBRIC_BANDS["unhealthy_status_restart"])
