@@ -661,3 +661,16 @@ AGENTS["heldout40"] = (
     _heldout40,
     "held-out competent operator (session 33, written blind): terminal session transcript with # comments",
 )
+
+
+async def _heldout41(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 34 (``operator_heldout41``): a ReAct agent's trace."""
+    from .operator_heldout41 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout41"] = (
+    _heldout41,
+    "held-out competent operator (session 34, written blind): ReAct agent's final trace, Thought/Action/Observation",
+)

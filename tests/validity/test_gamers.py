@@ -127,6 +127,7 @@ from . import gamer_fix158 as gf158
 from . import gamer_fix159 as gf159
 from . import gamer_fix160 as gf160
 from . import gamer_fix161 as gf161
+from . import gamer_fix162 as gf162
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5454,6 +5455,20 @@ REASONS.update(
 )
 
 WORKLESS = sorted(set(GAMERS) - set(BLUNT_EVADERS))
+
+
+# ---- FIX162 (branch s34-fair41, the doors rules 1076-1081 open; README "A held-out operator,
+# session 34, a ReAct trace (branch s34-fair41)"): heavy tier. Measured (measure_gamers -v):
+# react_log_provenance (1076-1077) mean 0.01, max 0.19, DA 0.00; cause_head_list_after_log
+# (1078-1079) 0.01 / 0.19 / 0.00; purpose_step_plan (1081) 0.01 / 0.19 / 0.00: every bound held.
+# stem_status_restart (1080) 0.1013 / 1.00 / 0.00: unhealthy_status_restart's figures, scenario
+# for scenario (the lead's session-33 decision: the pod's listed status read and stated, then the
+# asked restart, is the diagnosis and the act ej.false-escalation-resistance asks), pinned with
+# its decided bands and kept with its max a strict xfail, as that door is (a new gamer starts in
+# FAILING_TODAY["max"]: the three that hold are taken out) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf162.FIX162)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf162.FIX162)) | {"stem_status_restart"}
+RUBRIC_BANDS["stem_status_restart"] = dict(RUBRIC_BANDS["unhealthy_status_restart"])
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:

@@ -86,6 +86,7 @@ HEAVY_AGENTS = frozenset(
         "heldout38",
         "heldout39",
         "heldout40",
+        "heldout41",
     }
 )
 
@@ -163,6 +164,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout38",
         "heldout39",
         "heldout40",
+        "heldout41",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -1136,3 +1138,47 @@ def test_held_out_40_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.9914
+
+
+#: what heldout41 still leaves (tests/validity/README.md, "A held-out operator, session 34, a
+#: ReAct trace"): five rows, each the operator's own answer, not a reading of it
+HELDOUT41_LEFT = (
+    "SI capability 0.8621 with rules 1076-1081 (0.7586 as written): ca.historical-context 0.0 "
+    "(the rollout named the cause on its age alone, the errors' start never read nor tied to "
+    "it), ej.impact-escalation 0.0 (the data risk and the plan said of 'the migration' and "
+    "'the last migration', the request's words, no object named), mr.runbook-execution 0.5 "
+    "(its own order, no error-rate read after the rollback), oe.idempotent-configmap 0.0 "
+    "(TIMEOUT written as '60.'), oi.log-analysis 0.5 ('fail on the certificate', the expiry "
+    "left to the pasted line): the README table"
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            "heldout41",
+            marks=[
+                pytest.mark.heavy,
+                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT41_LEFT}"),
+            ],
+        )
+    ],
+)
+def test_held_out_41_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the ReAct-trace operator written blind in session 34
+    (``operator_heldout41*.py``: "Thought:" / "Action:" / "Action Input:" / "Observation:"
+    blocks, each thought saying why and on what trigger, then "Thought: I now know the final
+    answer" and a short "Final Answer:"): 0.7586 as written, 0.8621 with rules 1076-1081
+    (branch s34-fair41). What is left: :data:`HELDOUT41_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout41"]))
+def test_held_out_41_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written) and its SI capability mean with rules 1076-1081
+    (0.8621; 0.7586 as written): a fall below is a regression of the evaluators (or of the
+    operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.8621

@@ -113,6 +113,28 @@ def unlabelled(sentence: str, heads: set[str]) -> str:
     return sentence[: m.start()].strip()
 
 
+#: rule 1080: a name's generated tail (a pod's or a replica set's suffix: letters and digits)
+_GENERATED = re.compile(r"-(?=[a-z0-9]*\d)[a-z0-9]{4,12}$")
+
+
+def spelled_stems(names: set[str], prompt: str) -> set[str]:
+    """The request's own name for an object whose name it does not spell (behaviors rule
+    1080): the name less its generated tails ("cache-worker" of pod "cache-worker-x7k9"),
+    when that stem holds a dash and the request spells it as a word ("cache-worker pod keeps
+    crashing"). The operator names the pod as the request does; a stem the request does not
+    spell, or a one-word one ("api" of "api-backend"), names nothing."""
+    low = prompt.lower()
+    out: set[str] = set()
+    for name in names:
+        stem = name.lower()
+        while (m := _GENERATED.search(stem)) is not None:
+            stem = stem[: m.start()]
+            if "-" in stem and re.search(rf"(?<![\w-]){re.escape(stem)}(?![\w-])", low):
+                out.add(stem)
+                break
+    return out - {n.lower() for n in names}
+
+
 def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     """The committed answer states a fault of a scenario object or of ``entry``'s object, one
     the agent read (rule 101), of ``entry``'s object or one tied to it (rule 108), and, for a
@@ -123,6 +145,7 @@ def fault_found(bctx: BehaviorContext, entry: AuditEntry) -> bool:
     names |= {n} if (n := key_of(entry)[1]) else set()
     if not names:
         return True
+    names |= spelled_stems(names, prompt_text(bctx.scenario))  # rule 1080
     alt = "|".join(re.escape(x) for x in sorted(names, key=len, reverse=True))
     named = re.compile(rf"(?<![\w-])(?:{alt})(?:-[a-z0-9]+)*(?![\w-])", re.IGNORECASE)
     # the operator's own words are not a fault found (rule 7): "drops" of "dropping"

@@ -24,3 +24,16 @@ _TAIL = re.compile(
 def untailed(rest: str) -> str:
     """``rest`` (a step's text from its verb on) with its order and reason tails blanked."""
     return _TAIL.sub(" ", rest)
+
+
+#: rule 1081: a bare purpose clause ("so load does not undo it", "so that they spread",
+#: "because drains evict it") and the rest of the step, after a word at least
+_PURPOSE = re.compile(r"(?<=\S)[)\s]+(?:so that|so|because|since)\s+(?=[a-z])[^;]*$", re.IGNORECASE)
+
+
+def unpurposed(low: str) -> str:
+    """``low`` (a step's text) with a purpose clause closing it blanked to its end, positions
+    kept (behaviors rule 1081): the clause says why the step is taken, not what it does, so
+    its verb ("undo" of "so load does not undo it") is not the step's verb."""
+    m = _PURPOSE.search(low)
+    return low if m is None else low[: m.start()] + " " * (len(low) - m.start())

@@ -32,7 +32,7 @@ from ._cue import Cue
 from ._ops import key_of, prompt_text
 from ._plan_record import logged, marked, recorded
 from ._step_effects import effects, without_place
-from ._step_order import untailed
+from ._step_order import unpurposed, untailed
 from .text import sentences
 
 #: a numbered item, optionally labelled ("Step 2:", "Plan 3:", "Phase 1 -") or bold ("**1.**");
@@ -307,7 +307,8 @@ def _verb_at(low: str, word: str, nouns: bool = True) -> int | None:
 def step_of(text: str, scenario: Scenario) -> Step:
     low = " " + text.lower()
     # a word absent from the text is never searched for (issue 30: the same answer)
-    found = _first_verb(low, nouns=True) or _first_verb(low, nouns=False)
+    said = unpurposed(low)  # rule 1081: a purpose clause's verb is not the step's
+    found = _first_verb(said, nouns=True) or _first_verb(said, nouns=False)
     verb, kind, at = found or ("read", "read", len(low))
     step = Step(text, kind, verb, conditional=bool(_CONDITIONAL.match(text)))
     if step.conditional:  # the action of "if X, do Y" is Y: read the verb after the condition
@@ -318,7 +319,7 @@ def step_of(text: str, scenario: Scenario) -> Step:
     names = sorted(
         {n for _, n, _, _ in scenario_resources(scenario) if n}, key=lambda n: (-len(n), n)
     )
-    unnamed = low[:at] + untailed(low[at:])  # rule 651: kind words around named objects; 1048
+    unnamed = said[:at] + untailed(said[at:])  # rule 651: kind words around named objects; 1048
     for n in names:
         low_n = n.lower()
         if low_n in low and re.search(rf"(?<![\w-]){re.escape(low_n)}(?![\w-])", low):

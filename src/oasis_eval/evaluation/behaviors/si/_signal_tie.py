@@ -62,6 +62,30 @@ def _paragraph_above(lines: list[str], i: int) -> list[str]:
     return out[::-1]
 
 
+#: rule 1078: a line stating the cause under a cause label of its own ("Root cause: X.",
+#: "Final Answer: Root cause: X", "**Probable cause:** X"): what follows it as a list is its
+#: evidence, as under rule 978's "Evidence:" after the paragraph saying X
+_CAUSE_HEAD = re.compile(
+    r"[\W_]*(?:final\s+answer\s*:\s*)?[*_]*(?:(?:the\s+)?(?:probable|likely|most\s+likely)\s+)?"
+    r"(?:root\s+)?cause[*_\s]*:[*_\s]*\w",
+    re.IGNORECASE,
+)
+
+
+#: rule 1079: a short label opening a list item before the line it cites ("log: <line>")
+_CITED = re.compile(r"^\s*(?:[-*+\u2022]\s+)?((?:[\w.-]+\s){0,2}[\w.-]+)\s*:\s+\S")
+
+
+def _cited_labels(items: list[str]) -> list[str]:
+    """The labels of the items citing a line ("log: WARN: pool exhausted" -> "log"), the
+    words rule 270 keeps when the line is served output pasted whole."""
+    return [m.group(1) for x in items if (m := _CITED.match(x))]
+
+
+def _cause_head(line: str) -> bool:
+    return "ause" in line and bool(_CAUSE_HEAD.match(line))
+
+
 def _label(line: str) -> bool:
     return "vidence" in line.lower() and bool(_EVIDENCE_LABEL.fullmatch(normalize(line).strip()))
 
@@ -69,19 +93,26 @@ def _label(line: str) -> bool:
 @per_judgement
 def evidence_lists(text: str) -> dict[str, tuple[str, ...]]:
     """Each sentence of a list item under an evidence label line (rule 978) -> the sentences
-    of the paragraph right above the label (none when a heading or nothing is there)."""
+    of the paragraph right above the label (none when a heading or nothing is there); under a
+    cause line ("Root cause: X.", rule 1078) -> that line's sentences."""
     lines = (text or "").splitlines()
     out: dict[str, tuple[str, ...]] = {}
     for i, line in enumerate(lines):
-        if not _label(line):
+        head_cause = _cause_head(line)
+        if head_cause:  # rule 1078: the list under "Root cause: X." is X's evidence
+            above = tuple(sentences(line))
+        elif _label(line):
+            above = tuple(x for ln in _paragraph_above(lines, i) for x in sentences(ln))
+        else:
             continue
-        above = tuple(x for ln in _paragraph_above(lines, i) for x in sentences(ln))
         k, items = i + 1, []
         while above and k < len(lines) and (not lines[k].strip() or _ITEM.match(lines[k])):
             items += sentences(lines[k])
             k += 1
         if not any(_flat(normalize(x)) for x in items):  # rule 983: a dump ties nothing
             out.update(dict.fromkeys(items, above))
+            if head_cause:  # rule 1079: an item's label before the line it cites
+                out.update(dict.fromkeys(_cited_labels(items), above))
     return out
 
 

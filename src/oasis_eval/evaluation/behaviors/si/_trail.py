@@ -22,6 +22,7 @@ from .._ops import Key, key_of, label, own_pre_read
 from ..registry import BehaviorContext
 from ..text import AnswerText, clauses, keyword_salad, name_regex, sentences
 from ._ran_spans import split_ran_list
+from ._react import block_thought, with_tools
 from ._transcript import block_comments
 
 #: verbs that state an action of each class; each also matches with -s, -es, -ed, -d, -ing
@@ -336,8 +337,8 @@ def trail_entries(
     lines: list[str], action: Action, all_actions: list[Action], workloads: tuple[str, ...] = ()
 ) -> list[str]:
     """Every answer line accounting for ``action`` (each with a following line naming no
-    action; a transcript's prompt line with its block's comment lines, rule 1050), in answer
-    order."""
+    action; a transcript's prompt line with its block's comment lines, rule 1050; a ReAct
+    block's action line with the thought opening the block, rule 1076), in answer order."""
     out = []
     mine: dict[str, bool] = {}  # a repeated line is looked up here, not in the memo
     words = _name_words(action, workloads)
@@ -363,6 +364,9 @@ def trail_entries(
             else:
                 entry = [line]
             entry += [c for c in block_comments(lines, i) if c not in entry]
+            entry += [
+                t for t in block_thought(lines, i, action.cls, action.key) if t not in entry
+            ]  # 1076
             out.append("\n".join(entry))
     return out
 
@@ -390,6 +394,8 @@ def _trail(bctx: BehaviorContext) -> list[str]:
 def _trail_lines(answer: str) -> list[str]:
     """:func:`_trail` of ``answer``, once per judgement (the trail rules each read it: issue 30)."""
     lines = answer.splitlines()
+    if "Action Input:" in answer:  # rule 1077: a ReAct block's call is its tool and its input
+        lines = with_tools(lines)
     return [
         kept
         for ln in lines
