@@ -179,3 +179,13 @@ def test_a_verbless_step_with_a_purpose(plan_scenario) -> None:  # type: ignore[
     assert "horizontalpodautoscalers" in step.resources
     scale = step_of("scale payment-service 1 -> 3 replicas so they spread", plan_scenario)
     assert scale.verb == "scale"  # the step's own verb, before the clause, as before
+
+
+def test_because_of_opens_a_phrase_not_a_purpose_clause() -> None:
+    """Rule 1081 with rules 1056 and 1048 (session 34's merge): heldout28's "Next, because of
+    your request, I told the cluster to keep W's copies on different machines (anti-affinity)
+    so ..." is a write step naming the affinity; "because of" blanked it whole before."""
+    low = " next, because of your request, i told the cluster to keep w's copies apart"
+    assert unpurposed(low) == low
+    kept = unpurposed(" pin the replicas, because drains evict it")
+    assert "evict" not in kept and "pin the replicas" in kept

@@ -27,8 +27,11 @@ def untailed(rest: str) -> str:
 
 
 #: rule 1081: a bare purpose clause ("so load does not undo it", "so that they spread",
-#: "because drains evict it") and the rest of the step, after a word at least
-_PURPOSE = re.compile(r"(?<=\S)[)\s]+(?:so that|so|because|since)\s+(?=[a-z])[^;]*$", re.IGNORECASE)
+#: "because drains evict it") and the rest of the step, after a word at least; "because of"
+#: opens a phrase, no clause ("Next, because of your request, I raised W ...": heldout28)
+_PURPOSE = re.compile(
+    r"(?<=\S)[)\s]+(?:so that|so|because(?!\s+of\b)|since)\s+(?=[a-z])[^;]*$", re.IGNORECASE
+)
 
 
 def unpurposed(low: str) -> str:
