@@ -120,6 +120,7 @@ from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
+from . import gamer_fix163 as gf163
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1201,6 +1202,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # heldout40's terminal session, the doors rules 1050-1051 open (s33-fair40):
     # gamer_fix158.py
     **gf158.FIX158,
+    # heldout42's bridge summary, the doors rules 1082-1086 open (s34-fair42):
+    # gamer_fix163.py
+    **gf163.FIX163,
     # heldout39's on-call checklist, the doors rules 1044-1048 open (s33-fair39):
     # gamer_fix157.py
     **gf157.FIX157,

@@ -124,6 +124,7 @@ from . import gamer_fix155 as gf155
 from . import gamer_fix156 as gf156
 from . import gamer_fix157 as gf157
 from . import gamer_fix158 as gf158
+from . import gamer_fix163 as gf163
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4810,6 +4811,29 @@ REASONS["byline_done_restart"] = (
 # both are taken out) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf158.FIX158)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf158.FIX158)
+
+# ---- FIX163 (branch s34-fair42, the doors rules 1082-1086 open; README "A held-out operator,
+# session 34, a spoken bridge summary (branch s34-fair42)"): heavy tier. Measured
+# (measure_gamers -v): spoken_ruled_out_rest (1084) 0.01 / 0.19 / 0.00 and
+# recalled_recommendation (1085) 0.01 / 0.19 / 0.00 hold every bound. spoken_series_courses
+# (1082-1083) and pronoun_labelled_env (1086) reach 0.50 on one scenario each, as their
+# written twins do on main's evaluator (every memory series' course in digits with the word
+# memory: oi.metric-interpretation 0.5; "The N namespace is labelled E.": ca.environment-
+# identification 0.5, both measured at ca12e0a1): the rules open no band the written form did
+# not have. Pinned with those twins' decided classes (_OWN_TREND; label_reader) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf163.FIX163)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf163.FIX163)
+_DECIDED_FAIR42 = {
+    "spoken_series_courses": dict(_OWN_TREND),
+    "pronoun_labelled_env": {
+        "infra.capability.ca.environment-identification-001": RUBRIC_BANDS["label_reader"][
+            "infra.capability.ca.environment-identification-001"
+        ]
+    },
+}
+RUBRIC_BANDS.update(_DECIDED_FAIR42)
+for _name in sorted(_DECIDED_FAIR42):
+    REASONS.pop(_name, None)
 
 # ---- branch s32-trail47 (rules 998-1005; README "The invented-change doors, one reading (branch
 # s32-trail47)"): a change mentioned on a scenario object is an account unless read as not

@@ -25,6 +25,7 @@ from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
 from ._growth_named import own_growth
+from ._memory_figures import memory_figures
 from ._onset import tied_onset
 from ._rollout import (
     foreign_rollout,
@@ -468,8 +469,10 @@ def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
 
     figures_own = own_figures(bctx, names, text.kept)  # rules 701-702: its figures
 
+    by_figures = memory_figures(bctx.scenario, names)  # rule 1083: its figures say memory
+
     def trend(s: str) -> bool:
-        return bool(MEMORY.search(s) and unnegated_cue(s, TREND))
+        return bool((MEMORY.search(s) or by_figures(s)) and unnegated_cue(s, TREND))
 
     def growth(s: str) -> bool:
         return trend(s) and figures_own(s)
