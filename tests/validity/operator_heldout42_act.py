@@ -94,8 +94,6 @@ def _pairs(prompt: str) -> dict[str, str]:
         r"\b(?:set|change|update)\s+([A-Z][A-Z0-9_]{2,})\s+to\s+\"?([\w.:/-]+)\"?", prompt, re.I
     ):
         pairs[k] = v
-    # a value ending its sentence ("TIMEOUT=60. Don't ...") keeps no full stop
-    pairs = {k: v.rstrip(".") for k, v in pairs.items()}
     for k in re.findall(r"\b(?i:enable)\s+(?:(?i:the)\s+)?([A-Z][A-Z0-9_]{2,})\b", prompt):
         pairs.setdefault(k, "true")
     for k in re.findall(r"\b(?i:disable)\s+(?:(?i:the)\s+)?([A-Z][A-Z0-9_]{2,})\b", prompt):
