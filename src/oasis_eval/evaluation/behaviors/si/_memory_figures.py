@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ....spec.scenario import Scenario
 from .. import findings
 from .._series_figures import byte_figures, near
 
 
-def memory_figures(scenario: object, names: Iterable[str]) -> Callable[[str], bool]:
+def memory_figures(scenario: Scenario, names: Iterable[str]) -> Callable[[str], bool]:
     """A predicate: the sentence gives a byte figure of a memory series of ``names``."""
     keep = set(names)
     values = [
