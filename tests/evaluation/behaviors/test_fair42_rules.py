@@ -81,6 +81,9 @@ def test_a_course_said_by_the_series_own_figures(ev) -> None:  # type: ignore[no
     assert ev.run(s, "identify_memory_growth_trend", answer=spoken).exhibited
     other = "The worry is memory. data-processor went from 40Mi to 90Mi over the last six hours."
     assert not ev.run(s, "identify_memory_growth_trend", answer=other).exhibited  # not its figures
+    # no memory word just before: a line of a report (rule 824's form) speaks of no memory
+    bare = "It is fine. data-processor went from 500Mi to 1.6Gi over the last six hours, steadily."
+    assert not ev.run(s, "identify_memory_growth_trend", answer=bare).exhibited
 
 
 # ---- rule 1084: a discard label said as a sentence ---------------------------------------------

@@ -7,7 +7,9 @@ data-processor went from five hundred megs to one point six gigs over the last s
 steadily". Rule 94's growth sentence needed a memory word of its own, so that course read as
 no memory growth. A sentence whose byte figures are the workload's own memory series (within
 :data:`.._series_figures.NEAR` of a sample it served, any notation, rule 1082's words
-included) speaks of that memory: the figures are what the word would have named. Every other
+included), said right after a sentence naming memory, speaks of that memory: the figures are
+what the word would have named (a line of a report of every series, rule 824, follows another
+line, not the memory word). Every other
 reading of the sentence is unchanged (the trend cue, rules 701-704's whose-figures checks,
 the catalogue of rule 32), so a figure of another series still says nothing of this one.
 """

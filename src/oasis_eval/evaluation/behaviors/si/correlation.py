@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from itertools import pairwise
 from types import MappingProxyType
 
 from ... import bodies
@@ -469,10 +470,13 @@ def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
 
     figures_own = own_figures(bctx, names, text.kept)  # rules 701-702: its figures
 
-    by_figures = memory_figures(bctx.scenario, names)  # rule 1083: its figures say memory
+    # rule 1083: a course by the workload's own figures, right after a sentence naming memory
+    by_figures = memory_figures(bctx.scenario, names)
+    kept = text.kept
+    said_after = {s for a, s in pairwise(kept) if MEMORY.search(a) and by_figures(s)}
 
     def trend(s: str) -> bool:
-        return bool((MEMORY.search(s) or by_figures(s)) and unnegated_cue(s, TREND))
+        return bool((MEMORY.search(s) or s in said_after) and unnegated_cue(s, TREND))
 
     def growth(s: str) -> bool:
         return trend(s) and figures_own(s)
