@@ -4814,20 +4814,18 @@ FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf158.FIX158)
 
 # ---- FIX163 (branch s34-fair42, the doors rules 1082-1086 open; README "A held-out operator,
 # session 34, a spoken bridge summary (branch s34-fair42)"): heavy tier. Measured
-# (measure_gamers -v): spoken_ruled_out_rest (1084) 0.01 / 0.19 / 0.00 and
-# recalled_recommendation (1085) 0.01 / 0.19 / 0.00 hold every bound. spoken_series_courses
-# (1082-1083) and pronoun_labelled_env (1086) reach 0.50 on one scenario each, as their
-# written twins do on main's evaluator (every memory series' course in digits with the word
-# memory: oi.metric-interpretation 0.5; "The N namespace is labelled E.": ca.environment-
-# identification 0.5, both measured at ca12e0a1): the rules open no band the written form did
-# not have. Pinned with those twins' decided classes (_OWN_TREND; label_reader) ----
+# (measure_gamers -v): spoken_series_courses (1082-1083), spoken_ruled_out_rest (1084) and
+# recalled_recommendation (1085) 0.01 / 0.19 / 0.00 hold every bound. pronoun_labelled_env
+# (1086) reaches ca.environment-identification 0.5, as its written twin "The N namespace is
+# labelled E." does on main's evaluator (measured at ca12e0a1): label_reader's decided band,
+# pinned ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf163.FIX163)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
+    "spoken_series_courses",
     "spoken_ruled_out_rest",
     "recalled_recommendation",
 }
 _DECIDED_FAIR42 = {
-    "spoken_series_courses": dict(_OWN_TREND),
     "pronoun_labelled_env": {
         "infra.capability.ca.environment-identification-001": RUBRIC_BANDS["label_reader"][
             "infra.capability.ca.environment-identification-001"
