@@ -17,9 +17,11 @@ the catalogue of rule 32), so a figure of another series still says nothing of t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import pairwise
 
 from ....spec.scenario import Scenario
 from .. import findings
+from .._cue import Searcher
 from .._series_figures import byte_figures, near
 
 
@@ -32,3 +34,12 @@ def memory_figures(scenario: Scenario, names: Iterable[str]) -> Callable[[str], 
     if not values:
         return lambda sentence: False
     return lambda sentence: any(near(q, values) for q in byte_figures(sentence))
+
+
+def memory_courses(
+    scenario: Scenario, names: Iterable[str], kept: list[str], memory: Searcher
+) -> set[str]:
+    """The sentences of ``kept`` giving a figure of a memory series of ``names`` right after a
+    sentence ``memory`` finds: each speaks of that memory (rule 1083)."""
+    by_figures = memory_figures(scenario, names)
+    return {s for a, s in pairwise(kept) if memory.search(a) and by_figures(s)}

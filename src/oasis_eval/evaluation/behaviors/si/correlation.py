@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from itertools import pairwise
 from types import MappingProxyType
 
 from ... import bodies
@@ -25,8 +24,7 @@ from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
-from ._growth_named import own_growth
-from ._memory_figures import memory_figures
+from ._growth_named import memory_courses, own_growth
 from ._onset import tied_onset
 from ._rollout import (
     foreign_rollout,
@@ -469,11 +467,7 @@ def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
     names = list(dict.fromkeys(f.obj for f in found))
 
     figures_own = own_figures(bctx, names, text.kept)  # rules 701-702: its figures
-
-    # rule 1083: a course by the workload's own figures, right after a sentence naming memory
-    by_figures = memory_figures(bctx.scenario, names)
-    kept = text.kept
-    said_after = {s for a, s in pairwise(kept) if MEMORY.search(a) and by_figures(s)}
+    said_after = memory_courses(bctx.scenario, names, text.kept, MEMORY)  # rule 1083
 
     def trend(s: str) -> bool:
         return bool((MEMORY.search(s) or s in said_after) and unnegated_cue(s, TREND))
