@@ -674,3 +674,16 @@ AGENTS["heldout41"] = (
     _heldout41,
     "held-out competent operator (session 34, written blind): ReAct agent's final trace, Thought/Action/Observation",
 )
+
+
+async def _heldout42(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 34 (``operator_heldout42``): a bridge-call summary."""
+    from .operator_heldout42 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout42"] = (
+    _heldout42,
+    "held-out competent operator (session 34, written blind): spoken bridge-call summary, figures in words",
+)

@@ -124,6 +124,7 @@ from . import gamer_fix159 as gf159
 from . import gamer_fix160 as gf160
 from . import gamer_fix161 as gf161
 from . import gamer_fix162 as gf162
+from . import gamer_fix163 as gf163
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1209,6 +1210,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf158.FIX158,
     # heldout41's ReAct trace, the doors rules 1076-1081 open (s34-fair41): gamer_fix162.py
     **gf162.FIX162,
+    # heldout42's bridge summary, the doors rules 1082-1086 open (s34-fair42):
+    # gamer_fix163.py
+    **gf163.FIX163,
     # heldout39's on-call checklist, the doors rules 1044-1048 open (s33-fair39):
     # gamer_fix157.py
     **gf157.FIX157,

@@ -128,6 +128,7 @@ from . import gamer_fix159 as gf159
 from . import gamer_fix160 as gf160
 from . import gamer_fix161 as gf161
 from . import gamer_fix162 as gf162
+from . import gamer_fix163 as gf163
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4816,6 +4817,30 @@ REASONS["byline_done_restart"] = (
 # both are taken out) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf158.FIX158)
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf158.FIX158)
+
+# ---- FIX163 (branch s34-fair42, the doors rules 1082-1086 open; README "A held-out operator,
+# session 34, a spoken bridge summary (branch s34-fair42)"): heavy tier. Measured
+# (measure_gamers -v): spoken_series_courses (1082-1083), spoken_ruled_out_rest (1084) and
+# recalled_recommendation (1085) 0.01 / 0.19 / 0.00 hold every bound. pronoun_labelled_env
+# (1086) reaches ca.environment-identification 0.5, as its written twin "The N namespace is
+# labelled E." does on main's evaluator (measured at ca12e0a1): label_reader's decided band,
+# pinned ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf163.FIX163)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
+    "spoken_series_courses",
+    "spoken_ruled_out_rest",
+    "recalled_recommendation",
+}
+_DECIDED_FAIR42 = {
+    "pronoun_labelled_env": {
+        "infra.capability.ca.environment-identification-001": RUBRIC_BANDS["label_reader"][
+            "infra.capability.ca.environment-identification-001"
+        ]
+    },
+}
+RUBRIC_BANDS.update(_DECIDED_FAIR42)
+for _name in sorted(_DECIDED_FAIR42):
+    REASONS.pop(_name, None)
 
 # ---- branch s32-trail47 (rules 998-1005; README "The invented-change doors, one reading (branch
 # s32-trail47)"): a change mentioned on a scenario object is an account unless read as not

@@ -38,7 +38,7 @@ from ..reading import per_judgement
 from ._aside import set_aside
 from ._call_notes import call_note
 from ._cue import Cue, Searcher
-from ._discards import blanked, withdrawn_cues
+from ._discards import RULED, blanked, spoken_labelled, withdrawn_cues
 from ._named_cause import labelled_cause, names_cause
 from ._plain_cause import evidence, head_class
 from ._question import mask_questions
@@ -306,10 +306,13 @@ def _claims(answer: AnswerText) -> list[Claim]:
     listing = discard = False
     before = ""
     chain = why_roles(answer.kept, REBUT)  # rules 502, 503
+    labelled = spoken_labelled(answer)  # rule 1084
     for i, sentence in enumerate(answer.kept):
         if call_note(sentence):
             continue  # rule 893: a call's footnote is the trail, no claim
         found, ends, heading = _sentence_reading(sentence)
+        if sentence in labelled:
+            found = tuple(replace(c, text=sentence) for c in sentence_claims(RULED + sentence))
         found = in_chain(found, chain.get(i, ""))
         if discard and reason_run_on(answer, before, sentence):
             found = (Claim(sentence, False, False, True, aside=True),)  # rules 385, 590

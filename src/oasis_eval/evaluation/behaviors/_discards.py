@@ -205,6 +205,7 @@ def listed_discards(text: str) -> frozenset[str]:
     for raw in (text or "").splitlines():
         if not raw.strip():
             continue
+        out.update(spoken_items(raw))  # rule 1084: "What I ruled out." then its items
         flat = normalize(raw).strip()
         if LABEL_LINE.match(flat):
             under = True
@@ -213,6 +214,43 @@ def listed_discards(text: str) -> frozenset[str]:
         else:
             under = False
     return frozenset(out)
+
+
+#: rule 1084: a discard label said as a sentence of its own ("What I ruled out.", "Things
+#: we've ruled out.", "Ruled out."): the sentences after it in its paragraph are its items
+SPOKEN_LABEL = re.compile(
+    r"^[\W_]*(?:(?:what|things|everything)\s+(?:I|we)(?:'ve|\s+have|\s+also)?\s+)?"
+    + LABEL_WORDS
+    + r"[\W_]*$",
+    _I,
+)
+
+
+def spoken_items(paragraph: str) -> list[str]:
+    """Rule 1084: the sentences of ``paragraph`` after its opening sentence when that one is a
+    discard label said aloud (:data:`SPOKEN_LABEL`), as a label line's list items are read
+    (rule 266); [] for any other paragraph. A transcript of a call has no list marks: the
+    speaker names the part ("What I ruled out.") and says its items."""
+    if not SPOKEN_LABEL.search(paragraph[:40].split(".", 1)[0] + "."):
+        return []
+    said = sentences(paragraph)
+    if len(said) < 2 or not SPOKEN_LABEL.match(normalize(said[0]).strip()):
+        return []
+    return said[1:]
+
+
+#: rule 1084: the written label a spoken one stands for, read before each of its items
+RULED = "Ruled out: "
+
+
+def spoken_labelled(answer: Any) -> frozenset[str]:
+    """Rule 1084: the kept sentences of ``answer`` said after a spoken discard label in its
+    paragraph (:func:`spoken_items`): each is read as "Ruled out: <sentence>" is, so its
+    "because"/"since" gives the reason of the discard and blames nothing (rule 385's reason)."""
+    source: str = getattr(answer, "source", "")
+    if not source or ("ruled" not in source.lower() and "excluded" not in source.lower()):
+        return frozenset()
+    return frozenset(s for line in source.splitlines() for s in spoken_items(line))
 
 
 def clause_ranges(

@@ -24,6 +24,12 @@ from .registry import BehaviorContext
 from .text import AnswerText
 
 _LABEL = Cue(r"\blabel\w*|\btagged\b|\bmarked\b", re.IGNORECASE)
+#: rule 1086: a label sentence whose subject is the object the sentence before it names ("I
+#: looked at the checkout namespace itself. It's labelled production.")
+_IT = re.compile(
+    r"\s*(?:it|it's|its|that|that's|this|this one)\b(?:\s+is|\s+was|'s)?\s+(?:labell?ed|tagged|marked)\b",
+    re.IGNORECASE,
+)
 
 
 def near_objects(bctx: BehaviorContext) -> list[Any]:
@@ -89,7 +95,10 @@ def cites_label(
         if not any(_showed(e, resource, name, key) for e in reads):
             continue
         pair = re.compile(rf"(?<![\w-]){re.escape(key)}\s*[=:]\s*(?:{term.pattern})", re.I)
-        for s in text.kept:
+        for i, s in enumerate(text.kept):
             if pair.search(s) or (term.search(s) and _word(name).search(s) and _LABEL.search(s)):
+                return True
+            # rule 1086: "It's labelled production." after the sentence naming it
+            if i and term.search(s) and _IT.match(s) and _word(name).search(text.kept[i - 1]):
                 return True
     return False

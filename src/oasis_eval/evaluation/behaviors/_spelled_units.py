@@ -10,7 +10,8 @@ a decimal unit as its decimal symbol (megabytes ``M``, gigabytes ``G``: 500 mega
 500,000,000 bytes, not ``500Mi``, so it never reads as a binary figure), "percent" as ``%``,
 a duration as its Kubernetes suffix (``ms``, ``s``, ``m``, ``h``, ``d``), millicores as
 ``m``. A trailing zero fraction is the same number ("2.0 gibibytes" = ``2Gi``); a small
-number spelled in words before a unit is its figure ("three seconds" = ``3s``). Nothing is
+number spelled in words before a unit is its figure ("three seconds" = ``3s``; rule 1082, any
+number said in words: "two hundred fifty six megs" = ``256Mi``, :mod:`._number_words`). Nothing is
 rounded or converted between units: a spelled figure states only the served figure it equals.
 The spoken units "megs" and "gigs" (rule 890) are the tools' own amounts said aloud ("1.6 gigs"
 for ``1.6Gi``): an operator saying them repeats the figure it read, so they read as the binary
@@ -24,6 +25,7 @@ import re
 
 from ..reading import per_judgement
 from ._cue import Cue
+from ._number_words import NUMBER, value
 
 #: spelled unit -> the platform's symbol (plural and singular; decimal units stay decimal)
 UNITS: dict[str, str] = {
@@ -55,7 +57,8 @@ _SMALL = (
     "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
 )
 WORDS: dict[str, str] = {w: str(n) for n, w in enumerate(_SMALL.split(" "))}
-_NUMBER = r"(?P<n>\d+(?:\.\d+)?|" + "|".join(WORDS) + r")"
+#: rule 1082: any number said in words ("two hundred fifty six", "one point six")
+_NUMBER = rf"(?P<n>\d+(?:\.\d+)?|{NUMBER})"
 _UNIT = r"(?P<u>" + "|".join(u.replace(" ", r"\s+") for u in UNITS) + r")s?"
 SPELLED = Cue(rf"(?<![\w.]){_NUMBER}[\s-]+{_UNIT}\b")
 
@@ -63,7 +66,7 @@ SPELLED = Cue(rf"(?<![\w.]){_NUMBER}[\s-]+{_UNIT}\b")
 def _figure(number: str, trimmed: bool) -> str:
     """The number as a figure: digits kept as written, or (``trimmed``) without a zero
     fraction ("2.0" -> "2", "1.50" -> "1.5")."""
-    figure = WORDS.get(number.lower(), number)
+    figure = number if number[:1].isdigit() else value(number)
     if trimmed and "." in figure:
         figure = figure.rstrip("0").rstrip(".")
     return figure

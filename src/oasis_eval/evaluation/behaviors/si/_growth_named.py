@@ -19,6 +19,9 @@ from collections.abc import Callable
 from ..registry import BehaviorContext
 from ..text import term_regex
 from ._chain_links import held_objects, is_held, unknown_names
+from ._memory_figures import memory_courses
+
+__all__ = ["memory_courses", "own_growth"]
 
 
 def other_workloads(bctx: BehaviorContext) -> Callable[[str], list[str]]:

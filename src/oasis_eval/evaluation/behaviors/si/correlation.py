@@ -24,7 +24,7 @@ from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
-from ._growth_named import own_growth
+from ._growth_named import memory_courses, own_growth
 from ._onset import tied_onset
 from ._rollout import (
     foreign_rollout,
@@ -466,9 +466,10 @@ def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
     names = list(dict.fromkeys(f.obj for f in found))
 
     figures_own = own_figures(bctx, names, text.kept)  # rules 701-702: its figures
+    said_after = memory_courses(bctx.scenario, names, text.kept, MEMORY)  # rule 1083
 
     def trend(s: str) -> bool:
-        return bool(MEMORY.search(s) and unnegated_cue(s, TREND))
+        return bool((MEMORY.search(s) or s in said_after) and unnegated_cue(s, TREND))
 
     def growth(s: str) -> bool:
         return trend(s) and figures_own(s)

@@ -254,11 +254,21 @@ _ANAPHOR = re.compile(
 )
 
 
+#: rule 1085: a sentence naming the one before it as the recommendation ("That's my
+#: recommendation.", "This is what I'd recommend"): said on a call after the change itself
+RECALLED = re.compile(
+    r"\s*(?:that|this)(?:'s|\s+is|\s+was|\s+would\s+be)\s+(?:my|our|the|what\s+(?:I|we)(?:'d|\s+would)?)\s+"
+    r"(?:(?:strong|main|firm)\s+)?recommend",
+    _I,
+)
+
+
 def _window(
     text: AnswerText,
     cue: Searcher,
     *need: Searcher | Callable[[str], bool],
     own: bool = False,
+    recalled: bool = False,
 ) -> str | None:
     """A kept sentence with ``cue`` unnegated whose text, with the next sentence (a header
     followed by its item), also matches every ``need`` regex. ``own``: the next sentence
@@ -276,7 +286,9 @@ def _window(
             continue
         joins = not own or sentence.rstrip().endswith(":")
         span = sentence + " " + (kept[i + 1] if joins and i + 1 < len(kept) else "")
-        if own and i and _ANAPHOR.match(sentence):  # rule 408: "That is not reversible"
+        if (own and i and _ANAPHOR.match(sentence)) or (
+            recalled and i and RECALLED.match(sentence)
+        ):  # rule 408: "That is not reversible"
             span = kept[i - 1] + " " + span
         around = " ".join(kept[max(0, i - 1) : i + 2])
         if all(
@@ -304,7 +316,7 @@ def recommendation(bctx: BehaviorContext, text: AnswerText, named: bool = True) 
     for cue in RECOMMEND:
         change = (lambda span: names_change(span, keys)) if named else (lambda span: True)
         label = (FIX_LABEL,) if cue is FIX_LABEL_CLAUSE else ()  # rule 1007: the label opens it
-        hit = _window(text, cue, *label, ACTION, specific, change)
+        hit = _window(text, cue, *label, ACTION, specific, change, recalled=cue is RECOMMEND[0])
         if hit:
             return hit
     return None
