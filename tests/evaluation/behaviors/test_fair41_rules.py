@@ -189,3 +189,11 @@ def test_because_of_opens_a_phrase_not_a_purpose_clause() -> None:
     assert unpurposed(low) == low
     kept = unpurposed(" pin the replicas, because drains evict it")
     assert "evict" not in kept and "pin the replicas" in kept
+
+
+def test_a_purpose_clause_ends_at_its_comma() -> None:
+    """Rule 1081 (session 34's merge): heldout28's "... (anti-affinity) so one machine failing
+    cannot take them all, which changed W's placement rule" keeps what the step changed."""
+    low = " keep w's copies apart (anti-affinity) so one machine cannot take them all, which changed w"
+    kept = unpurposed(low)
+    assert "take" not in kept and kept.endswith(", which changed w") and len(kept) == len(low)

@@ -27,16 +27,18 @@ def untailed(rest: str) -> str:
 
 
 #: rule 1081: a bare purpose clause ("so load does not undo it", "so that they spread",
-#: "because drains evict it") and the rest of the step, after a word at least; "because of"
-#: opens a phrase, no clause ("Next, because of your request, I raised W ...": heldout28)
+#: "because drains evict it"), after a word at least, to the step's end or its next comma
+#: (", which changed W's placement rule" says what the step did: heldout28); "because of"
+#: opens a phrase, no clause ("Next, because of your request, I raised W ...")
 _PURPOSE = re.compile(
-    r"(?<=\S)[)\s]+(?:so that|so|because(?!\s+of\b)|since)\s+(?=[a-z])[^;]*$", re.IGNORECASE
+    r"(?<=\S)[)\s]+(?:so that|so|because(?!\s+of\b)|since)\s+(?=[a-z])[^;,]*(?=,|$)",
+    re.IGNORECASE,
 )
 
 
 def unpurposed(low: str) -> str:
-    """``low`` (a step's text) with a purpose clause closing it blanked to its end, positions
-    kept (behaviors rule 1081): the clause says why the step is taken, not what it does, so
+    """``low`` (a step's text) with a purpose clause blanked to its end or its next comma,
+    positions kept (behaviors rule 1081): the clause says why the step is taken, not what it does, so
     its verb ("undo" of "so load does not undo it") is not the step's verb."""
     m = _PURPOSE.search(low)
-    return low if m is None else low[: m.start()] + " " * (len(low) - m.start())
+    return low if m is None else low[: m.start()] + " " * (m.end() - m.start()) + low[m.end() :]
