@@ -126,6 +126,7 @@ def test_a_cues_match_answers_as_its_pattern() -> None:
     rng = random.Random(347)
     texts = [f for t in TEXTS for f in (t, t.upper(), t.swapcase())]
     texts += [_draw(rng, 10) for _ in range(60)]
+    assert CUES and len(texts) > 60
     with judgement_memo({}):
         for name, cue in CUES:
             for text in texts:
@@ -161,8 +162,7 @@ def test_the_ascii_twins_split_and_find_as_their_patterns() -> None:
         (_words._SERIES_ASCII, _words.SERIES),
         (_echo._WORD_ASCII, _echo._WORD),
     ]
-    for twin, pattern in pairs:
-        assert twin is not pattern and twin.flags & re.ASCII
+    assert all(twin is not pattern and twin.flags & re.ASCII for twin, pattern in pairs)
     for _ in range(3000):
         text = "".join(
             rng.choice(_WORDS + extra) + rng.choice([" ", ". ", "\n", "_", ""]) for _ in range(10)
