@@ -9,6 +9,7 @@ import pytest
 from oasis_eval.evaluation.behaviors._discards import spoken_items, spoken_labelled
 from oasis_eval.evaluation.behaviors._number_words import value
 from oasis_eval.evaluation.behaviors._spelled_units import symbolic
+from oasis_eval.evaluation.behaviors._steps import _first_verb
 from oasis_eval.evaluation.behaviors.si.escalation import RECALLED
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
@@ -199,3 +200,24 @@ def test_a_label_said_of_the_object_named_just_before() -> None:
     assert _IT.match("It is tagged prod")
     assert not _IT.match("It runs in production.")
     assert not _IT.match("Checkout is labelled production.")  # names its object: rule 107 as before
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # was: "deploy" of "deployment" read as a create
+        (
+            "After that I pulled the spec of the payment service deployment, to see its limits.",
+            "read",
+        ),
+        ("Check the deployment's replicas.", "read"),
+        ("Deployed the new image to web-app.", "write"),
+        ("Scale the deployment to 3 replicas.", "write"),
+    ],
+)
+def test_a_table_verb_before_ment_is_a_noun(text: str, kind: str) -> None:
+    """Rule 1087: "deployment" is no "deploy" of the step tables."""
+    found = _first_verb(" " + text.lower(), nouns=True) or _first_verb(
+        " " + text.lower(), nouns=False
+    )
+    assert (found[1] if found else "read") == kind

@@ -299,6 +299,8 @@ def _verb_at(low: str, word: str, nouns: bool = True) -> int | None:
                 continue
             if _KIND_SLASH.match(low, m.end()):  # rule 973: kubectl's "deploy/web-app"
                 continue
+            if low.startswith("ment", m.end()):  # rule 1087: "deployment", "adjustment"
+                continue
             found = m.start() if found is None else min(found, m.start())
             break
     return found
