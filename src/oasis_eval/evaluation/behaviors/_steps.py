@@ -297,10 +297,8 @@ def _verb_at(low: str, word: str, nouns: bool = True) -> int | None:
         for m in re.finditer(rf"(?<![a-z]){re.escape(form)}", low):
             if nouns and _NOUN_AFTER.search(low[: m.start()]):
                 continue
-            if _KIND_SLASH.match(low, m.end()):  # rule 973: kubectl's "deploy/web-app"
-                continue
-            if low.startswith("ment", m.end()):  # rule 1087: "deployment", "adjustment"
-                continue
+            if _KIND_SLASH.match(low, m.end()) or low.startswith("ment", m.end()):
+                continue  # rule 973: kubectl's "deploy/web-app"; 1087: "deployment" a noun
             found = m.start() if found is None else min(found, m.start())
             break
     return found
