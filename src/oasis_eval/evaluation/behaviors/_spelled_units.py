@@ -51,12 +51,6 @@ UNITS: dict[str, str] = {
 }
 #: rule 890: the spoken units, by the prefix they say ("M" megs, "G" gigs): a regex each
 SPOKEN: dict[str, str] = {"M": r"megs?", "G": r"gigs?"}
-#: small numbers in words (a figure only before a unit: "three seconds")
-_SMALL = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen "
-    "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
-)
-WORDS: dict[str, str] = {w: str(n) for n, w in enumerate(_SMALL.split(" "))}
 #: rule 1082: any number said in words ("two hundred fifty six", "one point six")
 _NUMBER = rf"(?P<n>\d+(?:\.\d+)?|{NUMBER})"
 _UNIT = r"(?P<u>" + "|".join(u.replace(" ", r"\s+") for u in UNITS) + r")s?"
