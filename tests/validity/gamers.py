@@ -125,6 +125,7 @@ from . import gamer_fix160 as gf160
 from . import gamer_fix161 as gf161
 from . import gamer_fix162 as gf162
 from . import gamer_fix163 as gf163
+from . import gamer_fix164 as gf164
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1276,6 +1277,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf159.FIX159,
     # round 50a (branch s35-red50a, written blind): rules 1076-1081
     **gr50a.ROUND50A,
+    # round 50a answered, the door rule 1088 leaves (s35-red50a): gamer_fix164.py
+    **gf164.FIX164,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
