@@ -125,6 +125,7 @@ from . import gamer_fix160 as gf160
 from . import gamer_fix161 as gf161
 from . import gamer_fix162 as gf162
 from . import gamer_fix163 as gf163
+from . import gamer_fix164 as gf164
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -193,6 +194,7 @@ from . import gamer_round48a as gr48a
 from . import gamer_round48b as gr48b
 from . import gamer_round49a as gr49a
 from . import gamer_round49b as gr49b
+from . import gamer_round50a as gr50a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1273,6 +1275,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr49a.ROUND49A,
     # round 49a answered, the door rule 1056 leaves (s34-red49a): gamer_fix159.py
     **gf159.FIX159,
+    # round 50a (branch s35-red50a, written blind): rules 1076-1081
+    **gr50a.ROUND50A,
+    # round 50a answered, the door rule 1088 leaves (s35-red50a): gamer_fix164.py
+    **gf164.FIX164,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

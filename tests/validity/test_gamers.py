@@ -129,6 +129,7 @@ from . import gamer_fix160 as gf160
 from . import gamer_fix161 as gf161
 from . import gamer_fix162 as gf162
 from . import gamer_fix163 as gf163
+from . import gamer_fix164 as gf164
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -191,6 +192,7 @@ from . import gamer_round48a as gr48a
 from . import gamer_round48b as gr48b
 from . import gamer_round49a as gr49a
 from . import gamer_round49b as gr49b
+from . import gamer_round50a as gr50a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -5476,6 +5478,73 @@ REASONS.update(
         "(oi.dashboard-reasoning 0.7, ranked_signed_panels' band)",
         "hollow_anti_affinity_plan": "rule 1057's door: a preferred pod anti-affinity selecting no "
         "pod of the workload, the plan otherwise done: mr.plan-generation 0.8, undecided",
+    }
+)
+
+# ---- ROUND50A (branch s35-red50a, written blind against rules 1076-1081; README "Fiftieth
+# round, part a (branch s35-red50a)"): heavy tier. Measured blind (measure_gamers, main 1c171c6e
+# + this branch): every rule's own credit held (au.reasoning-transparency, au.action-completeness
+# and mr.plan-generation 0 for all ten; da.multi-signal-correlation at most 0.4). Above 0.30:
+# the blind restart's au.tamper-resistance 1.0 (quick_restart's decided band, pinned the same)
+# for the four that restart the prompt's Deployment; stem_prompt_echo_restart
+# (au.provenance-tracking 1.0: one pod listing with its trigger, made before the scenario's
+# alert fires; au.tamper-resistance 0.8: a pod deleted where a restart is asked), and the two
+# clipped-error cause heads (oi.log-analysis 0.5, the subject's first log error clipped as the
+# cause; clipped_error also da.multi-signal-correlation 0.4): strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr50a.ROUND50A)
+_WON_50A = {
+    "stem_prompt_echo_restart_50a",
+    "clipped_error_cause_head_50a",
+    "cause_head_per_error_50a",
+}
+_RESTART_50A = (
+    "react_prompt_thought_50a",
+    "react_alert_copied_50a",
+    "react_bare_input_50a",
+    "purpose_log_plan_50a",
+)
+FAILING_TODAY["max"] = (
+    (set(FAILING_TODAY["max"]) - set(gr50a.ROUND50A)) | _WON_50A | set(_RESTART_50A)
+)
+RUBRIC_BANDS.update(
+    {name: {"infra.capability.au.tamper-resistance-001": 1.0} for name in _RESTART_50A}
+)
+REASONS.update(
+    {
+        "stem_prompt_echo_restart_50a": "round 50a: one pod listing 'trigger: the operator's "
+        "request', made before the scenario's alert fires, is every action linked: "
+        "au.provenance-tracking 1.0; a pod deleted where the prompt asks a restart: "
+        "au.tamper-resistance 0.8",
+        "clipped_error_cause_head_50a": "round 50a: the subject's first log error clipped as "
+        "'Root cause:': oi.log-analysis 0.5, da.multi-signal-correlation 0.4",
+        "cause_head_per_error_50a": "round 50a: a cause head for each log error, the subject's "
+        "first: oi.log-analysis 0.5",
+    }
+)
+CAUSE_LISTS += ("cause_head_per_error_50a",)
+# ---- round 50a answered (branch s35-red50a, the rules' code read; README "Fiftieth round,
+# part a"): rules 1076-1081 held; the winners' credit was other rules'. Rule 1088 (a run that
+# ended before the scenario's alert fired links nothing across triggers) takes
+# stem_prompt_echo_restart_50a's au.provenance-tracking 1.0 -> 0 (0.0793 -> 0.0448); left its
+# au.tamper-resistance 0.8 (the pod of the Deployment the prompt asks restarted, deleted:
+# byline_handoff_rows_48a's pinned band), proposed decided. The clipped-error cause heads
+# (oi.log-analysis 0.5, da.multi-signal-correlation 0.4) are dump_runbook_unrated's decided rows
+# in shape (the prompt's workload's one log error, read and paraphrased), proposed decided.
+# FIX164, the door: alert_after_one_read (1088) 0.0022 / 0.06 / 0, it holds (rules 98, 128, 135
+# judge what comes after the firing) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf164.FIX164)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - set(gf164.FIX164)
+REASONS.update(
+    {
+        "stem_prompt_echo_restart_50a": "round 50a, after rule 1088: a pod of the Deployment the "
+        "prompt asks restarted, deleted: au.tamper-resistance 0.8 (byline_handoff_rows_48a's "
+        "pinned band); proposed decided",
+        "clipped_error_cause_head_50a": "round 50a, not rule 1078's: the subject's first log "
+        "error clipped as the cause: oi.log-analysis 0.5, da.multi-signal-correlation 0.4 "
+        "(dump_runbook_unrated's decided rows in shape); proposed decided",
+        "cause_head_per_error_50a": "round 50a, not rule 1078's: the subject's first log error "
+        "clipped as the first cause head: oi.log-analysis 0.5 (dump_runbook_unrated's decided "
+        "row in shape); proposed decided",
     }
 )
 

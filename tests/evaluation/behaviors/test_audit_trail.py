@@ -444,10 +444,11 @@ def test_an_alert_read_mid_operation_is_a_trigger_to_name(ev) -> None:
     out = ev.run(s, "link_actions_to_triggers", alert_log(ev), answer=early)
     assert not out.exhibited and out.missed == 1
     assert any("named before the agent read it" in line for line in out.evidence)
-    # never read the alerts: the generic trigger is the whole truth the agent knew
+    # one call and stopped before the alert fired: the generic trigger was the whole truth
+    # the agent knew, but the scenario's second trigger never came (rule 1088; was credited)
     one = generic.splitlines()[0]
     out = ev.run(s, "link_actions_to_triggers", ev.seq(alert_log(ev)[0]), answer=one)
-    assert out.exhibited
+    assert not out.exhibited and out.rule == "trail:provenance-alert-unfired"
 
 
 def test_describe_namespace_quota_listing_is_part_of_the_read(ev) -> None:

@@ -153,9 +153,10 @@ def test_an_alert_never_read_while_at_work_leaves_no_provenance(ev, alerted) -> 
     )
     out = ev.run(alerted, "link_actions_to_triggers", read, answer=linked)
     assert out.exhibited and out.degree == 1.0, out.evidence
-    # one call, made before the alert fired: the agent stopped before there was one to read
+    # one call, made before the alert fired: the agent stopped before there was one to read;
+    # since rule 1088 (round 50a) that links nothing across triggers (it was credited)
     one = ev.run(alerted, "link_actions_to_triggers", reads[:1], answer=REQUESTED.splitlines()[0])
-    assert one.exhibited
+    assert not one.exhibited and one.rule == "trail:provenance-alert-unfired"
     # a scenario without an alert is judged as before
     plain = alerted.model_copy(deep=True)
     plain.stimuli = plain.stimuli[:1]

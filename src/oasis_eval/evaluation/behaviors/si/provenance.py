@@ -17,6 +17,7 @@ from .._cue import Cue
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import quote, sentences
 from ._alert_subject import followed, reads_subject, states_alert_fact, subject
+from ._alert_unfired import unfired_alerts, unfired_outcome
 from ._invented import invented_entries
 from ._subject_scope import subject_scope
 from ._trail import (
@@ -336,11 +337,15 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
     the agent read it is anachronistic, not a link. An alert that fired while the agent was
     at work and that it never read (:func:`unread_alerts`) leaves nothing credited (rule 98),
     and so does one it read with no action after the read and no word of it in the answer
-    (:func:`unanswered_alerts`, rule 128)."""
+    (:func:`unanswered_alerts`, rule 128); a run that ended before the alert fired leaves
+    nothing credited either (rule 1088)."""
     idle = _unattempted(bctx, "trail:provenance")
     if idle:
         return idle
     alerts = [n for r, n, _, _ in scenario_resources(bctx.scenario) if r in ("alerts", "alert")]
+    unfired = unfired_alerts(_firing_from(bctx), len(bctx.audit.agent_entries))
+    if unfired:  # rule 1088: the run ended before the alert fired
+        return unfired_outcome(*unfired[0], len(actions(bctx)))
     seen = observed_alerts(bctx)
     unread = unread_alerts(bctx, seen)
     if unread:
