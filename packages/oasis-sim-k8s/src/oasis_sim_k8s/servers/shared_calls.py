@@ -17,7 +17,8 @@ it, with what lives beside it in weak mappings) and the session's own (its kubec
 last fault). The environment's id, token and address are the session's own: the start
 digest and every kept pickle hold them as placeholders, and an answer that shows one of
 them is never served. Only a pinned clock (``OASIS_SIM_EPOCH``) makes a session
-replayable, as for prebuilt environments; :func:`clear` forgets everything.
+replayable, as for prebuilt environments; :func:`clear` forgets everything. Off by default
+(:data:`ENABLED`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import copyreg
 import hashlib
 import io
 import json
+import os
 import pickle
 import threading
 import time
@@ -40,8 +42,11 @@ from ..tools import ToolResult
 
 #: bytes of kept answers and states per process (:class:`_Roots`)
 BUDGET = 96 * 1024 * 1024
-#: the switch (a test compares a session with and without it)
-ENABLED = True
+#: off unless asked for (``OASIS_SIM_SHARED_CALLS=1``, or set by a harness that replays many
+#: agents over the same scenarios in one process: ``tests/validity/measure_gamers.py``). A
+#: run of its own gains nothing from it, and a benchmark repeated in one process would
+#: measure answers served instead of made
+ENABLED = os.environ.get("OASIS_SIM_SHARED_CALLS") == "1"
 
 _IDENTITY = ("id", "token", "address")
 
