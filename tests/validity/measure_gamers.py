@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 import time
 from typing import Any
 
@@ -23,7 +22,7 @@ import oasis_eval
 from oasis_sim_k8s.servers import shared_calls
 
 from .gamers import GAMERS, Gamer
-from .measure import HERE, si_profile_dir
+from .measure import HERE, scratch, si_profile_dir
 
 #: today's figures, written by ``--write`` (a record for the report, not a test oracle)
 RECORD = HERE / "gamers_measured.json"
@@ -44,7 +43,7 @@ def measure_gamer(name: str, profile: Any = None, whole: bool = False) -> dict[s
     # gamer after gamer replays the same scenarios, most with the same first calls: a session
     # is answered from an earlier one's calls and state where they agree (shared_calls, exact)
     sharing, shared_calls.ENABLED = shared_calls.ENABLED, True
-    with tempfile.TemporaryDirectory() as tmp:
+    with scratch() as tmp:
         try:
             result = oasis_eval.evaluate(
                 profile=profile,
