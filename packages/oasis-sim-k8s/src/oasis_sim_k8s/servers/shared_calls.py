@@ -246,6 +246,14 @@ def _key(name: str, arguments: dict[str, Any]) -> str:
     return json.dumps([name, arguments], default=repr)
 
 
+def _check(name: str, arguments: Any, result: ToolResult, kept: ToolResult | None) -> None:
+    """A call run again from the same state gave the answer it gave before (or was never
+    served); else the simulator is not the function of its state this module needs."""
+    if kept is not None and (result.text, result.is_error) != (kept.text, kept.is_error):
+        clear()
+        raise AssertionError(f"shared call {name} {arguments!r}: a different answer")
+
+
 def _servable(surface: Any, result: ToolResult) -> bool:
     env = surface.env
     return not any(v and v in result.text for v in (getattr(env, n, "") for n in _IDENTITY))
@@ -284,6 +292,8 @@ class Session:
             if _servable(self.surface, result):
                 child.result = ToolResult(result.text, result.is_error)
                 ROOTS.answered(len(result.text) + len(key) + 200)
+        else:
+            _check(name, arguments, result, child.result)  # a call run again: the same answer
         self.node = child
         return result
 
@@ -301,10 +311,7 @@ class Session:
             ROOTS.used(node)
             return
         for name, arguments, kept in walked:
-            result = self.surface.call(name, arguments)
-            if (result.text, result.is_error) != (kept.text, kept.is_error):
-                clear()
-                raise AssertionError(f"shared call {name} {arguments!r}: a different answer")
+            _check(name, arguments, self.surface.call(name, arguments), kept)
         self.keep(node)
 
     def keep(self, node: Node) -> None:
