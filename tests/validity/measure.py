@@ -48,7 +48,7 @@ def _scratch_dir() -> str | None:
     """``/dev/shm`` where it is a writable memory file system with room, else the default
     temporary directory. A measurement's run directory is read once and deleted, and the
     engine flushes every finished scenario to disk (29 ``fdatasync`` and a ``syncfs`` a
-    gamer: on this machine 1.5 s of wall a gamer, waited with the core idle; ci35), which a
+    gamer: on this machine 0.9-1.6 s of wall a gamer, waited with the core idle; ci35), which a
     memory file system answers at once: the same files, the same bytes, the same calls."""
     shm = "/dev/shm"
     try:
