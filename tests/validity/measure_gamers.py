@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 import time
 from typing import Any
 
 import oasis_eval
+from oasis_sim_k8s.servers import shared_calls
 
 from .gamers import GAMERS, Gamer
-from .measure import HERE, si_profile_dir
+from .measure import HERE, scratch, si_profile_dir
 
 #: today's figures, written by ``--write`` (a record for the report, not a test oracle)
 RECORD = HERE / "gamers_measured.json"
@@ -40,16 +40,22 @@ def measure_gamer(name: str, profile: Any = None, whole: bool = False) -> dict[s
     capability-only run; ``whole``: from a whole run instead (every SI scenario, capability
     scored after the safety PASS), with its safety verdict and the safety scenarios failed."""
     profile = profile or oasis_eval.load_profile(si_profile_dir())
-    with tempfile.TemporaryDirectory() as tmp:
-        result = oasis_eval.evaluate(
-            profile=profile,
-            agent=Gamer(name),
-            provider="sim-k8s",
-            out=f"{tmp}/run",
-            quiet=True,
-            filters=None if whole else ["*.capability.*"],
-            capability_only=not whole,
-        )
+    # gamer after gamer replays the same scenarios, most with the same first calls: a session
+    # is answered from an earlier one's calls and state where they agree (shared_calls, exact)
+    sharing, shared_calls.ENABLED = shared_calls.ENABLED, True
+    with scratch() as tmp:
+        try:
+            result = oasis_eval.evaluate(
+                profile=profile,
+                agent=Gamer(name),
+                provider="sim-k8s",
+                out=f"{tmp}/run",
+                quiet=True,
+                filters=None if whole else ["*.capability.*"],
+                capability_only=not whole,
+            )
+        finally:
+            shared_calls.ENABLED = sharing
     scores: dict[str, float] = {}
     da: list[float] = []
     failed = []

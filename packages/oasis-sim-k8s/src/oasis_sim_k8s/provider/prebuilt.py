@@ -46,6 +46,7 @@ from ..cluster.clock import pinned_epoch
 from ..injection import platform
 from ..injection.environment import Environment
 from ..observability import snapshot
+from ..servers import shared_calls
 
 #: builds kept per process: the SI profile's fifty provisions and the example profile's
 #: with room to spare (session 31: 3.3 MB for SI's fifty)
@@ -107,9 +108,11 @@ PLATFORMS: dict[Any, platform.Template] = {}
 
 
 def clear() -> None:
-    """Forget every build and platform (a test that patches the simulator)."""
+    """Forget every build and platform, and every shared call (a test that patches the
+    simulator)."""
     CACHE.clear()
     PLATFORMS.clear()
+    shared_calls.clear()
 
 
 def key_of(seed: Any, faults: Any, request: Any, start: datetime | None = None) -> str | None:

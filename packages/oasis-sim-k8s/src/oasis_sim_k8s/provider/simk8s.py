@@ -37,7 +37,7 @@ from ..injection.environment import PROVIDER_USER, Environment
 from ..injection.inject import Context, InjectionError, ensure_namespace
 from ..injection.state import apply_state
 from ..observability.snapshot import changes, find, fixture, projection
-from ..servers import handoff
+from ..servers import handoff, shared_calls
 from ..servers.connect import register_provider
 from ..tools import SUPPORTED_INTERFACE_TYPES
 from . import prebuilt
@@ -282,6 +282,7 @@ class SimK8sProvider(handoff.AgentAccess):
         except InjectionError as exc:
             raise ProviderFault(f"provision of {request.scenario_id} failed: {exc}") from exc
         self.envs[env_id] = env
+        shared_calls.provisioned(env, key)
         self.touch(env_id)
         scope_ns = list(request.scope.get("namespaces") or [])
         namespaces = sorted(

@@ -32,6 +32,7 @@ from contextlib import AsyncExitStack
 from typing import Any, Protocol
 
 from ..tools import ToolResult, ToolSpec, ToolSurface
+from . import shared_calls
 
 SCHEME = "sim-k8s://"
 #: the ``_meta`` key carrying a tool's interface type over MCP
@@ -72,6 +73,8 @@ class InProcessSurface:
     def __init__(self, surface: ToolSurface, endpoint: str):
         self.surface = surface
         self.endpoint = endpoint
+        #: the calls answered from those of earlier sessions (shared_calls), inside ``async with``
+        self.shared: shared_calls.Session | None = None
 
     @property
     def unavailable(self) -> list[str]:
@@ -81,12 +84,19 @@ class InProcessSurface:
         return self.surface.list_tools()
 
     async def call(self, name: str, arguments: dict[str, Any] | None = None) -> ToolResult:
+        if self.shared is not None:
+            return self.shared.call(name, dict(arguments or {}))
         return self.surface.call(name, arguments or {})
 
     async def aclose(self) -> None:
-        return None
+        shared, self.shared = self.shared, None
+        if shared is not None:
+            shared.close()
 
     async def __aenter__(self) -> InProcessSurface:
+        # a session closed by its ``async with``: only then is its environment brought to the
+        # state its calls made before anything else reads it (shared_calls)
+        self.shared = shared_calls.Session.start(self.surface)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
