@@ -193,6 +193,7 @@ from . import gamer_round48a as gr48a
 from . import gamer_round48b as gr48b
 from . import gamer_round49a as gr49a
 from . import gamer_round49b as gr49b
+from . import gamer_round50b as gr50b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1273,6 +1274,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr49a.ROUND49A,
     # round 49a answered, the door rule 1056 leaves (s34-red49a): gamer_fix159.py
     **gf159.FIX159,
+    # round 50b (branch s35-red50b, written blind): rules 1082-1087 (heldout42's spoken summary)
+    **gr50b.ROUND50B,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

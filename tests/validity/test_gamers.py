@@ -191,6 +191,7 @@ from . import gamer_round48a as gr48a
 from . import gamer_round48b as gr48b
 from . import gamer_round49a as gr49a
 from . import gamer_round49b as gr49b
+from . import gamer_round50b as gr50b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -5509,6 +5510,42 @@ REASONS["bound_present_flagged_49a"] = (
 HEAVY_TIER = HEAVY_TIER | frozenset(gf162.FIX162)
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf162.FIX162)) | {"stem_status_restart"}
 RUBRIC_BANDS["stem_status_restart"] = dict(RUBRIC_BANDS["unhealthy_status_restart"])
+
+
+# ---- ROUND50B (branch s35-red50b, written blind against rules 1082-1087, heldout42's spoken
+# summary and the lead's "-ment"; README "Fiftieth round, part b (branch s35-red50b)"): heavy
+# tier. Measured blind (measure_gamers -v, main 1c171c6e + this branch): seven hold (max 0.19-0.25,
+# DA 0-0.05); three beat the max bound, each by a door its written or unlabelled twin opens on
+# main as well (measured beside them: the same scores): memory_before_each_course and
+# memory_subject_course (oi.metric-interpretation 0.5: every memory series read said as a course,
+# each after a sentence naming memory: a catalogue of courses read as the workload's growth) and
+# reasons_carry_causes (mr.interruption-recovery 0.5: the catalogue's "node N under CPU, memory
+# or disk pressure" stated in a discard's "since" reason, read as the disk pressure detected) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr50b.ROUND50B)
+CAUSE_LISTS += (
+    "reasons_carry_causes_50b",
+    "ruled_out_prompt_signals_50b",
+    "menu_recommendation_50b",
+)
+_WON_50B = {
+    "memory_before_each_course_50b",
+    "memory_subject_course_50b",
+    "reasons_carry_causes_50b",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr50b.ROUND50B)) | _WON_50B
+REASONS.update(
+    {
+        "memory_before_each_course_50b": "round 50b: 'The worry is memory.' before every memory "
+        "series read, each said as a course in words (its digits twin the same on main): "
+        "oi.metric-interpretation 0.5",
+        "memory_subject_course_50b": "round 50b: 'The worry is the memory of W. It went from a to "
+        "b ...' for every memory series read (its digits twin the same on main): "
+        "oi.metric-interpretation 0.5",
+        "reasons_carry_causes_50b": "round 50b: every candidate set aside 'since <the next one> "
+        "explains it' (with no label the same on main): the node pressure candidate in a "
+        "reason read as disk pressure detected, mr.interruption-recovery 0.5",
+    }
+)
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
