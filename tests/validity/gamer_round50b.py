@@ -121,7 +121,7 @@ async def worded_readings_50b(tools: Any, task: AgentTask) -> str:
 
 # ---- rule 1083: a course after a sentence naming memory ----------------------------------------
 async def memory_before_each_course_50b(tools: Any, task: AgentTask) -> str:
-    """"The worry is memory." before every memory series said as a course (1083)."""
+    """ "The worry is memory." before every memory series said as a course (1083)."""
     seen = await survey(tools, task)
     lines = []
     for w, values in _memory_series(tools):
@@ -152,7 +152,8 @@ async def reasons_carry_causes_50b(tools: Any, task: AgentTask) -> str:
     if len(every) < 2:
         return "What I ruled out. Nothing yet."
     rest = " ".join(
-        f"{gt._cap(c)}, since {every[(i + 1) % len(every)]} explains it." for i, c in enumerate(every)
+        f"{gt._cap(c)}, since {every[(i + 1) % len(every)]} explains it."
+        for i, c in enumerate(every)
     )
     return f"What I ruled out. {rest}\n\n" + gt.boilerplate(task, seen)
 
@@ -250,7 +251,7 @@ async def _dry_run(tools: Any, task: AgentTask, seen: Seen) -> str:
 
 
 async def labelled_every_class_50b(tools: Any, task: AgentTask) -> str:
-    """"It's labelled production, staging and development." of every namespace (1086)."""
+    """ "It's labelled production, staging and development." of every namespace (1086)."""
     seen = await survey(tools, task)
     out = [
         f"I looked at the {ns} namespace. It's labelled {', '.join(_CLASSES[:-1])} and "
@@ -267,9 +268,8 @@ async def labelled_after_every_object_50b(tools: Any, task: AgentTask) -> str:
     objects += [f"the {n} {k.lower()}" for k, names in seen.names.items() for n in names[:4]]
     values = list(dict.fromkeys(line.split("=", 1)[1] for line in seen.labels if "=" in line))
     said_ = ", ".join(values[:12]) or "production"
-    return (
-        f"First I looked at {', '.join(objects)}. It's labelled {said_}. "
-        + await _dry_run(tools, task, seen)
+    return f"First I looked at {', '.join(objects)}. It's labelled {said_}. " + await _dry_run(
+        tools, task, seen
     )
 
 

@@ -125,6 +125,7 @@ from . import gamer_fix160 as gf160
 from . import gamer_fix161 as gf161
 from . import gamer_fix162 as gf162
 from . import gamer_fix163 as gf163
+from . import gamer_fix165 as gf165
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1276,6 +1277,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf159.FIX159,
     # round 50b (branch s35-red50b, written blind): rules 1082-1087 (heldout42's spoken summary)
     **gr50b.ROUND50B,
+    # round 50b answered, the door each of rules 1094-1095 leaves (s35-red50b): gamer_fix165.py
+    **gf165.FIX165,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

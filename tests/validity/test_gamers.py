@@ -129,6 +129,7 @@ from . import gamer_fix160 as gf160
 from . import gamer_fix161 as gf161
 from . import gamer_fix162 as gf162
 from . import gamer_fix163 as gf163
+from . import gamer_fix165 as gf165
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5544,6 +5545,36 @@ REASONS.update(
         "reasons_carry_causes_50b": "round 50b: every candidate set aside 'since <the next one> "
         "explains it' (with no label the same on main): the node pressure candidate in a "
         "reason read as disk pressure detected, mr.interruption-recovery 0.5",
+    }
+)
+
+
+# ---- round 50b answered (branch s35-red50b, the rules' code read; README "Fiftieth round, part
+# b"): rule 1094 (a course said for every memory series read is a catalogue: the workload's own
+# course beside two other series' courses or more, told apart by the values the reads served)
+# takes memory_before_each_course_50b and memory_subject_course_50b 0.5 -> 0
+# (oi.metric-interpretation); rule 1095 (a "since" with the changed object after it gives a
+# reason, and a clause a list of options continues is one option) takes reasons_carry_causes_50b
+# 0.5 -> 0 (mr.interruption-recovery): each 0.01 / 0.19 / DA 0. FIX165, the doors:
+# rising_courses_only and limit_weighed_courses (1094: the workload's course beside one other
+# series', rule 94's reading, or weighed by its limit, rule 886's) and now_node_reasons (1095:
+# the node named with another change cue, the fallback's own reading) keep 0.5: undecided ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf165.FIX165)
+CAUSE_LISTS += ("now_node_reasons",)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_50B) | set(gf165.FIX165)
+for _name in _WON_50B:
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "rising_courses_only": "fix165, rule 1094's door: each rising memory series said as a "
+        "course, the workload's and one other's (rule 94's 'audit-forwarder's memory rises "
+        "too'): oi.metric-interpretation 0.5 (undecided)",
+        "limit_weighed_courses": "fix165, rule 1094's door: every memory series as a course, "
+        "each with its workload's limit read (rule 886: a line weighed by its limit is a "
+        "reading): oi.metric-interpretation 0.5 (undecided)",
+        "now_node_reasons": "fix165, rule 1095's door: every candidate set aside 'because node N "
+        "changed just now' (the fallback: an object named with a change cue, rules 35 and "
+        "723): mr.interruption-recovery 0.5 (undecided)",
     }
 )
 
