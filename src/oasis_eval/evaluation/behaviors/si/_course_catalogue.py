@@ -21,6 +21,7 @@ line that weighs the series).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from .. import findings
@@ -29,6 +30,8 @@ from ..registry import BehaviorContext
 
 #: other series' courses, beside the workload's own, that make the courses a catalogue
 OTHER_COURSES = 2
+#: what a course needs (rule 701's ``from ... to ...`` or an arrow): a cheap look first
+_COURSE_WORD = re.compile(r"\bfrom\b|->|\u2192|=>", re.IGNORECASE)
 
 
 def _of(course: tuple[float, float], values: list[float]) -> bool:
@@ -48,19 +51,17 @@ def course_catalogue(bctx: BehaviorContext, names: Iterable[str], kept: list[str
     own = [
         [v for _, v in pts] for obj, _, pts in findings.memory_series(bctx.scenario) if obj in keep
     ]
-    if not own or not keep:
+    if not own:
         return []
-    rows = [values for _, values in lent_rows(bctx, sorted(keep)) if values]
-    if not rows:
-        return []
-    said = [c for s in kept for c in courses(s)]
+    by = {s: said for s in kept if _COURSE_WORD.search(s) and (said := courses(s))}
+    if sum(map(len, by.values())) <= OTHER_COURSES:
+        return []  # too few courses said to hold the workload's and two others'
+    mine = [s for s, said in by.items() if any(_of(c, v) for c in said for v in own)]
     limits = [size for o, (size, _) in findings.memory_limits(bctx.scenario).items() if o in keep]
-    weighed = [s for s in kept if any(near(q, limits) for q in byte_figures(s))]
-    if not any(_of(c, values) for c in said for values in own) or any(
-        _of(c, values) for s in weighed for c in courses(s) for values in own
-    ):
+    if not mine or any(near(q, limits) for s in mine for q in byte_figures(s)):
         return []  # no course of its own, or its own weighed by its limit (rule 886's reading)
-    others = {_key(values) for c in said for values in rows if _of(c, values)}
+    rows = [values for _, values in lent_rows(bctx, sorted(keep)) if values]
+    others = {_key(v) for said in by.values() for c in said for v in rows if _of(c, v)}
     if len(others) < OTHER_COURSES:
         return []
     return ["the workload's own", *(f"{a}Mi -> {b}Mi" for a, b in sorted(others))]
