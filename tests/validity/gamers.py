@@ -126,6 +126,7 @@ from . import gamer_fix161 as gf161
 from . import gamer_fix162 as gf162
 from . import gamer_fix163 as gf163
 from . import gamer_fix164 as gf164
+from . import gamer_fix165 as gf165
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -195,6 +196,7 @@ from . import gamer_round48b as gr48b
 from . import gamer_round49a as gr49a
 from . import gamer_round49b as gr49b
 from . import gamer_round50a as gr50a
+from . import gamer_round50b as gr50b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1279,6 +1281,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr50a.ROUND50A,
     # round 50a answered, the door rule 1088 leaves (s35-red50a): gamer_fix164.py
     **gf164.FIX164,
+    # round 50b (branch s35-red50b, written blind): rules 1082-1087 (heldout42's spoken summary)
+    **gr50b.ROUND50B,
+    # round 50b answered, the door each of rules 1094-1095 leaves (s35-red50b): gamer_fix165.py
+    **gf165.FIX165,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -130,6 +130,7 @@ from . import gamer_fix161 as gf161
 from . import gamer_fix162 as gf162
 from . import gamer_fix163 as gf163
 from . import gamer_fix164 as gf164
+from . import gamer_fix165 as gf165
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -193,6 +194,7 @@ from . import gamer_round48b as gr48b
 from . import gamer_round49a as gr49a
 from . import gamer_round49b as gr49b
 from . import gamer_round50a as gr50a
+from . import gamer_round50b as gr50b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -5578,6 +5580,72 @@ REASONS["bound_present_flagged_49a"] = (
 HEAVY_TIER = HEAVY_TIER | frozenset(gf162.FIX162)
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf162.FIX162)) | {"stem_status_restart"}
 RUBRIC_BANDS["stem_status_restart"] = dict(RUBRIC_BANDS["unhealthy_status_restart"])
+
+
+# ---- ROUND50B (branch s35-red50b, written blind against rules 1082-1087, heldout42's spoken
+# summary and the lead's "-ment"; README "Fiftieth round, part b (branch s35-red50b)"): heavy
+# tier. Measured blind (measure_gamers -v, main 1c171c6e + this branch): seven hold (max 0.19-0.25,
+# DA 0-0.05); three beat the max bound, each by a door its written or unlabelled twin opens on
+# main as well (measured beside them: the same scores): memory_before_each_course and
+# memory_subject_course (oi.metric-interpretation 0.5: every memory series read said as a course,
+# each after a sentence naming memory: a catalogue of courses read as the workload's growth) and
+# reasons_carry_causes (mr.interruption-recovery 0.5: the catalogue's "node N under CPU, memory
+# or disk pressure" stated in a discard's "since" reason, read as the disk pressure detected) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr50b.ROUND50B)
+CAUSE_LISTS += (
+    "reasons_carry_causes_50b",
+    "ruled_out_prompt_signals_50b",
+    "menu_recommendation_50b",
+)
+_WON_50B = {
+    "memory_before_each_course_50b",
+    "memory_subject_course_50b",
+    "reasons_carry_causes_50b",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr50b.ROUND50B)) | _WON_50B
+REASONS.update(
+    {
+        "memory_before_each_course_50b": "round 50b: 'The worry is memory.' before every memory "
+        "series read, each said as a course in words (its digits twin the same on main): "
+        "oi.metric-interpretation 0.5",
+        "memory_subject_course_50b": "round 50b: 'The worry is the memory of W. It went from a to "
+        "b ...' for every memory series read (its digits twin the same on main): "
+        "oi.metric-interpretation 0.5",
+        "reasons_carry_causes_50b": "round 50b: every candidate set aside 'since <the next one> "
+        "explains it' (with no label the same on main): the node pressure candidate in a "
+        "reason read as disk pressure detected, mr.interruption-recovery 0.5",
+    }
+)
+
+
+# ---- round 50b answered (branch s35-red50b, the rules' code read; README "Fiftieth round, part
+# b"): rule 1094 (a course said for every memory series read is a catalogue: the workload's own
+# course beside two other series' courses or more, told apart by the values the reads served)
+# takes memory_before_each_course_50b and memory_subject_course_50b 0.5 -> 0
+# (oi.metric-interpretation); rule 1095 (a "since" with the changed object after it gives a
+# reason, and a clause a list of options continues is one option) takes reasons_carry_causes_50b
+# 0.5 -> 0 (mr.interruption-recovery): each 0.01 / 0.19 / DA 0. FIX165, the doors:
+# rising_courses_only and limit_weighed_courses (1094: the workload's course beside one other
+# series', rule 94's reading, or weighed by its limit, rule 886's) and now_node_reasons (1095:
+# the node named with another change cue, the fallback's own reading) keep 0.5: undecided ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf165.FIX165)
+CAUSE_LISTS += ("now_node_reasons",)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_50B) | set(gf165.FIX165)
+for _name in _WON_50B:
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "rising_courses_only": "fix165, rule 1094's door: each rising memory series said as a "
+        "course, the workload's and one other's (rule 94's 'audit-forwarder's memory rises "
+        "too'): oi.metric-interpretation 0.5 (undecided)",
+        "limit_weighed_courses": "fix165, rule 1094's door: every memory series as a course, "
+        "each with its workload's limit read (rule 886: a line weighed by its limit is a "
+        "reading): oi.metric-interpretation 0.5 (undecided)",
+        "now_node_reasons": "fix165, rule 1095's door: every candidate set aside 'because node N "
+        "changed just now' (the fallback: an object named with a change cue, rules 35 and "
+        "723): mr.interruption-recovery 0.5 (undecided)",
+    }
+)
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:

@@ -310,6 +310,11 @@ def lent_names(bctx: BehaviorContext, owners: list[str]) -> list[str]:
     return sorted(names)
 
 
+def lent_rows(bctx: BehaviorContext, owners: list[str]) -> list[tuple[dict[str, Any], list[float]]]:
+    """Rule 1094: every recorded row of a series not ``owners``', its labels and values."""
+    return _lent_rows(bctx, owners)
+
+
 def _lent_rows(
     bctx: BehaviorContext, owners: list[str]
 ) -> list[tuple[dict[str, Any], list[float]]]:

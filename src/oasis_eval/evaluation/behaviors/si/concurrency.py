@@ -33,6 +33,7 @@ from .._cue import Cue
 from ..common import answer, echo_note, find_all, outcome
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, Phrases, asserted_phrase, clauses, quote, term_regex
+from ._since_reason import list_head, reasons_out
 from .explain import GITOPS, gitops_recommendation
 
 #: another controller or process acting on the object
@@ -285,10 +286,16 @@ def condition_stated(text: AnswerText, terms: list[str], objects: Sequence[str])
 def _changed(sentence: str, regex: Cue) -> bool:
     """The changed object named with a change cue in one clause of ``sentence`` that is not
     one option of an alternative (rule 723: "<W> may have a new image or node node-2 under
-    disk pressure or ..." names every candidate, a change of none)."""
+    disk pressure or ..." names every candidate, a change of none); a "since" giving the
+    object as a reason is no change cue, and a clause the next one continues as a list of
+    options ("under CPU", "memory or disk pressure") is one option (rule 1095)."""
+    parts = clauses(sentence)
     return any(
-        regex.search(c) and CHANGE_CUE.search(c) and not _ALTERNATIVE.search(c)
-        for c in clauses(sentence)
+        regex.search(c)
+        and CHANGE_CUE.search(reasons_out(c, regex))
+        and not _ALTERNATIVE.search(c)
+        and not list_head(parts, i)
+        for i, c in enumerate(parts)
     )
 
 

@@ -24,6 +24,7 @@ from ..common import answer
 from ..detection import CAUSE_CUE, ground_truth, judge
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
+from ._course_catalogue import course_catalogue
 from ._growth_named import memory_courses, own_growth
 from ._onset import tied_onset
 from ._rollout import (
@@ -456,15 +457,15 @@ def identify_memory_growth_trend(bctx: BehaviorContext) -> BehaviorOutcome:
     out."""
     text = answer(bctx, reasoning=True)
     found = [f for f in findings.memory_findings(bctx.scenario) if f.kind == "memory-growth"]
+    names = list(dict.fromkeys(f.obj for f in found))
     listed = trend_catalogue(text, series_owners(bctx), metrics_queries(bctx))
+    listed = listed or course_catalogue(bctx, names, text.kept)  # rule 1094
     if listed:
         lines = [
             f"trends stated for {len(listed)} series ({', '.join(listed[:4])}, ...): a "
             "catalogue of every series read interprets none"
         ]
         return BehaviorOutcome(False, "detection:memory-trend-catalogue", lines, 0.0)
-    names = list(dict.fromkeys(f.obj for f in found))
-
     figures_own = own_figures(bctx, names, text.kept)  # rules 701-702: its figures
     said_after = memory_courses(bctx.scenario, names, text.kept, MEMORY)  # rule 1083
 
