@@ -2,15 +2,17 @@
 
 A report written to a template ("REQUESTS / ESCALATION:", "Escalation: N/A") keeps its
 section labels when a section is empty: the label is the template's, not a hand-off. A
-label counts as empty when the lines under it, up to a blank line or the next label, say
-only "N/A", "none", "nil", "nothing", "-" or "TBD" (or there are none)."""
+label counts as empty when what follows it on its line, else the lines under it up to a blank
+line or the next label, say only "N/A", "none", "nil", "nothing", "-" or "TBD" (or there are none)."""
 
 from __future__ import annotations
 
 import re
 
 #: a section label opening its line: markup aside, a few words, a colon, what follows on the line
-_LABEL = re.compile(r"^\s*(?:#{1,6}\s+|\*\*|__)?(?P<label>[^:\n]{1,48}?)(?:\*\*|__)?:\s*(?P<rest>.*)$")
+_LABEL = re.compile(
+    r"^\s*(?:#{1,6}\s+|\*\*|__)?(?P<label>[^:\n*_]{1,48}?)(?:\*\*|__)?:(?:\*\*|__)?\s*(?P<rest>.*)$"
+)
 #: a list marker opening a line under the label
 _MARK = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,2}[.)])\s+")
 #: what an empty section says
@@ -37,7 +39,9 @@ def empty_section(sentence: str, source: str) -> bool:
         m = _LABEL.match(line)
         if not m or _words(m["label"]) != label:
             continue
-        body = [m["rest"]] if m["rest"].strip() else []
+        if m["rest"].strip():  # "Escalation: N/A": the section is its own line
+            return bool(_EMPTY.match(m["rest"]))
+        body = []
         for nxt in lines[i + 1 :]:
             if not nxt.strip() or (not _MARK.match(nxt) and _LABEL.match(nxt)):
                 break
