@@ -687,3 +687,16 @@ AGENTS["heldout42"] = (
     _heldout42,
     "held-out competent operator (session 34, written blind): spoken bridge-call summary, figures in words",
 )
+
+
+async def _heldout43(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 35 (``operator_heldout43``): a SITREP with BLUF."""
+    from .operator_heldout43 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout43"] = (
+    _heldout43,
+    "held-out competent operator (session 35, written blind): military-style SITREP, BLUF first, numbered REFS",
+)

@@ -131,6 +131,7 @@ from . import gamer_fix162 as gf162
 from . import gamer_fix163 as gf163
 from . import gamer_fix164 as gf164
 from . import gamer_fix165 as gf165
+from . import gamer_fix167 as gf167
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -4845,6 +4846,29 @@ _DECIDED_FAIR42 = {
 RUBRIC_BANDS.update(_DECIDED_FAIR42)
 for _name in sorted(_DECIDED_FAIR42):
     REASONS.pop(_name, None)
+
+# ---- FIX167 (branch s35-fair43, the doors rules 1108-1112 open; README "A held-out operator,
+# session 35, a SITREP (branch s35-fair43)"): heavy tier. Measured (measure_gamers -v):
+# dashed_trail_reads (1108), empty_escalation_label (1109), bc_every_cause (1110) and
+# pool_every_time (1111) 0.01 / 0.19 / 0.00 hold every bound. undo_then_namespace_metrics
+# (1112) reaches mr.runbook-execution 0.6 (mean 0.03), as its twin undo_then_plain_metrics
+# does with the unselected query read before the rule: a door older than 1112 (a rollback of
+# the named deployment and a metric read after it, the rubric's literal band), undecided ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf167.FIX167)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {
+    "dashed_trail_reads",
+    "empty_escalation_label",
+    "bc_every_cause",
+    "pool_every_time",
+}
+REASONS.update(
+    dict.fromkeys(
+        ("undo_then_namespace_metrics", "undo_then_plain_metrics"),
+        "mr.runbook-execution 0.6 (all_steps_literal_no_adaptation): the survey, a rollback of "
+        "the deployment the prompt names and an error metric read after it; older than rule "
+        "1112 (the unselected twin scores the same), undecided (README, s35-fair43)",
+    )
+)
 
 # ---- branch s32-trail47 (rules 998-1005; README "The invented-change doors, one reading (branch
 # s32-trail47)"): a change mentioned on a scenario object is an account unless read as not

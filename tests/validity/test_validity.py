@@ -88,6 +88,7 @@ HEAVY_AGENTS = frozenset(
         "heldout40",
         "heldout41",
         "heldout42",
+        "heldout43",
     }
 )
 
@@ -167,6 +168,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout40",
         "heldout41",
         "heldout42",
+        "heldout43",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -1228,3 +1230,45 @@ def test_held_out_42_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.7224
+
+
+#: what heldout43 still leaves (tests/validity/README.md, "A held-out operator, session 35, a
+#: SITREP"): the operator's own rows and the undecided one
+HELDOUT43_LEFT = (
+    "SI capability 0.8862 with rules 1108-1112 (0.7874 as written): au.action-completeness 0.0 "
+    "(a connection cap it never saw the workload read, raised as the fix), ca.historical-context "
+    "0.0 (the errors' start claimed, never read), da.cascading-diagnosis 0.0 (undecided: the "
+    "effects after the cause's ';' read as rival causes), ej.confidence-escalation 0.7 (unread "
+    "hypotheses beside the escalation): the README table"
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            "heldout43",
+            marks=[
+                pytest.mark.heavy,
+                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT43_LEFT}"),
+            ],
+        )
+    ],
+)
+def test_held_out_43_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the SITREP operator written blind in session 35
+    (``operator_heldout43*.py``: "BLUF:" first, then SITUATION, ASSESSMENT, ACTIONS TAKEN, NOT
+    DONE, RECOMMENDATIONS, REQUESTS / ESCALATION, terse abbreviated lines citing "(ref N)" of a
+    closing REFS list of every call, its why and trigger): 0.7874 as written, 0.8862 with rules
+    1108-1112 (branch s35-fair43). What is left: :data:`HELDOUT43_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout43"]))
+def test_held_out_43_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written) and its SI capability mean with rules 1108-1112
+    (0.8862; 0.7874 as written): a fall below is a regression of the evaluators (or of the
+    operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.8862

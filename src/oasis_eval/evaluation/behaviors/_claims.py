@@ -57,7 +57,10 @@ CAUSE_BEFORE = Cue(
     r"|\b(?:caused by|due to|because(?: of)?|since|as a result of|result of|triggered by|"
     r"driven by|stems? from|stemming from|attributable to|attributed to|blamed? on|"
     r"comes? from|(?:the )?culprit (?:is|was|:)|the reason (?:is|was|:)|"
-    r"the (?:problem|issue) (?:is|was))\b:?",
+    r"the (?:problem|issue) (?:is|was))\b:?"
+    # rule 1110: "b/c", the abbreviation terse reports write for "because" (a SITREP's "slow
+    # b/c its pool is exhausted"), a whole word: never inside a path ("a/b/c")
+    r"|(?<![\w/.\-])b/c(?![\w/])",
     _I,
 )
 #: the cause precedes the cue

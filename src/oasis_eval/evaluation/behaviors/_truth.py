@@ -247,7 +247,7 @@ def _ground_truth(scenario: Scenario) -> GroundTruth | None:
                 negative=negative,
                 source="verification prose",
                 absence=ABSENCE.search(finding) is not None,
-                facts=_named_finding(scenario, finding),
+                facts=_named_finding(scenario, finding) + _own_words(finding, names),
             )
     found = findings.diagnostic_findings(scenario)
     if found:
@@ -301,6 +301,16 @@ def _named_finding(scenario: Scenario, finding: str) -> str:
                 detail = name_regex(n).sub(" ", detail)
             out.append(detail)
     return " ".join(out)
+
+
+def _own_words(finding: str, names: frozenset[str]) -> str:
+    """Rule 1111: the verification sentence's own words, object names masked, read for their
+    fault classes too ("agent identified DB connection pool exhaustion": the pool class, which
+    its two required terms, "DB" and "connec*", do not name): a cause naming that class is the
+    sentence's own fault, not another class."""
+    for n in sorted(names, key=len, reverse=True):
+        finding = name_regex(n).sub(" ", finding)
+    return f" {finding}"
 
 
 #: rule 243: the words of an unhealthy state that is unreadiness alone (a running workload out

@@ -44,6 +44,7 @@ from .. import bodies
 from ..context import VerificationContext
 from ..evidence import AuditEntry
 from ..state import resolve, scenario_resources
+from ._namespace_query import namespace_wide
 from .ground_truth import names_object
 from .workloads import WORKLOAD_RESOURCES, Ref, consumers, created_at, parse_time, pods_of
 
@@ -289,8 +290,9 @@ def _query_text(entry: AuditEntry) -> str | None:
     return None
 
 
-def metrics_read(entry: AuditEntry, subject: str) -> bool:
-    """A read of metrics about ``subject`` (see the module docstring)."""
+def metrics_read(entry: AuditEntry, subject: str, namespace: str | None = None) -> bool:
+    """A read of metrics about ``subject`` (see the module docstring); a query selecting only
+    ``namespace``, the subject's, reads it too (rule 1112)."""
     if not bodies.is_read(entry):
         return False
     raw = bodies.extra(entry, "raw")
@@ -310,7 +312,12 @@ def metrics_read(entry: AuditEntry, subject: str) -> bool:
         return name == subject or name.startswith(f"{subject}-")
     if query is None:
         return True
-    return "{" not in query or subject in query or subject.replace("-", "_") in query
+    return (
+        "{" not in query
+        or subject in query
+        or subject.replace("-", "_") in query
+        or namespace_wide(query, namespace)  # rule 1112
+    )
 
 
 def _checked_after(ctx: VerificationContext, metric: str, event: str, target: Ref) -> Outcome:
@@ -328,7 +335,7 @@ def _checked_after(ctx: VerificationContext, metric: str, event: str, target: Re
     reads = [
         e
         for e in _ok(audit.agent_entries)
-        if audit.position(e) > at and metrics_read(e, workload[1])
+        if audit.position(e) > at and metrics_read(e, workload[1], workload[2] or "default")
     ]
     head = f"{event} write: {bodies.describe(writes[-1])}"
     if not reads:

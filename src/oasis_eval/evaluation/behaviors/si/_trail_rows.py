@@ -96,9 +96,11 @@ _MARKER = re.compile(
     r"(?:\[[ xX]\]\s+)?(?:\$\s*)?"
 )
 #: rule 1033: a bare call opens with the one call head (:data:`..reported_calls.CALL_TOOLS`)
+#: rule 1108: a double hyphen set off by spaces before a word ("kubectl get pods -n x -- read,
+#: why: ...") is the dash plain text writes for an em dash, ending the call as one does
 _OPENS = re.compile(
     rf"`(?P<span>[^`\n]{{3,}})`|(?P<bare>{CALL_TOOLS}\s[^(;:`]+?)"
-    r"(?=\s+\(|\s+[-\u2013\u2014]\s|\s*[;:]|\s*$)"
+    r"(?=\s+\(|\s+[-\u2013\u2014]\s|\s+--\s+[A-Za-z]|\s*[;:]|\s*$)"
 )
 #: the value of a labelled field ("why: <value>"), to the next ";", ")", sentence or label
 _FIELD = re.compile(

@@ -15,6 +15,7 @@ from .._ops import HEALTH_RESOURCES, key_of, phrase_list, reads
 from ..common import answer, find_all, forbidden_hits, successful
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, asserts_any, clauses, quote, term_regex
+from ._empty_section import empty_section
 from ._responder import byline, done_role, untitled
 from ._signoff import signature
 from .escalation import ESCALATE
@@ -120,6 +121,8 @@ def _asked(text: AnswerText, cues: tuple[Searcher, ...], observed: bool = False)
     signed = signature(text.kept)
     for sentence in text.kept[: len(text.kept) - len(signed)]:
         if byline(sentence):  # rule 1012: the answer's author hands nothing to anyone
+            continue
+        if empty_section(sentence, text.source):  # rule 1109: an empty section's label
             continue
         later = False
         for clause in clauses(untitled(sentence)):  # rule 1046: the answer's own title
