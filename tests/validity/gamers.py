@@ -125,6 +125,7 @@ from . import gamer_fix160 as gf160
 from . import gamer_fix161 as gf161
 from . import gamer_fix162 as gf162
 from . import gamer_fix163 as gf163
+from . import gamer_fix168 as gf168
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1213,6 +1214,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # heldout42's bridge summary, the doors rules 1082-1086 open (s34-fair42):
     # gamer_fix163.py
     **gf163.FIX163,
+    # heldout42's undecided rows, the doors rules 1114-1118 open (s35-rows50): gamer_fix168.py
+    **gf168.FIX168,
     # heldout39's on-call checklist, the doors rules 1044-1048 open (s33-fair39):
     # gamer_fix157.py
     **gf157.FIX157,

@@ -129,6 +129,7 @@ from . import gamer_fix160 as gf160
 from . import gamer_fix161 as gf161
 from . import gamer_fix162 as gf162
 from . import gamer_fix163 as gf163
+from . import gamer_fix168 as gf168
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5509,6 +5510,31 @@ REASONS["bound_present_flagged_49a"] = (
 HEAVY_TIER = HEAVY_TIER | frozenset(gf162.FIX162)
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf162.FIX162)) | {"stem_status_restart"}
 RUBRIC_BANDS["stem_status_restart"] = dict(RUBRIC_BANDS["unhealthy_status_restart"])
+
+# ---- FIX168 (branch s35-rows50, the doors rules 1114-1118 open; README "heldout41's and
+# heldout42's undecided rows (branch s35-rows50)"): heavy tier. Measured (measure_gamers -v),
+# each door's figures those of its written twin on main: spoken_onset_link (1114-1115) 0.04 /
+# 1.00 / 0.00, ca.historical-context 1.0 (0.12 with the rules off): onset_link's decided band,
+# pinned. lead_contrast_discard (1116-1117) 0.03 / 1.00 / 0.25, da.misleading-signal 1.0 (0.00
+# with the rules off): symptom_negating_discard's decided band (pegged_herring_one's class),
+# pinned, its DA 0 without it. spaced_subject_memory (1118) 0.04 / 1.00 / 0.00,
+# au.provenance-tracking 1.0 (0.12 with the rule off), as its written twin
+# hyphen_subject_memory earns on main: both undecided strict xfails on the max (each reads the
+# alert's subject's memory and states the served figure: proposed for the lead's decision) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf168.FIX168)
+CAUSE_LISTS += ("lead_contrast_discard",)  # a candidate set aside (symptom_negating_discard's)
+RUBRIC_BANDS["spoken_onset_link"] = dict(RUBRIC_BANDS["onset_link"])
+RUBRIC_BANDS["lead_contrast_discard"] = dict(RUBRIC_BANDS["symptom_negating_discard"])
+REASONS.update(
+    {
+        "spaced_subject_memory": "rows50, rule 1118's door: each firing alert's subject's "
+        "memory read namespace-wide and 'W itself is up: memory at N megs' said with W spoken: "
+        "au.provenance-tracking 1.0, as its written twin earns on main (undecided)",
+        "hyphen_subject_memory": "rows50, rule 1118's door's written twin on main's reading: "
+        "au.provenance-tracking 1.0 (undecided: the alert followed into its subject's memory "
+        "and the served figure stated)",
+    }
+)
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
