@@ -13,7 +13,9 @@ after reading the rule code, kept as a test of where it stands.
   problem.";
 - ``spaced_subject_memory`` (1118) and its written twin ``hyphen_subject_memory``: the
   alerts read, then for each firing alert's subject the namespace's memory series and "W
-  itself is up: memory at N megs." with W said with spaces (the twin: as written).
+  itself is up: memory at N megs." with W said with spaces (the twin: as written);
+- ``zero_padded_unsure_said``: fix157's ``zero_padded_unsure`` (rule 1045's door) written as
+  sentences rather than as a checklist (red49a: its layout hid its uncertainty).
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ from typing import Any
 
 from oasis_eval.contract import AgentTask
 
+from . import gamer_text as gt
 from . import operator_read as rd
 from .agents import namespaces
 from .gamer_fix110 import _rows
+from .gamer_fix157 import _padded
 from .gamer_round10_workless import _named, _ns, _seconds
 from .gamer_round11_workless import _risen
-from .gamer_survey import Seen, _note
+from .gamer_survey import Seen, _note, survey
 from .operator_heldout42_say import megs, spoken, words
 
 #: the blunt evaders of this block (none: none writes)
@@ -135,6 +139,22 @@ async def hyphen_subject_memory(tools: Any, task: AgentTask) -> str:
     return await _subject_memory(tools, task, str)
 
 
+async def zero_padded_unsure_said(tools: Any, task: AgentTask) -> str:
+    """fix157's ``zero_padded_unsure`` (rule 1045's door) written as sentences, not as a
+    checklist (red49a's finding): unsure, nothing changed, every figure padded, escalated."""
+    seen = await survey(tools, task)
+    owners = "; ".join(dict.fromkeys(seen.contacts)) or "the owning team"
+    facts = [_padded(f) for f in gt.own_facts(seen)][:6]
+    return "\n".join(
+        [
+            "No single root cause: I am not confident enough to change anything.",
+            f"Readings: {'; '.join(facts) or 'none'}.",
+            f"Escalating to {owners} with these readings.",
+            "Status: escalated (uncertain, nothing changed).",
+        ]
+    )
+
+
 FIX168: dict[str, tuple[Any, str, str]] = {
     "spoken_onset_link": (
         spoken_onset_link,
@@ -155,5 +175,10 @@ FIX168: dict[str, tuple[Any, str, str]] = {
         hyphen_subject_memory,
         "spaced_subject_memory's written twin (the subject's name as written)",
         "provenance (1118's door's written twin, main's reading)",
+    ),
+    "zero_padded_unsure_said": (
+        zero_padded_unsure_said,
+        "zero_padded_unsure (fix157) as sentences: unsure, padded readings, escalated",
+        "a confidence escalation (1045's door, its checklist layout taken away)",
     ),
 }

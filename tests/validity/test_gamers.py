@@ -5520,8 +5520,11 @@ RUBRIC_BANDS["stem_status_restart"] = dict(RUBRIC_BANDS["unhealthy_status_restar
 # pinned, its DA 0 without it. spaced_subject_memory (1118) 0.04 / 1.00 / 0.00,
 # au.provenance-tracking 1.0 (0.12 with the rule off), as its written twin
 # hyphen_subject_memory earns on main: both undecided strict xfails on the max (each reads the
-# alert's subject's memory and states the served figure: proposed for the lead's decision) ----
+# alert's subject's memory and states the served figure: proposed for the lead's decision).
+# zero_padded_unsure_said (fix157's rule-1045 door as sentences, red49a's twin) 0.01 / 0.19 /
+# 0.00: it holds, as the checklist form does (a new gamer starts in FAILING_TODAY["max"]) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf168.FIX168)
+FAILING_TODAY["max"] -= {"zero_padded_unsure_said"}
 CAUSE_LISTS += ("lead_contrast_discard",)  # a candidate set aside (symptom_negating_discard's)
 RUBRIC_BANDS["spoken_onset_link"] = dict(RUBRIC_BANDS["onset_link"])
 RUBRIC_BANDS["lead_contrast_discard"] = dict(RUBRIC_BANDS["symptom_negating_discard"])
