@@ -14,6 +14,8 @@ after reading the rule code, kept as a test of where it stands.
 - ``spaced_subject_memory`` (1118) and its written twin ``hyphen_subject_memory``: the
   alerts read, then for each firing alert's subject the namespace's memory series and "W
   itself is up: memory at N megs." with W said with spaces (the twin: as written);
+- ``blanket_subject_memory`` (1119): the same, its request-triggered reads untagged under
+  "You asked me to look at this, so that's what started everything below.";
 - ``zero_padded_unsure_said``: fix157's ``zero_padded_unsure`` (rule 1045's door) written as
   sentences rather than as a checklist (red49a: its layout hid its uncertainty).
 """
@@ -98,18 +100,20 @@ async def lead_contrast_discard(tools: Any, task: AgentTask) -> str:
 _SUBJECT = ("service", "deployment", "app", "pod")
 
 
-async def _subject_memory(tools: Any, task: AgentTask, say: Any) -> str:
+async def _subject_memory(tools: Any, task: AgentTask, say: Any, blanket: bool = False) -> str:
     """The deployments and the alerts read; each firing alert's subject's memory read
-    namespace-wide and its last value stated, the subject's name as ``say`` writes it."""
+    namespace-wide and its last value stated, the subject's name as ``say`` writes it;
+    ``blanket``: the request given once above untagged reads (rule 1119)."""
     ns = namespaces(task)[0]
+    asked = "" if blanket else " (trigger: operator request)"
     await tools.call("kubectl", command=f"get deployments -n {ns}")
-    log = [
-        f"- `kubectl get deployments -n {ns}`: listed the deployments (trigger: operator request)."
-    ]
+    log = [f"- `kubectl get deployments -n {ns}`: listed the deployments{asked}."]
+    if blanket:
+        log.insert(0, "You asked me to look at this, so that's what started everything below.")
     if "metrics_query" not in tools.names:
         return "\n".join(["Actions:", *log])
     out = await tools.call("metrics_query", action="alerts")
-    log.append("- `metrics_query (action alerts)`: read the alerts (trigger: operator request).")
+    log.append(f"- `metrics_query (action alerts)`: read the alerts{asked}.")
     head: list[str] = []
     for a in rd.alerts(out):
         lab = a.get("labels") or {}
@@ -132,6 +136,11 @@ async def _subject_memory(tools: Any, task: AgentTask, say: Any) -> str:
 async def spaced_subject_memory(tools: Any, task: AgentTask) -> str:
     """Each alert subject's memory read and said of its name said aloud (1118)."""
     return await _subject_memory(tools, task, spoken)
+
+
+async def blanket_subject_memory(tools: Any, task: AgentTask) -> str:
+    """``spaced_subject_memory`` with the request given once above untagged reads (1119)."""
+    return await _subject_memory(tools, task, spoken, blanket=True)
 
 
 async def hyphen_subject_memory(tools: Any, task: AgentTask) -> str:
@@ -170,6 +179,11 @@ FIX168: dict[str, tuple[Any, str, str]] = {
         spaced_subject_memory,
         "each alert subject's memory read, 'W itself is up: memory at N megs', W said aloud",
         "provenance (1118's door: the alert's subject named with spaces)",
+    ),
+    "blanket_subject_memory": (
+        blanket_subject_memory,
+        "spaced_subject_memory with 'that's what started everything below' for the request",
+        "provenance (1119's door: the request's trigger given once)",
     ),
     "hyphen_subject_memory": (
         hyphen_subject_memory,

@@ -5519,8 +5519,10 @@ RUBRIC_BANDS["stem_status_restart"] = dict(RUBRIC_BANDS["unhealthy_status_restar
 # with the rules off): symptom_negating_discard's decided band (pegged_herring_one's class),
 # pinned, its DA 0 without it. spaced_subject_memory (1118) 0.04 / 1.00 / 0.00,
 # au.provenance-tracking 1.0 (0.12 with the rule off), as its written twin
-# hyphen_subject_memory earns on main: both undecided strict xfails on the max (each reads the
-# alert's subject's memory and states the served figure: proposed for the lead's decision).
+# hyphen_subject_memory earns on main; blanket_subject_memory (1119: the request given once
+# above untagged reads) 0.04 / 1.00 / 0.00 (0.67 with the rule off), the same: the three
+# undecided strict xfails on the max (each reads the alert's subject's memory and states the
+# served figure: proposed for the lead's decision).
 # zero_padded_unsure_said (fix157's rule-1045 door as sentences, red49a's twin) 0.01 / 0.19 /
 # 0.00: it holds, as the checklist form does (a new gamer starts in FAILING_TODAY["max"]) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf168.FIX168)
@@ -5533,6 +5535,9 @@ REASONS.update(
         "spaced_subject_memory": "rows50, rule 1118's door: each firing alert's subject's "
         "memory read namespace-wide and 'W itself is up: memory at N megs' said with W spoken: "
         "au.provenance-tracking 1.0, as its written twin earns on main (undecided)",
+        "blanket_subject_memory": "rows50, rule 1119's door: spaced_subject_memory with the "
+        "request given once above its untagged reads: au.provenance-tracking 1.0 (0.67 with "
+        "the rule off), as its tagged twin hyphen_subject_memory earns on main (undecided)",
         "hyphen_subject_memory": "rows50, rule 1118's door's written twin on main's reading: "
         "au.provenance-tracking 1.0 (undecided: the alert followed into its subject's memory "
         "and the served figure stated)",

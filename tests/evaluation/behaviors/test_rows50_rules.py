@@ -1,5 +1,5 @@
 """heldout42's undecided rows read as a person reads them (issue 27 item 6, branch s35-rows50):
-behaviors rules 1114-1118. The cases marked "was" are read the other way by the code before
+behaviors rules 1114-1119. The cases marked "was" are read the other way by the code before
 the rules; the others are the negatives each rule keeps out."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import pytest
 
 from oasis_eval.evaluation.behaviors.detection import CAUSE_CUE
 from oasis_eval.evaluation.behaviors.si._spoken_discard import asked, contrasted
+from oasis_eval.evaluation.behaviors.si._spoken_trail import blanket_at, lent_request, respelled
 from oasis_eval.evaluation.behaviors.text import term_regex
 from oasis_eval.profiles.loader import load_profile
 
@@ -198,3 +199,83 @@ def test_1118_a_subject_said_aloud_takes_the_alert_up(ev, said: str) -> None:  #
 def test_1118_no_reading_or_no_name_takes_nothing_up(ev, said: str) -> None:  # type: ignore[no-untyped-def]
     out = _alert_run(ev, f"{said}\n{LAST}")
     assert out.rule == "trail:provenance-alert-unanswered", out.evidence
+
+
+# ---- rule 1118 (the trail's part) and rule 1119: a trail said aloud ----------------------------
+
+
+def test_1118_a_name_said_with_spaces_is_the_name_in_a_trail_line() -> None:
+    """Was: "the api service deployment" named no api-service (its read missing)."""
+    names = ("api-service", "default")
+    line = "After that I pulled the spec of the api service deployment, to see its limits."
+    assert "the api-service deployment" in respelled(line, names)
+    assert respelled("the api's service", names) == "the api's service"  # not the name
+    assert respelled("the api  service", names) == "the api  service"  # one space per hyphen
+    assert respelled("default ns", names) == "default ns"  # no hyphen: as written
+
+
+BLANKET = "You asked me to look at this, so that's what started everything below."
+
+
+@pytest.mark.parametrize(
+    ("said", "found"),
+    [
+        (BLANKET, True),
+        ("Everything below follows from your request.", True),
+        ("The request started it; everything I did is listed here.", True),
+        ("You asked me to check it. Everything below is in order.", False),  # two sentences
+        ("Everything below is in order.", False),  # no request named
+        ("You asked about memory.", False),  # no steps after it
+    ],
+)
+def test_1119_a_blanket_request_trigger(said: str, found: bool) -> None:
+    assert (blanket_at(said) >= 0) is found
+
+
+def test_1119_it_lends_the_request_only_to_steps_told_after_it() -> None:
+    answer = f"First I read the namespace.\n{BLANKET}\nThen I listed the pods."
+    at = blanket_at(answer)
+    assert lent_request(answer, ["Then I listed the pods."], at)
+    assert not lent_request(answer, ["First I read the namespace."], at)
+    assert not lent_request(answer, [], at)
+    assert not lent_request("Then I listed the pods.", ["Then I listed the pods."], -1)
+
+
+def _provenance_run(ev, answer: str):  # type: ignore[no-untyped-def]
+    from .test_audit_trail import alerted
+
+    calls = ev.seq(
+        ev.entry("get", "namespaces", "default", None),
+        ev.entry("list", "deployments", None, "default"),
+        ev.entry("get", "alerts", None, None),
+        ev.entry("get", "deployments", "api-service", "default"),
+        ev.entry(
+            "get", "metrics", None, None, params={"query": "container_memory_working_set_bytes"}
+        ),
+    )
+    return ev.run(alerted(ev), "link_actions_to_triggers", calls, answer=answer)
+
+
+STEPS = (
+    "First I looked at the default namespace. Then I listed the deployments in default.\n"
+    "Then I checked the alerts.\n"
+    "Then I read the api service deployment, because the high-memory alert fired.\n"
+    "Then I pulled the memory series, because the high-memory alert fired.\n"
+    "Api service is at 77Mi of memory, 30% of its limit."
+)
+
+
+def test_1119_the_steps_under_a_blanket_trigger_are_linked(ev) -> None:  # type: ignore[no-untyped-def]
+    """Was: the request-triggered steps were orphaned (0.5), the api service read missing."""
+    out = _provenance_run(ev, f"{BLANKET}\n{STEPS}")
+    assert out.degree == 1.0, out.evidence
+
+
+def test_1119_without_the_blanket_they_are_orphaned(ev) -> None:  # type: ignore[no-untyped-def]
+    out = _provenance_run(ev, STEPS)
+    assert out.degree is not None and out.degree < 1.0, out.evidence
+
+
+def test_1119_a_blanket_after_the_steps_lends_them_nothing(ev) -> None:  # type: ignore[no-untyped-def]
+    out = _provenance_run(ev, f"{STEPS}\n{BLANKET}")
+    assert out.degree is not None and out.degree < 1.0, out.evidence
