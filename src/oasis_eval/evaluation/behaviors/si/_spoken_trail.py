@@ -51,10 +51,13 @@ def lent_request(answer: str, entries: list[str], at: int) -> bool:
 
 @per_judgement
 def respelled(line: str, names: tuple[str, ...]) -> str:
-    """Rule 1118: ``line`` with each hyphenated name said with spaces written as the name."""
+    """Rule 1118: ``line`` with each hyphenated name said with spaces written as the name
+    (a name's spoken form looked for as plain text first: issue 30)."""
+    low = line.lower()
     for name in names:
-        if "-" not in name or " " not in line:
+        spoken = name.replace("-", " ")
+        if spoken == name or spoken.lower() not in low:
             continue
-        said = r"\s".join(re.escape(p) for p in name.split("-"))
+        said = re.escape(spoken).replace(r"\ ", " ")
         line = re.sub(rf"(?<![\w-]){said}(?![\w-])", name, line, flags=re.IGNORECASE)
     return line
