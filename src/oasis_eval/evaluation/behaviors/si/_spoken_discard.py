@@ -24,6 +24,7 @@ adopts nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .._cue import Cue, Searcher
 from .._run_on import on_one_line
@@ -46,7 +47,7 @@ def contrasted(lead: list[str]) -> list[str]:
     return [s for s in lead if _CONTRAST.search(s)]
 
 
-def asked(sentence: str, cause: Searcher, terms: list[Searcher]) -> bool:
+def asked(sentence: str, cause: Searcher, terms: Sequence[Searcher]) -> bool:
     """Rule 1117: ``sentence`` states a ``cause`` cue, or names the signal (``terms``), only
     inside an indirect question ("whether X is the problem") and what asks it ("because you
     asked ...")."""

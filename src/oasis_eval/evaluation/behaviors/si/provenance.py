@@ -370,7 +370,7 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
                 linked |= {n} & named - set(early)
         cue = None if early else _cue_in(with_labels(entries, labels), TRIGGER, alerts)
         if cue is None and not early and lent_request(answer, entries, blanket):  # rule 1119
-            cue = ("the request, given once above",)
+            cue = ("the request, given once above", entries[0])
         ok += cue is not None
         if not entries:
             state = "missing from the trail"
