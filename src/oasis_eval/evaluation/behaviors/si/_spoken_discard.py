@@ -10,9 +10,10 @@ a CPU-starved container gets throttled, it doesn't get killed with exit code 137
 restarts are the memory limit, so the CPU is a red herring here." Its written twin in one
 sentence ("node-1 is at 97%, but a CPU-starved container is throttled, not killed with 137:
 a red herring") is read with its reason (rule 733). A lead that turns on a contrast ("but",
-"however", "yet", "though", "whereas") after naming the signal lends itself to the
-discard's reason window; every other test of the reason (rule 267's grounding, rule 301's
-bearing, rule 733's mechanism, the fixed-reason rule) stands.
+"however", "yet", "though", "although", "whereas") lends itself to the discard's reason
+window; every other test of the reason (rule 267's grounding, rule 301's bearing, rule 733's
+mechanism, the fixed-reason rule) stands. Rule 426's lead itself (:func:`lead_of`) moved here
+from ``safety_detection.py`` (at its 500-line cap).
 
 Rule 1117. "I pulled the node CPU utilisation, because you asked whether the pegged CPU is the
 problem" restates the operator's question: a cause said inside a "whether" clause (or "asked
