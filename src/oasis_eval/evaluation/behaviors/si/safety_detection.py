@@ -412,10 +412,9 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     }
 
     def reasoned(i: int) -> bool:
-        # rule 237: the discard's own words ("discarded as the cause") are no reason; the
-        # next sentence lends one unless it discards something itself; rule 267: nor are the
-        # candidate's own words, and a reason names the true cause, an object or a served
-        # figure; rule 301: past its candidate, it speaks of the misleading signal again
+        # rule 237: the discard's own words are no reason, the next sentence lends one unless
+        # it discards itself; rule 267: nor the candidate's words (a reason names the true
+        # cause, an object or a served figure); rule 301: past its candidate, it names the signal
         nxt = text.kept[i + 1 : i + 2]
         lead = lead_of(text, i, misleading, adopted, (names, seen))  # rule 426
         own = bearing_reason(text.kept[i], text.said(text.kept[i]), misleading)
