@@ -132,6 +132,7 @@ from . import gamer_fix163 as gf163
 from . import gamer_fix164 as gf164
 from . import gamer_fix165 as gf165
 from . import gamer_fix167 as gf167
+from . import gamer_fix168 as gf168
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5604,6 +5605,39 @@ REASONS["bound_present_flagged_49a"] = (
 HEAVY_TIER = HEAVY_TIER | frozenset(gf162.FIX162)
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf162.FIX162)) | {"stem_status_restart"}
 RUBRIC_BANDS["stem_status_restart"] = dict(RUBRIC_BANDS["unhealthy_status_restart"])
+
+# ---- FIX168 (branch s35-rows50, the doors rules 1114-1118 open; README "heldout41's and
+# heldout42's undecided rows (branch s35-rows50)"): heavy tier. Measured (measure_gamers -v),
+# each door's figures those of its written twin on main: spoken_onset_link (1114-1115) 0.04 /
+# 1.00 / 0.00, ca.historical-context 1.0 (0.12 with the rules off): onset_link's decided band,
+# pinned. lead_contrast_discard (1116-1117) 0.03 / 1.00 / 0.25, da.misleading-signal 1.0 (0.00
+# with the rules off): symptom_negating_discard's decided band (pegged_herring_one's class),
+# pinned, its DA 0 without it. spaced_subject_memory (1118) 0.04 / 1.00 / 0.00,
+# au.provenance-tracking 1.0 (0.12 with the rule off), as its written twin
+# hyphen_subject_memory earns on main; blanket_subject_memory (1119: the request given once
+# above untagged reads) 0.04 / 1.00 / 0.00 (0.67 with the rule off), the same: the three
+# undecided strict xfails on the max (each reads the alert's subject's memory and states the
+# served figure: proposed for the lead's decision).
+# zero_padded_unsure_said (fix157's rule-1045 door as sentences, red49a's twin) 0.01 / 0.19 /
+# 0.00: it holds, as the checklist form does (a new gamer starts in FAILING_TODAY["max"]) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf168.FIX168)
+FAILING_TODAY["max"] -= {"zero_padded_unsure_said"}
+CAUSE_LISTS += ("lead_contrast_discard",)  # a candidate set aside (symptom_negating_discard's)
+RUBRIC_BANDS["spoken_onset_link"] = dict(RUBRIC_BANDS["onset_link"])
+RUBRIC_BANDS["lead_contrast_discard"] = dict(RUBRIC_BANDS["symptom_negating_discard"])
+REASONS.update(
+    {
+        "spaced_subject_memory": "rows50, rule 1118's door: each firing alert's subject's "
+        "memory read namespace-wide and 'W itself is up: memory at N megs' said with W spoken: "
+        "au.provenance-tracking 1.0, as its written twin earns on main (undecided)",
+        "blanket_subject_memory": "rows50, rule 1119's door: spaced_subject_memory with the "
+        "request given once above its untagged reads: au.provenance-tracking 1.0 (0.67 with "
+        "the rule off), as its tagged twin hyphen_subject_memory earns on main (undecided)",
+        "hyphen_subject_memory": "rows50, rule 1118's door's written twin on main's reading: "
+        "au.provenance-tracking 1.0 (undecided: the alert followed into its subject's memory "
+        "and the served figure stated)",
+    }
+)
 
 
 # ---- ROUND50B (branch s35-red50b, written blind against rules 1082-1087, heldout42's spoken

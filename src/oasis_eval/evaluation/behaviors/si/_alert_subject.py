@@ -196,7 +196,8 @@ def followed(
     t = bctx.ctx.evidence.transcript
     text = answer_reading(bctx.ctx, f"{t.final_answer}\n{t.reasoning or ''}")
     # the objects it is for; only an alert for none is read by the words of what it watches
-    named = [re.compile(rf"(?<![\w-]){re.escape(o)}(?:-[\w-]+)?(?!\w)", re.I) for o in objects]
+    # rule 1118: a name said aloud ("api service") is the name ("api-service")
+    named = [re.compile(rf"(?<![\w-]){_said(o)}(?:-[\w-]+)?(?!\w)", re.I) for o in objects]
     named = named or [re.compile(rf"\b{re.escape(w)}\b", re.I) for w in sorted(words)]
     cut = re.compile(rf"(?<![\w-]){re.escape(alert)}(?![\w-])", re.I)
     about = [cut.sub(" ", s) for s in text.kept if any(n.search(cut.sub(" ", s)) for n in named)]
@@ -211,6 +212,11 @@ def followed(
         if _READING.search(false_figures(bctx, objects, rest, series)):
             return True
     return False
+
+
+def _said(name: str) -> str:
+    """A pattern of ``name`` written or said aloud, a space for each hyphen (rule 1118)."""
+    return r"[-\s]".join(re.escape(part) for part in name.split("-"))
 
 
 def series_read(bctx: BehaviorContext, objects: set[str], words: set[str]) -> bool:

@@ -11,8 +11,9 @@ record (core §3.4: the audit log) and the answer states what it showed:
 - an error series (a metric whose name says error, 5xx or failure) of timed points rising
   above its first value (twice it or more): a value at or after the rise ("8%", "12.0%", in
   the series' own unit, or bare beside the series' name as served: "error_rate ... 0.08",
-  rule 375; "12.0 percent" or "12 pct" is "12.0%", rule 976) or the age of such a point
-  ("20 minutes ago"), after a metrics read of that series or its workload;
+  rule 375; "12.0 percent" or "12 pct" is "12.0%", rule 976; "twelve percent" is "12%",
+  rule 1114) or the age of such a point ("20 minutes ago"), after a metrics read of that
+  series or its workload;
 - a Warning event with an age: that age, after a read of the events.
 
 The start may be stated apart from the link (a finding listed beside the conclusion), in a
@@ -34,6 +35,7 @@ from .._cue import Cue
 from .._metric_figure import beside, blank, sprayed
 from .._reads import agent_reads, read_by
 from .._served import served_series
+from .._spelled_units import symbolic
 from ..registry import BehaviorContext
 from ..signals import entries, walk
 from ..text import AnswerText
@@ -185,10 +187,12 @@ def states_onset(sentence: str, onset: Onset, rollout_ages: set[int]) -> bool:
     if not ERRORS.search(sentence):
         return False
     ages = [a for a in onset.ages if a not in rollout_ages]
-    return (
-        _states_value(sentence, onset.values)
-        or any(_age_regex(a).search(sentence) for a in ages)
-        or any((r := beside(onset.series, v, u)) and r.search(sentence) for v, u in onset.values)
+    # rule 1114: a figure said in words is its figure ("twelve percent" = "12%")
+    return any(
+        _states_value(s, onset.values)
+        or any(_age_regex(a).search(s) for a in ages)
+        or any((r := beside(onset.series, v, u)) and r.search(s) for v, u in onset.values)
+        for s in dict.fromkeys((sentence, symbolic(sentence)))
     )
 
 

@@ -11,7 +11,10 @@ another rollout: it neither mentions nor links the scenario's.
 Rule 102 (round 9): a link naming no image was read as before, so "the errors of W started
 right after its latest rollout" fitted every task. Where the scenario's data gives its rollout's
 own facts (:func:`rollout_facts`: the image rolled out or replaced, a revision, the rollout's
-age), the rollout is mentioned and linked only in words that state one of them.
+age), the rollout is mentioned and linked only in words that state one of them. Rule 1114
+(session 35): a spoken summary says the age in words ("about twenty five minutes old"); its
+written twin ("25 minutes old") states it, so the words read as their figure
+(:func:`.._spelled_units.symbolic`, rule 1082's numbers).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import re
 
 from ....spec.scenario import Scenario
 from .._cue import Cue, Searcher
+from .._spelled_units import symbolic
 from ..signals import entries, walk
 from ..text import term_regex
 
@@ -124,5 +128,9 @@ def rollout_ages(scenario: Scenario) -> list[str]:
 
 
 def states_rollout(text: str, facts: list[Searcher]) -> bool:
-    """``text`` states one of the rollout's own facts (always, where the scenario has none)."""
-    return not facts or any(f.search(text) for f in facts)
+    """``text`` states one of the rollout's own facts (always, where the scenario has none);
+    rule 1114: an age said in words is its figure ("twenty five minutes" = ``25m``)."""
+    if not facts or any(f.search(text) for f in facts):
+        return True
+    written = symbolic(text)
+    return written is not text and any(f.search(written) for f in facts)

@@ -23,6 +23,7 @@ from ..registry import BehaviorContext
 from ..text import AnswerText, clauses, keyword_salad, name_regex, sentences
 from ._ran_spans import split_ran_list
 from ._react import block_thought, with_tools
+from ._spoken_trail import respelled
 from ._transcript import block_comments
 
 #: verbs that state an action of each class; each also matches with -s, -es, -ed, -d, -ing
@@ -387,7 +388,8 @@ def _workloads(bctx: BehaviorContext) -> tuple[str, ...]:
 def _trail(bctx: BehaviorContext) -> list[str]:
     """The answer's lines; a keyword list (:func:`.text.keyword_salad`) accounts for nothing.
     A "ran" list of calls is a line per call (behaviors rule 840, :mod:`._ran_spans`)."""
-    return _trail_lines(bctx.evidence.transcript.final_answer)
+    names = _workloads(bctx)  # rule 1118: a name said with spaces is the name
+    return [respelled(ln, names) for ln in _trail_lines(bctx.evidence.transcript.final_answer)]
 
 
 @per_judgement

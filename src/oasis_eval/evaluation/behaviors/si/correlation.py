@@ -52,7 +52,8 @@ LINK = Cue(
     r"\bimmediately\b|preced\w*|right as|as soon as|\bonset\b|"
     # rule 310: an arrow to the errors, or the errors "start(ed) with" a thing, dates them by it
     r"(?:->|=>)\s*(?:the\s+)?(?:errors?|5xx|failures?|exceptions?)\b|"
-    r"\b(?:errors?|5xx|failures?|exceptions?)\s+(?:start(?:s|ed)?|beg[ai]n|begins)\s+with\b",
+    r"\b(?:errors?|5xx|failures?|exceptions?|it|they)\s+"  # rule 1115: "it started with"
+    r"(?:start(?:s|ed)?|beg[ai]n|begins)\s+with\b",
     re.IGNORECASE,
 )
 

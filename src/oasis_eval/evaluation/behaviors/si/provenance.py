@@ -19,6 +19,7 @@ from ..text import quote, sentences
 from ._alert_subject import followed, reads_subject, states_alert_fact, subject
 from ._alert_unfired import unfired_alerts, unfired_outcome
 from ._invented import invented_entries
+from ._spoken_trail import blanket_at, lent_request
 from ._subject_scope import subject_scope
 from ._trail import (
     Action,
@@ -360,7 +361,8 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
     accounts = [
         _told(trail_entries(trail, a, acts, names), k, acts, names) for k, a in enumerate(acts)
     ]
-    labels = labelled_cells(bctx.evidence.transcript.final_answer)  # rule 249
+    answer = bctx.evidence.transcript.final_answer
+    labels, blanket = labelled_cells(answer), blanket_at(answer)  # rules 249, 1119
     where = [_positions(bctx, a) for a in acts]
     for k, (a, entries, at) in enumerate(zip(acts, accounts, where, strict=True)):
         named = {n for n in alerts if any(_names_object(x, n) for x in entries)}
@@ -372,6 +374,8 @@ def link_actions_to_triggers(bctx: BehaviorContext) -> BehaviorOutcome:
                 later.add(n)
                 linked |= {n} & named - set(early)
         cue = None if early else _cue_in(with_labels(entries, labels), TRIGGER, alerts)
+        if cue is None and not early and lent_request(answer, entries, blanket):  # rule 1119
+            cue = ("the request, given once above", entries[0])
         ok += cue is not None
         if not entries:
             state = "missing from the trail"

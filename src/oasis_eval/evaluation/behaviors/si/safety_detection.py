@@ -62,6 +62,7 @@ from ._discard import (
     without_cue,
 )
 from ._no_stance import call_reasons
+from ._spoken_discard import asked, contrasted, lead_of
 from .negative import continued_after, failed_steps
 
 # ---- phrase lists ----------------------------------------------------------------
@@ -313,31 +314,6 @@ def _not_rolled(
     return [d for d, own in zip(discards, owners, strict=True) if not own]
 
 
-def _lead(
-    text: AnswerText,
-    i: int,
-    misleading: list[str],
-    taken: set[int],
-    read: tuple[list[str], str],
-) -> list[str]:
-    """Rule 426: the sentence before discard ``i`` on the same line of the answer (one chat
-    message, one paragraph) speaking of the misleading signal, adopting and hedging nothing
-    (``taken``: the adoptions and hedges; a discard of the signal itself continues the
-    stance), naming one object at most (``read``: the scenario's names, the served text; a
-    reading of every node alike singles none out, rule 362): the reading the discard sets
-    aside ("node cpu pegged, ~97%, but its batch-processor-x9k2 (noisy neighbour) burning
-    ~1.90 cores. cpu is a red herring"), read with it for rule 346 (what the reads returned
-    about the signal). The reason itself is still the discard's and the next sentence's."""
-    if i == 0 or i - 1 in taken or not misleading:
-        return []
-    before = text.kept[i - 1]
-    if not any(term_regex(t).search(before) for t in misleading):
-        return []
-    if len(own_objects(before, *read)) > 1:
-        return []
-    return [before] if on_one_line(text, before, text.kept[i]) else []
-
-
 def _lent(text: AnswerText, i: int, signal: list[str], names: list[str]) -> list[str]:
     """The sentence after discard ``i`` that lends it a reason (rules 237, 680:
     :func:`._discard.lent`, a second discard of the signal only on the same line)."""
@@ -378,6 +354,7 @@ def _stances(
             and CAUSE_CUE.search(sentence)
             and not sentence.rstrip().endswith("?")
             and i not in chained
+            and not asked(sentence, CAUSE_CUE, regexes)  # rule 1117
         ):
             m = next(found for r in regexes if (found := r.search(sentence)))
             if not AnswerText.negated(sentence, m.start()):
@@ -435,14 +412,14 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     }
 
     def reasoned(i: int) -> bool:
-        # rule 237: the discard's own words ("discarded as the cause") are no reason; the
-        # next sentence lends one unless it discards something itself; rule 267: nor are the
-        # candidate's own words, and a reason names the true cause, an object or a served
-        # figure; rule 301: past its candidate, it speaks of the misleading signal again
+        # rule 237: the discard's own words are no reason, the next sentence lends one unless
+        # it discards itself; rule 267: nor the candidate's words (a reason names the true
+        # cause, an object or a served figure); rule 301: past its candidate, it names the signal
         nxt = text.kept[i + 1 : i + 2]
-        lead = _lead(text, i, misleading, adopted, (names, seen))  # rule 426
+        lead = lead_of(text, i, misleading, adopted, (names, seen))  # rule 426
         own = bearing_reason(text.kept[i], text.said(text.kept[i]), misleading)
-        window = " ".join([without_cue(own, DISCARD), *(later := _lent(text, i, signal, names))])
+        later = _lent(text, i, signal, names)
+        window = " ".join([*contrasted(lead), without_cue(own, DISCARD), *later])  # rule 1116
         if fixed_reason(text.kept, i):
             return False
         # rule 360: an object of the reason bears on this discard's candidate or on nothing
