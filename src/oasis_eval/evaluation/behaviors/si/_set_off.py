@@ -32,21 +32,32 @@ _LEAD_NOT_DONE = re.compile(
 )
 
 
+#: rule 1102: a mark alone by its shape (a roman numeral, a letter or two, a number of up to
+#: three figures) set off by a dash between spaces ("iii - kubectl get ..."): a word of more
+#: letters before a dash is a clause's, left unread
+_DASHED_MARK = re.compile(
+    r"^[\s*_]*(?P<lead>[ivxlc]{1,6}|[IVXLC]{1,6}|[A-Za-z]{1,2}|\d{1,3})[\s*_]*"
+    r"\s[-\u2013\u2014]\s+(?=\S)"
+)
+
+
 def lead_end(head: str) -> int | None:
     """Rule 1068 (widens 998 and 1032): where the call starts in ``head`` (a call-led line's
     head, its list marker read) when a short lead closed by a colon stands before it (a
     roman numeral, a letter, a word or two: :data:`_LEAD`), else None. The lead is the
     call's label, unless it says the call is to come, waits on a condition, is an option or
     a fix to make, or is an instruction (:data:`_LEAD_NOT_DONE`)."""
-    m = _LEAD.match(head)
+    m = _LEAD.match(head) or _DASHED_MARK.match(head)  # rule 1102: "iii - kubectl ..."
     if m is None or _LEAD_NOT_DONE.search(m["lead"]):
         return None
     return m.end()
 
 
 #: rule 1068, its value's half: a bare call that is a line's last value, after a colon set
-#: off by a space, to the line's end ("- <motive>: kubectl annotate deployment/W ...")
-_VALUE_CALL = re.compile(rf":\s+(?P<call>(?:\$\s*)?{CALL_TOOLS}\s+[^`|\n]{{3,}}?)[\s*_.]*$", re.I)
+#: off by a space, to the line's end ("- <motive>: kubectl annotate deployment/W ...");
+#: rule 1103 (widens 1068): or after a dash between spaces ("- <motive> - kubectl annotate
+#: ..."): the call runs whole to the line's end, so the dash sets it off as the colon does
+_VALUE_CALL = re.compile(rf"(?::|\s[-\u2013\u2014])\s+(?P<call>(?:\$\s*)?{CALL_TOOLS}\s+[^`|\n]{{3,}}?)[\s*_.]*$", re.I)
 #: rule 1068: a head before the value that makes it a call to make: an instruction or a
 #: purpose ("run:", "To restart it:", "Fix:"), read by :data:`_LEAD_NOT_DONE` too
 _INSTRUCTION = re.compile(r"^[\s*_>+\d.)-]*to\s+[a-z]+|\b(?:run|type|enter|command|cmd)\s*$", re.I)
@@ -71,6 +82,15 @@ def value_call(line: str) -> tuple[str, str] | None:
 #: remark), whatever the mark (a letter or a digit right after the span is the call's own
 #: adjunct: "`kubectl get pods` after the restart", left to the call readers, rules 881, 936)
 _SPAN_THEN = re.compile(r"^[\s*_]*`[^`\n]*`[\s*_]*(?P<rest>[^\w\s`].*)$")
+#: rule 1105: a code span opening a cell, then, no mark between, a clause of its own: a
+#: subject (a determiner's noun phrase, a pronoun) and a finite verb ("`kubectl get pods` the
+#: read was made after ..."); the call's own adjunct opens with a preposition or an adverb
+#: ("`kubectl get pods` after the restart") and has no subject
+_SPAN_CLAUSE = re.compile(
+    r"^[\s*_]*`[^`\n]*`[\s*_]*\s(?P<rest>(?:the|this|that|these|those|it|they|we|i|its|"
+    r"their|our|my)\s[^`\n]*?\b(?:was|were|is|are|had|has|did)\b.*)$",
+    re.IGNORECASE,
+)
 _OPENERS = "([{<-\u2013\u2014:;,"
 _CLOSERS = ")]}>"
 
@@ -82,7 +102,8 @@ def span_remark(cell: str) -> str | None:
     call's; None when no mark follows the span."""
     m = _SPAN_THEN.match(cell)
     if m is None:
-        return None
+        clause = _SPAN_CLAUSE.match(cell)  # rule 1105: "`call` the read was made ..."
+        return clause["rest"].rstrip(_CLOSERS + " ") if clause else None
     rest = m["rest"].lstrip(_OPENERS + " ").rstrip(_CLOSERS + " ")
     return rest or None
 

@@ -290,7 +290,10 @@ _REAL_RUN = re.compile(
     # rule 1069 (widens 1034): a value given the dry run after a colon ("dry run: n/a", "dry
     # run: -") says whether one was made: read away unless it affirms one ("dry run: yes",
     # "dry run: server", "dry run: passed")
-    rf"|\bdry[- ]?run\b\s*:\s*(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+",
+    rf"|\bdry[- ]?run\b\s*:\s*(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+"
+    # rule 1101 (widens 1069): the value given by "=" to the words "dry run" ("dry run =
+    # n/a"): no dash before them, so no flag ("--dry-run=server" stays the call's own flag)
+    rf"|(?<![-\w])dry[- ]?run\s*=\s*(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+",
     re.I,
 )
 
