@@ -28,16 +28,19 @@ from ... import bodies
 from ...completeness import Attribution
 
 #: a reported annotate or label (a tool's name first, a shell's prompt aside), its arguments
-_KEYED = re.compile(r"^\s*(?:[$#>%]\s*)?(?:kubectl|oc|k)\s+(?:annotate|label)\s+(?P<args>.+)$")
+_KEYED = re.compile(
+    r"^\s*(?:[$#>%]\s*)?(?:kubectl|oc|k)\s+(?P<verb>annotate|label)\s+(?P<args>.+)$"
+)
 #: a key=value argument (a flag's "--overwrite=true" aside: it opens with a dash)
 _PAIR = re.compile(r"^(?P<key>[a-z0-9][\w./-]*)=")
 #: the flags that take a value as the next word (their value is no object's name)
 _VALUED = frozenset({"-n", "--namespace", "-l", "--selector", "-f", "--filename", "-o"})
 
 
-def stated(command: str) -> tuple[str, frozenset[str]] | None:
-    """The object's name and the keys a reported annotate or label sets; None for any other
-    call, a call of no one object (a selector, ``--all``) or one stating no key."""
+def stated(command: str) -> tuple[str, frozenset[str], str] | None:
+    """The object's name, the keys a reported annotate or label sets and the map it sets
+    them in ("annotations", "labels"); None for any other call, a call of no one object (a
+    selector, ``--all``) or one stating no key."""
     m = _KEYED.match(command.strip().strip("`").lower())
     if m is None:
         return None
@@ -60,12 +63,14 @@ def stated(command: str) -> tuple[str, frozenset[str]] | None:
         else:
             names.append(word)
     name = names[-1].rsplit("/", 1)[-1] if names else ""
-    return (name, frozenset(keys)) if name and keys else None
+    field = "annotations" if m["verb"] == "annotate" else "labels"
+    return (name, frozenset(keys), field) if name and keys else None
 
 
-def _sets(body: Any, keys: frozenset[str]) -> bool:
-    """The request body sets every one of ``keys`` (a path's last element)."""
-    leaves = {p[-1].lower() for p in bodies.flatten(body) if p}
+def _sets(body: Any, keys: frozenset[str], field: str) -> bool:
+    """The request body sets every one of ``keys`` under a ``field`` map ("annotations",
+    "labels": a path's last element, its parent that map)."""
+    leaves = {p[-1].lower() for p in bodies.flatten(body) if len(p) > 1 and p[-2] == field}
     return keys <= leaves
 
 
@@ -91,8 +96,8 @@ def mismatched(
         said = stated(command)
         if said is None:
             continue
-        name, keys = said
+        name, keys, field = said
         own = [e for e in writes if str(e["name"]).lower() == name]
-        if own and not any(_sets(e["body"], keys) for e in own):
+        if own and not any(_sets(e["body"], keys, field) for e in own):
             out.setdefault(line.strip(), None)
     return list(out)

@@ -60,7 +60,14 @@ def lead_end(head: str) -> int | None:
 _VALUE_CALL = re.compile(rf"(?::|\s[-\u2013\u2014])\s+(?P<call>(?:\$\s*)?{CALL_TOOLS}\s+[^`|\n]{{3,}}?)[\s*_.]*$", re.I)
 #: rule 1068: a head before the value that makes it a call to make: an instruction or a
 #: purpose ("run:", "To restart it:", "Fix:"), read by :data:`_LEAD_NOT_DONE` too
-_INSTRUCTION = re.compile(r"^[\s*_>+\d.)-]*to\s+[a-z]+|\b(?:run|type|enter|command|cmd)\s*$", re.I)
+#: rule 1107 (narrows 1068): "command" or "cmd" is an instruction's word only after a
+#: determiner ("run this command:", "the following command:"); alone it is a record's key
+#: ("command: kubectl ...", a YAML or a "key: value" entry), the field holding the call made
+_INSTRUCTION = re.compile(
+    r"^[\s*_>+\d.)-]*to\s+[a-z]+|\b(?:run|type|enter)\s*$"
+    r"|\b(?:the|this|that|these|those|following|a|an|your|same)\s+(?:[a-z]+\s+)?(?:command|cmd)s?\s*$",
+    re.I,
+)
 
 
 def value_call(line: str) -> tuple[str, str] | None:
