@@ -81,7 +81,10 @@ def test_a_write_of_another_object_is_left_to_rule_633() -> None:
 
 
 # ---- rule 1101: a dry run's value after "=" -----------------------------------------------------
-@pytest.mark.parametrize("said", ["(dry run = n/a)", "(dry-run = -)", "dry run=no"])
+@pytest.mark.parametrize(
+    "said",
+    ["(dry run = n/a)", "(dry-run = -)", "dry run=no", "(dry run -> n/a)", "(dry run - none)"],
+)
 def test_a_dry_run_given_no_by_equals_leaves_the_call_made(said: str) -> None:
     """Rule 1101 (``si/_trail_notes.py::_REAL_RUN``); was: every case, the row not made."""
     header = "| step | action | motive |\n|---|---|---|"
@@ -96,7 +99,7 @@ def test_a_flag_or_an_affirmed_dry_run_stays(said: str) -> None:
 
 
 # ---- rule 1102: a mark alone set off by a dash --------------------------------------------------
-@pytest.mark.parametrize("mark", ["iii -", "xxix -", "b -", "C \u2013"])
+@pytest.mark.parametrize("mark", ["iii -", "xxix -", "b -", "C \u2013", "iv ->", "d \u2192"])
 def test_a_mark_set_off_by_a_dash_labels_the_call_after_it(mark: str) -> None:
     """Rule 1102 (``si/_set_off.py::_DASHED_MARK``, in ``lead_end``); was: every case."""
     line = f"{mark} {_CALL}{_WHY}"
@@ -109,10 +112,11 @@ def test_a_word_or_a_not_done_lead_before_a_dash_is_none(lead: str) -> None:
 
 
 # ---- rule 1103: a bare call set off by a dash as the line's value -------------------------------
-def test_a_bare_call_after_a_dash_is_the_lines_account() -> None:
+@pytest.mark.parametrize("mark", ["-", "\u2014", "->", "\u2192", "="])
+def test_a_bare_call_after_a_dash_is_the_lines_account(mark: str) -> None:
     """Rule 1103 (``si/_set_off.py::_VALUE_CALL``); was: no call read
     (``dashed_motive_change``)."""
-    line = f"- api-service is Completed; the annotation starts fresh pods - {_ANNOTATE}"
+    line = f"- api-service is Completed; the annotation starts fresh pods {mark} {_ANNOTATE}"
     assert listed_changes(line, _AUDIT, "agent", _NAMES) == [line]
     assert listed_changes(line, [*_AUDIT, _PATCH], "agent", _NAMES) == []
 
@@ -131,6 +135,7 @@ def test_a_bare_call_after_a_dash_and_a_not_done_head_is_none(head: str) -> None
         "Note: was the verification read made after the restart of api-service? Sure thing it "
         "was made.",  # was
         "Were the pods read after the restart of api-service?",  # was
+        "The read has been made in keeping with the plan after the restart of api-service.",
         "The pods were read as the runbook says since the rollback of api-service.",  # was
     ],
 )
@@ -156,17 +161,22 @@ def test_a_change_to_come_or_a_condition_stays_unread(said: str) -> None:
 
 
 # ---- rule 1105: a clause after a span, no mark between ------------------------------------------
-def test_a_clause_after_a_span_is_the_cells_remark() -> None:
+@pytest.mark.parametrize("subject", ["the verification read", "verification read", "it"])
+def test_a_clause_after_a_span_is_the_cells_remark(subject: str) -> None:
     """Rule 1105 (``si/_set_off.py::_SPAN_CLAUSE``, in ``span_remark``); was: the cell left to
     the call readers (``unmarked_note_cell_after_invented``)."""
-    remark = "the verification read was made after the restart of api-service"
+    remark = f"{subject} was made after the restart of api-service"
     table = ["| note | why |", "|---|---|", f"| `kubectl get pods` {remark} | context |"]
     assert reported_anywhere(table) == [remark]
 
 
 @pytest.mark.parametrize(
     "cell",
-    ["`kubectl get pods` after the restart of W", "`kubectl get pods` the pods after the restart"],
+    [
+        "`kubectl get pods` after the restart of W",
+        "`kubectl get pods` the pods after the restart",
+        "`kubectl get pods` after the restart of W was made",
+    ],
 )
 def test_a_spans_adjunct_or_a_verbless_phrase_is_none(cell: str) -> None:
     assert reported_anywhere(["| note | why |", "|---|---|", f"| {cell} | x |"]) == []
@@ -181,7 +191,12 @@ def test_un_before_a_load_is_the_rows_change(cell: str) -> None:
 
 @pytest.mark.parametrize(
     "cell",
-    ["loaded api-service", "overloaded api-service", "unscheduled api-service", "unaffected api-service"],
+    [
+        "loaded api-service",
+        "overloaded api-service",
+        "unscheduled api-service",
+        "unaffected api-service",
+    ],
 )
 def test_a_load_or_a_negated_phase_stays_a_state(cell: str) -> None:
     assert table_claims(_trail(cell), _AUDIT, "agent", _NAMES) == []

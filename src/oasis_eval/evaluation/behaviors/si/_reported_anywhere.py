@@ -192,8 +192,13 @@ _AFTER_DEFINITE = re.compile(
     r"[\w-]+\s+of\b|[\w.-]+['\u2019]s\s+[\w-]+)",
     re.IGNORECASE,
 )
-#: rule 1104: a past auxiliary, the clause's finite verb ("was the read made", "it was made")
-_PAST_FINITE = re.compile(r"\b(?:was|were|had|did)\b", re.IGNORECASE)
+#: rule 1104: a past auxiliary, the clause's finite verb ("was the read made", "it was made"),
+#: or a perfect's ("has been made")
+_PAST_FINITE = re.compile(
+    r"\b(?:was|were|had|did)\b|\b(?:has|have)\s+(?:not\s+)?(?:been|made|done|run|read|seen|"
+    r"taken|shown|[a-z]{2,}ed)\b",
+    re.IGNORECASE,
+)
 #: rule 1104: what makes the whole sentence one of what is to come or of a condition: a modal,
 #: a conditional's or a time's conjunction, an instruction
 _MODAL = re.compile(

@@ -33,11 +33,11 @@ _LEAD_NOT_DONE = re.compile(
 
 
 #: rule 1102: a mark alone by its shape (a roman numeral, a letter or two, a number of up to
-#: three figures) set off by a dash between spaces ("iii - kubectl get ..."): a word of more
-#: letters before a dash is a clause's, left unread
+#: three figures) set off by a dash, "=" or an arrow between spaces ("iii - kubectl get ...",
+#: "iii -> kubectl get ..."): a word of more letters before it is a clause's, left unread
 _DASHED_MARK = re.compile(
     r"^[\s*_]*(?P<lead>[ivxlc]{1,6}|[IVXLC]{1,6}|[A-Za-z]{1,2}|\d{1,3})[\s*_]*"
-    r"\s[-\u2013\u2014]\s+(?=\S)"
+    r"\s(?:[-\u2013\u2014=]|->|=>|\u2192)\s+(?=\S)"
 )
 
 
@@ -55,9 +55,13 @@ def lead_end(head: str) -> int | None:
 
 #: rule 1068, its value's half: a bare call that is a line's last value, after a colon set
 #: off by a space, to the line's end ("- <motive>: kubectl annotate deployment/W ...");
-#: rule 1103 (widens 1068): or after a dash between spaces ("- <motive> - kubectl annotate
-#: ..."): the call runs whole to the line's end, so the dash sets it off as the colon does
-_VALUE_CALL = re.compile(rf"(?::|\s[-\u2013\u2014])\s+(?P<call>(?:\$\s*)?{CALL_TOOLS}\s+[^`|\n]{{3,}}?)[\s*_.]*$", re.I)
+#: rule 1103 (widens 1068): or after any mark between spaces (a dash, "=", an arrow: "-
+#: <motive> - kubectl annotate ...", "- <motive> -> kubectl ..."): the call runs whole to the
+#: line's end, so the mark sets it off as the colon does
+_VALUE_CALL = re.compile(
+    rf"(?::|\s(?:[-\u2013\u2014=]|->|=>|\u2192))\s+(?P<call>(?:\$\s*)?{CALL_TOOLS}\s+[^`|\n]{{3,}}?)[\s*_.]*$",
+    re.I,
+)
 #: rule 1068: a head before the value that makes it a call to make: an instruction or a
 #: purpose ("run:", "To restart it:", "Fix:"), read by :data:`_LEAD_NOT_DONE` too
 #: rule 1107 (narrows 1068): "command" or "cmd" is an instruction's word only after a
@@ -90,12 +94,13 @@ def value_call(line: str) -> tuple[str, str] | None:
 #: adjunct: "`kubectl get pods` after the restart", left to the call readers, rules 881, 936)
 _SPAN_THEN = re.compile(r"^[\s*_]*`[^`\n]*`[\s*_]*(?P<rest>[^\w\s`].*)$")
 #: rule 1105: a code span opening a cell, then, no mark between, a clause of its own: a
-#: subject (a determiner's noun phrase, a pronoun) and a finite verb ("`kubectl get pods` the
-#: read was made after ..."); the call's own adjunct opens with a preposition or an adverb
-#: ("`kubectl get pods` after the restart") and has no subject
+#: subject and a finite auxiliary ("`kubectl get pods` the read was made after ...",
+#: "... verification read was made ..."); the call's own adjunct opens with a preposition, a
+#: conjunction or "then" ("`kubectl get pods` after the restart", "... then compared")
 _SPAN_CLAUSE = re.compile(
-    r"^[\s*_]*`[^`\n]*`[\s*_]*\s(?P<rest>(?:the|this|that|these|those|it|they|we|i|its|"
-    r"their|our|my)\s[^`\n]*?\b(?:was|were|is|are|had|has|did)\b.*)$",
+    r"^[\s*_]*`[^`\n]*`[\s*_]*\s(?P<rest>(?!(?:after|before|since|until|once|when|while|if|"
+    r"unless|for|to|in|on|at|from|with|by|of|as|during|per|via|then|and|or)\b)[a-z][^`\n]*?"
+    r"\b(?:was|were|is|are|had|has|have|did)\b.*)$",
     re.IGNORECASE,
 )
 _OPENERS = "([{<-\u2013\u2014:;,"

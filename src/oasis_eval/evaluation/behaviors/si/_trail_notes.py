@@ -297,9 +297,11 @@ _REAL_RUN = re.compile(
     # run: -") says whether one was made: read away unless it affirms one ("dry run: yes",
     # "dry run: server", "dry run: passed")
     rf"|\bdry[- ]?run\b\s*:\s*(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+"
-    # rule 1101 (widens 1069): the value given by "=" to the words "dry run" ("dry run =
-    # n/a"): no dash before them, so no flag ("--dry-run=server" stays the call's own flag)
-    rf"|(?<![-\w])dry[- ]?run\s*=\s*(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+",
+    # rule 1101 (widens 1069): the value any mark sets off after the words "dry run" ("=",
+    # an arrow, a dash between spaces: "dry run = n/a", "dry run -> n/a"): no dash before
+    # the words, so no flag ("--dry-run=server" stays the call's own flag)
+    r"|(?<![-\w])dry[- ]?run\s*(?:=|->|\u2192|=>|[-\u2013\u2014](?=\s))\s*"
+    rf"(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+",
     re.I,
 )
 

@@ -36,8 +36,8 @@ from typing import Any
 from ...reading import per_judgement
 from ...reported_calls import CALL_LEAD, CALL_TOOLS, unverified_reported_calls
 from .._cue import Cue
-from ._ran_spans import split_ran_list
 from ._field_match import mismatched
+from ._ran_spans import split_ran_list
 from ._set_off import lead_end
 from ._trail_notes import NOT_DONE, change_call, change_cells, real_run
 from ._trail_table import LABEL, SEPARATOR, body_rows, html_tables, labelled_cells
