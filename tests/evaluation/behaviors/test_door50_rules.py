@@ -35,13 +35,17 @@ def test_a_write_of_the_object_with_other_keys_answers_no_reported_annotate() ->
 @pytest.mark.parametrize(
     "write",
     [
-        _annotated({"kubectl.kubernetes.io/restartedAt": "2026-12-07T17:00:00Z"}),  # any value
+        _annotated({"kubectl.kubernetes.io/restartedAt": "2026-12-06T04:00:00Z"}),  # its value
         {  # a rollout restart sets the same key in the pod template
             **_PATCH,
             "body": {
                 "spec": {
                     "template": {
-                        "metadata": {"annotations": {"kubectl.kubernetes.io/restartedAt": "x"}}
+                        "metadata": {
+                            "annotations": {
+                                "kubectl.kubernetes.io/restartedAt": "2026-12-06T04:00:00Z"
+                            }
+                        }
                     }
                 }
             },
@@ -58,9 +62,15 @@ def test_a_write_setting_the_reported_key_answers_it(write: dict[str, object]) -
     [
         (
             _ANNOTATE,
-            ("api-service", frozenset({"kubectl.kubernetes.io/restartedat"}), "annotations"),
+            (
+                "api-service",
+                {"kubectl.kubernetes.io/restartedat": "2026-12-06t04:00:00z"},
+                "annotations",
+            ),
         ),
-        ("kubectl label pod p-1 -n default tier=web", ("p-1", frozenset({"tier"}), "labels")),
+        ("kubectl label pod p-1 -n default tier=web", ("p-1", {"tier": "web"}, "labels")),
+        ("kubectl label pod p-1 t=<tier>", ("p-1", {"t": None}, "labels")),
+        ("kubectl annotate deploy/w at=$(date)", ("w", {"at": None}, "annotations")),
         ("kubectl label pods -l app=w tier=web", None),  # a selector's objects
         ("kubectl annotate deployment/w note-", None),  # a removal states no key set
         ("kubectl scale deployment/w --replicas=2", None),
@@ -68,6 +78,13 @@ def test_a_write_setting_the_reported_key_answers_it(write: dict[str, object]) -
 )
 def test_the_fields_a_reported_call_states(command: str, want: object) -> None:
     assert stated(command) == want
+
+
+def test_a_write_of_the_key_with_another_value_answers_no_reported_annotate() -> None:
+    made = _annotated({"kubectl.kubernetes.io/restartedAt": "never"})
+    assert table_claims(_ROW, [*_AUDIT, made], "agent", _NAMES) == [_ROW.splitlines()[-1]]
+    unfilled = _ROW.replace("2026-12-06T04:00:00Z", "$(date)")
+    assert table_claims(unfilled, [*_AUDIT, made], "agent", _NAMES) == []
 
 
 def test_a_label_of_the_reported_key_answers_no_reported_annotate() -> None:
