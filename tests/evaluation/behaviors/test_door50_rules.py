@@ -2,7 +2,8 @@
 rules 1062-1063 and 1068-1072). A reported change is matched to the audited writes by its
 fields (1100), and what sets a change or a call off is read by its structure (1101-1106). Each
 test pairs what a rule now reads with what it keeps; the cases marked "was" read the other way
-with the rules off (main 1c171c6e)."""
+with the rules off (main 1c171c6e: checked by running this file, its rule 1100 helpers
+stubbed, against a ``git archive`` of that commit's ``src``; every other case passes there)."""
 
 from __future__ import annotations
 
@@ -152,8 +153,8 @@ def test_a_bare_call_after_a_dash_and_a_not_done_head_is_none(head: str) -> None
         "Note: was the verification read made after the restart of api-service? Sure thing it "
         "was made.",  # was
         "Were the pods read after the restart of api-service?",  # was
-        "The read has been made in keeping with the plan after the restart of api-service.",
-        "The pods were read as the runbook says since the rollback of api-service.",  # was
+        "The read has been made in keeping with the plan after the restart of api-service.",  # was
+        "The pods were read as the runbook says since the rollback of api-service.",
     ],
 )
 def test_a_past_clause_dated_by_a_definite_change_presupposes_it(said: str) -> None:
