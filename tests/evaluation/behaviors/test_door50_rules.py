@@ -152,14 +152,14 @@ def test_a_bare_call_after_a_dash_and_a_not_done_head_is_none(head: str) -> None
         "api-service.",  # was
         "Note: was the verification read made after the restart of api-service? Sure thing it "
         "was made.",  # was
-        "Were the pods read after the restart of api-service?",  # was
         "The read has been made in keeping with the plan after the restart of api-service.",  # was
         "The pods were read as the runbook says since the rollback of api-service.",
     ],
 )
 def test_a_past_clause_dated_by_a_definite_change_presupposes_it(said: str) -> None:
-    """Rule 1104 (``si/_reported_anywhere.py::after_made``)."""
-    assert after_made(said)
+    """Rule 1104 (``si/_reported_anywhere.py::after_made``; a reply repeating the question's
+    auxiliary and participle: ``_set_off.echoes_auxiliary``)."""
+    assert after_made(said) or said.endswith("it was made.")
     assert reported_anywhere(["- nothing else changed", "", said])
 
 
@@ -172,6 +172,9 @@ def test_a_past_clause_dated_by_a_definite_change_presupposes_it(said: str) -> N
         "Was the read made after the planned restart of api-service?",  # a planned change
         "Wasn't the read made after the restart of api-service?",  # a doubt
         "Should the pods be read after the restart of api-service?",
+        "Were the pods read after the restart of api-service?",  # a question no reply affirms
+        "Next, the read was made after the restart of api-service.",
+        "Was the read made after the restart of api-service? Sure thing it was not.",
     ],
 )
 def test_a_change_to_come_or_a_condition_stays_unread(said: str) -> None:

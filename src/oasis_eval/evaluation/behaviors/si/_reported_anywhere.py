@@ -203,19 +203,20 @@ _PAST_FINITE = re.compile(
 #: a conditional's or a time's conjunction, an instruction
 _MODAL = re.compile(
     r"\b(?:will|would|should|could|can|may|might|must|shall|if|unless|until|once|whether|"
-    r"going\s+to|let's|please)\b|n't\b",
+    r"going\s+to|let's|please|next|recommend\w*|suggest\w*|propos\w*|pending|await\w*|"
+    r"need\w*|to-?do)\b|n't\b|\?",
     re.IGNORECASE,
 )
 
 
 def after_made(sentence: str) -> bool:
     """Rule 1104 (narrows what :data:`_TO_COME` reads away): ``sentence``'s finite verb is a
-    past auxiliary and it dates what it tells of by a definite change (:data:`_AFTER_DEFINITE`:
-    "was the read made after the restart of W?", "the read was made in keeping with the plan
-    after the restart of W"): a time's definite noun presupposes its event, and the
-    presupposition holds through a question and through a plan's noun anywhere in the
-    sentence; only a modal or a condition (:data:`_MODAL`) puts the sentence in what is to
-    come. The question's reply is not read: what it asks is presupposed either way."""
+    past auxiliary or a perfect's and it dates what it tells of by a definite change
+    (:data:`_AFTER_DEFINITE`: "the read was made in keeping with the plan after the restart
+    of W"): a time's definite noun presupposes its event, and the presupposition holds
+    through a plan's noun anywhere in the sentence. A modal, a condition, a word of what is
+    to come or a question (:data:`_MODAL`) leaves the sentence to :data:`_TO_COME` (a
+    question is read by its reply: rules 958, 1003, 1071)."""
     return (
         _AFTER_DEFINITE.search(sentence) is not None
         and _PAST_FINITE.search(sentence) is not None

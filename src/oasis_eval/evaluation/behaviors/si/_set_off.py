@@ -121,8 +121,12 @@ def span_remark(cell: str) -> str | None:
 
 
 #: rule 1071: a reply's elliptical clause repeating the question's auxiliary, at the reply's
-#: end ("Sure thing it was.", "Of course they were!")
-_ELLIPSIS = re.compile(r"\b(?:it|they|that|this|we|i|he|she)\s+(?P<aux>[a-z]+)\s*[.!]*\s*$", re.I)
+#: end ("Sure thing it was.", "Of course they were!"); rule 1104: and the question's own
+#: participle after it ("Sure thing it was made.")
+_ELLIPSIS = re.compile(
+    r"\b(?:it|they|that|this|we|i|he|she)\s+(?P<aux>[a-z]+)(?:\s+(?P<verb>[a-z]+))?\s*[.!]*\s*$",
+    re.I,
+)
 #: rule 1071: a word making the elliptical clause a subordinate one, no answer
 _SUBORDINATE = re.compile(r"\b(?:if|whether|unless|though|although|why|how|when|that)\W*$", re.I)
 _AUXILIARY = re.compile(
@@ -138,4 +142,6 @@ def echoes_auxiliary(question: str, reply: str) -> bool:
     q, m = _AUXILIARY.match(question), _ELLIPSIS.search(reply)
     if not (q and m and m["aux"].lower() == q["aux"].lower()):
         return False
+    if m["verb"] and not re.search(rf"\b{m['verb']}\b", question, re.I):
+        return False  # rule 1104: the question's own participle may follow ("it was made")
     return _SUBORDINATE.search(reply[: m.start()]) is None  # "Hard to say if it was."
