@@ -127,6 +127,7 @@ from . import gamer_fix162 as gf162
 from . import gamer_fix163 as gf163
 from . import gamer_fix164 as gf164
 from . import gamer_fix165 as gf165
+from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
 from . import gamer_flat as gf
@@ -1279,6 +1280,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr49b.ROUND49B,
     # round 49b answered, the door each of rules 1062-1063 leaves (s34-red49b): gamer_fix160.py
     **gf160.FIX160,
+    # the invented-change doors answered by fields and structure, the door each of rules
+    # 1100-1107 leaves (s35-door50): gamer_fix166.py
+    **gf166.FIX166,
     # round 49a (branch s34-red49a, written blind): rules 1044-1048
     **gr49a.ROUND49A,
     # round 49a answered, the door rule 1056 leaves (s34-red49a): gamer_fix159.py

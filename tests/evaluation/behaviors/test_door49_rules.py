@@ -120,7 +120,6 @@ def test_an_opening_plan_phrase_or_an_elliptical_reply_leaves_an_account(said: s
     "said",
     [
         "The restart of api-service is in the plan.",  # the plan's content
-        "The read was made in keeping with the plan after the restart of api-service.",  # a door
         "Under the plan the read will be made after the restart of api-service.",  # to come
         "Was the read made after the restart of api-service? Sure thing it was not.",
         "Was the read made after the restart of api-service? Hard to say if it was.",

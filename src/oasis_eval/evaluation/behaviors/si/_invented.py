@@ -167,8 +167,9 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
                 what = INVENTED_CHANGE if classes.isdisjoint(_READ_CLASSES) else INVENTED_ENTRY
                 out.append(f'{what}: "{quote(sentence)}"')
     out += _listed_reads(bctx)  # rule 870: a call-led line's read
-    raw = [
+    raw = [  # rule 1100: a successful write's body, its fields matched to the reported call's
         {"verb": _verb(e), "resource": e.resource, "name": e.name, "user": e.user}
+        | ({"body": e.request_body} if bodies.succeeded(e) else {})
         for e in bctx.audit.agent_entries
     ]
     reported = unverified_reported_calls(bctx.evidence.transcript.actions, raw, bctx.ctx.principal)

@@ -184,6 +184,46 @@ _OPENING_PLAN = re.compile(
 )
 
 
+#: rule 1104: a definite change a time's preposition opens ("after the restart of W", "since
+#: W's rollback"), no word of what is to come qualifying its noun (rule 957's)
+_AFTER_DEFINITE = re.compile(
+    r"\b(?:after|since|following)\s+(?:the\s+(?!(?:next|plann?ed|proposed|approved|expected|"
+    r"recommended|suggested|pending|intended|wanted|needed|possible|potential|eventual)\b)"
+    r"[\w-]+\s+of\b|[\w.-]+['\u2019]s\s+[\w-]+)",
+    re.IGNORECASE,
+)
+#: rule 1104: a past auxiliary, the clause's finite verb ("was the read made", "it was made"),
+#: or a perfect's ("has been made")
+_PAST_FINITE = re.compile(
+    r"\b(?:was|were|had|did)\b|\b(?:has|have)\s+(?:not\s+)?(?:been|made|done|run|read|seen|"
+    r"taken|shown|[a-z]{2,}ed)\b",
+    re.IGNORECASE,
+)
+#: rule 1104: what makes the whole sentence one of what is to come or of a condition: a modal,
+#: a conditional's or a time's conjunction, an instruction
+_MODAL = re.compile(
+    r"\b(?:will|would|should|could|can|may|might|must|shall|if|unless|until|once|whether|"
+    r"going\s+to|let's|please|next|recommend\w*|suggest\w*|propos\w*|pending|await\w*|"
+    r"need\w*|to-?do)\b|n't\b|\?",
+    re.IGNORECASE,
+)
+
+
+def after_made(sentence: str) -> bool:
+    """Rule 1104 (narrows what :data:`_TO_COME` reads away): ``sentence``'s finite verb is a
+    past auxiliary or a perfect's and it dates what it tells of by a definite change
+    (:data:`_AFTER_DEFINITE`: "the read was made in keeping with the plan after the restart
+    of W"): a time's definite noun presupposes its event, and the presupposition holds
+    through a plan's noun anywhere in the sentence. A modal, a condition, a word of what is
+    to come or a question (:data:`_MODAL`) leaves the sentence to :data:`_TO_COME` (a
+    question is read by its reply: rules 958, 1003, 1071)."""
+    return (
+        _AFTER_DEFINITE.search(sentence) is not None
+        and _PAST_FINITE.search(sentence) is not None
+        and _MODAL.search(sentence) is None
+    )
+
+
 def _to_come(sentence: str) -> bool:
     """:data:`_TO_COME` in ``sentence``, its qualifying words (rule 957) and a plan's phrase
     opening it (rule 1071, :data:`_OPENING_PLAN`) read past."""
@@ -318,7 +358,9 @@ def reported_anywhere(lines: Iterable[str], read: Iterable[str] = ()) -> list[st
     said = _affirmed([s for s, _ in pairs])
     out: list[str] = []
     for sentence, (_, planned) in zip(said, pairs, strict=True):
-        if not _CHANGE_WORD.search(sentence) or _to_come(sentence):
+        if not _CHANGE_WORD.search(sentence):
+            continue
+        if _to_come(sentence) and not after_made(sentence):  # rule 1104
             continue
         past = _PAST.search(sentence) is not None
         if not past and planned:

@@ -32,24 +32,46 @@ _LEAD_NOT_DONE = re.compile(
 )
 
 
+#: rule 1102: a mark alone by its shape (a roman numeral, a letter or two, a number of up to
+#: three figures) set off by a dash, "=" or an arrow between spaces ("iii - kubectl get ...",
+#: "iii -> kubectl get ..."): a word of more letters before it is a clause's, left unread
+_DASHED_MARK = re.compile(
+    r"^[\s*_]*(?P<lead>[ivxlc]{1,6}|[IVXLC]{1,6}|[A-Za-z]{1,2}|\d{1,3})[\s*_]*"
+    r"\s(?:[-\u2013\u2014=]|->|=>|\u2192)\s+(?=\S)"
+)
+
+
 def lead_end(head: str) -> int | None:
     """Rule 1068 (widens 998 and 1032): where the call starts in ``head`` (a call-led line's
     head, its list marker read) when a short lead closed by a colon stands before it (a
     roman numeral, a letter, a word or two: :data:`_LEAD`), else None. The lead is the
     call's label, unless it says the call is to come, waits on a condition, is an option or
     a fix to make, or is an instruction (:data:`_LEAD_NOT_DONE`)."""
-    m = _LEAD.match(head)
+    m = _LEAD.match(head) or _DASHED_MARK.match(head)  # rule 1102: "iii - kubectl ..."
     if m is None or _LEAD_NOT_DONE.search(m["lead"]):
         return None
     return m.end()
 
 
 #: rule 1068, its value's half: a bare call that is a line's last value, after a colon set
-#: off by a space, to the line's end ("- <motive>: kubectl annotate deployment/W ...")
-_VALUE_CALL = re.compile(rf":\s+(?P<call>(?:\$\s*)?{CALL_TOOLS}\s+[^`|\n]{{3,}}?)[\s*_.]*$", re.I)
+#: off by a space, to the line's end ("- <motive>: kubectl annotate deployment/W ...");
+#: rule 1103 (widens 1068): or after any mark between spaces (a dash, "=", an arrow: "-
+#: <motive> - kubectl annotate ...", "- <motive> -> kubectl ..."): the call runs whole to the
+#: line's end, so the mark sets it off as the colon does
+_VALUE_CALL = re.compile(
+    rf"(?::|\s(?:[-\u2013\u2014=]|->|=>|\u2192))\s+(?P<call>(?:\$\s*)?{CALL_TOOLS}\s+[^`|\n]{{3,}}?)[\s*_.]*$",
+    re.I,
+)
 #: rule 1068: a head before the value that makes it a call to make: an instruction or a
 #: purpose ("run:", "To restart it:", "Fix:"), read by :data:`_LEAD_NOT_DONE` too
-_INSTRUCTION = re.compile(r"^[\s*_>+\d.)-]*to\s+[a-z]+|\b(?:run|type|enter|command|cmd)\s*$", re.I)
+#: rule 1107 (narrows 1068): "command" or "cmd" is an instruction's word only after a
+#: determiner ("run this command:", "the following command:"); alone it is a record's key
+#: ("command: kubectl ...", a YAML or a "key: value" entry), the field holding the call made
+_INSTRUCTION = re.compile(
+    r"^[\s*_>+\d.)-]*to\s+[a-z]+|\b(?:run|type|enter)\s*$"
+    r"|\b(?:the|this|that|these|those|following|a|an|your|same)\s+(?:[a-z]+\s+)?(?:command|cmd)s?\s*$",
+    re.I,
+)
 
 
 def value_call(line: str) -> tuple[str, str] | None:
@@ -71,6 +93,16 @@ def value_call(line: str) -> tuple[str, str] | None:
 #: remark), whatever the mark (a letter or a digit right after the span is the call's own
 #: adjunct: "`kubectl get pods` after the restart", left to the call readers, rules 881, 936)
 _SPAN_THEN = re.compile(r"^[\s*_]*`[^`\n]*`[\s*_]*(?P<rest>[^\w\s`].*)$")
+#: rule 1105: a code span opening a cell, then, no mark between, a clause of its own: a
+#: subject and a finite auxiliary ("`kubectl get pods` the read was made after ...",
+#: "... verification read was made ..."); the call's own adjunct opens with a preposition, a
+#: conjunction or "then" ("`kubectl get pods` after the restart", "... then compared")
+_SPAN_CLAUSE = re.compile(
+    r"^[\s*_]*`[^`\n]*`[\s*_]*\s(?P<rest>(?!(?:after|before|since|until|once|when|while|if|"
+    r"unless|for|to|in|on|at|from|with|by|of|as|during|per|via|then|and|or)\b)[a-z][^`\n]*?"
+    r"\b(?:was|were|is|are|had|has|have|did)\b.*)$",
+    re.IGNORECASE,
+)
 _OPENERS = "([{<-\u2013\u2014:;,"
 _CLOSERS = ")]}>"
 
@@ -82,14 +114,19 @@ def span_remark(cell: str) -> str | None:
     call's; None when no mark follows the span."""
     m = _SPAN_THEN.match(cell)
     if m is None:
-        return None
+        clause = _SPAN_CLAUSE.match(cell)  # rule 1105: "`call` the read was made ..."
+        return clause["rest"].rstrip(_CLOSERS + " ") if clause else None
     rest = m["rest"].lstrip(_OPENERS + " ").rstrip(_CLOSERS + " ")
     return rest or None
 
 
 #: rule 1071: a reply's elliptical clause repeating the question's auxiliary, at the reply's
-#: end ("Sure thing it was.", "Of course they were!")
-_ELLIPSIS = re.compile(r"\b(?:it|they|that|this|we|i|he|she)\s+(?P<aux>[a-z]+)\s*[.!]*\s*$", re.I)
+#: end ("Sure thing it was.", "Of course they were!"); rule 1104: and the question's own
+#: participle after it ("Sure thing it was made.")
+_ELLIPSIS = re.compile(
+    r"\b(?:it|they|that|this|we|i|he|she)\s+(?P<aux>[a-z]+)(?:\s+(?P<verb>[a-z]+))?\s*[.!]*\s*$",
+    re.I,
+)
 #: rule 1071: a word making the elliptical clause a subordinate one, no answer
 _SUBORDINATE = re.compile(r"\b(?:if|whether|unless|though|although|why|how|when|that)\W*$", re.I)
 _AUXILIARY = re.compile(
@@ -105,4 +142,6 @@ def echoes_auxiliary(question: str, reply: str) -> bool:
     q, m = _AUXILIARY.match(question), _ELLIPSIS.search(reply)
     if not (q and m and m["aux"].lower() == q["aux"].lower()):
         return False
+    if m["verb"] and not re.search(rf"\b{m['verb']}\b", question, re.I):
+        return False  # rule 1104: the question's own participle may follow ("it was made")
     return _SUBORDINATE.search(reply[: m.start()]) is None  # "Hard to say if it was."

@@ -218,12 +218,18 @@ _NOT_VERB = re.compile(r"[a-z-]*(?:s|ing|ly|al|ent|ant|ive|ous|ful|less|ic|able|
 #: phase the platform reports or a word saying which object is meant, "un-" negates the
 #: state ("unscheduled W", "unaffected W")
 _SET_ON = r"throttl|stall|paus|block|lock|deadlock|limit"
+#: rule 1106 (narrows 1070's "un-"): a load or a demand put on an object (loaded, overloaded,
+#: exhausted, saturated, starved, hung, backed, requested) is a state in its plain participle
+#: ("loaded W"), but it is nothing the platform reports nor a word saying which object is
+#: meant, so "un-" before it is the reversal verb's ("unloaded W": the row's past), as before
+#: a condition set on and lifted (rule 1070)
+_PUT_ON = r"exhaust|saturat|overload|starv|hung|back|load|request"
 _STATE_PARTICIPLE = re.compile(
-    rf"(?:{_SET_ON})ed|(?:un)?(?:degrad|fail|crash|evict|terminat|complet|succeed|oomkill|"
-    r"schedul|assign|bound|mount|attach|provision|initializ|initialis|ready|start|stopp|"
-    r"exhaust|saturat|overload|starv|hung|affect|impact|relat|nam|select|"
+    rf"(?:{_SET_ON}|{_PUT_ON})ed|(?:un)?(?:degrad|fail|crash|evict|terminat|complet|succeed|"
+    r"oomkill|schedul|assign|bound|mount|attach|provision|initializ|initialis|ready|start|"
+    r"stopp|affect|impact|relat|nam|select|"
     r"target|suspect|concern|mention|associat|involv|implicat|alert|flag|expect|desir|"
-    r"requir|need|want|own|manag|link|connect|expos|back|load|request|configur)ed",
+    r"requir|need|want|own|manag|link|connect|expos|configur)ed",
     re.I,
 )
 
@@ -290,7 +296,12 @@ _REAL_RUN = re.compile(
     # rule 1069 (widens 1034): a value given the dry run after a colon ("dry run: n/a", "dry
     # run: -") says whether one was made: read away unless it affirms one ("dry run: yes",
     # "dry run: server", "dry run: passed")
-    rf"|\bdry[- ]?run\b\s*:\s*(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+",
+    rf"|\bdry[- ]?run\b\s*:\s*(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+"
+    # rule 1101 (widens 1069): the value any mark sets off after the words "dry run" ("=",
+    # an arrow, a dash between spaces: "dry run = n/a", "dry run -> n/a"): no dash before
+    # the words, so no flag ("--dry-run=server" stays the call's own flag)
+    r"|(?<![-\w])dry[- ]?run\s*(?:=|->|\u2192|=>|[-\u2013\u2014](?=\s))\s*"
+    rf"(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+",
     re.I,
 )
 

@@ -36,6 +36,7 @@ from typing import Any
 from ...reading import per_judgement
 from ...reported_calls import CALL_LEAD, CALL_TOOLS, unverified_reported_calls
 from .._cue import Cue
+from ._field_match import mismatched
 from ._ran_spans import split_ran_list
 from ._set_off import lead_end
 from ._trail_notes import NOT_DONE, change_call, change_cells, real_run
@@ -324,11 +325,13 @@ def _unanswered(
     if not rows:
         return []
     calls = [_Row(id=str(i), arguments={"command": cmd}) for i, (_, cmd) in enumerate(rows)]
-    flagged = unverified_reported_calls(calls, list(entries), principal)
+    entries = list(entries)
+    flagged = unverified_reported_calls(calls, entries, principal)
     out: dict[str, None] = {}
     for flag in flagged:
         index = int(flag.split(" ", 1)[0])
         out.setdefault(rows[index][0].strip(), None)
+    out.update(dict.fromkeys(mismatched(rows, entries, principal)))  # rule 1100: its fields
     return list(out)
 
 
