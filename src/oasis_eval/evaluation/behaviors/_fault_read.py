@@ -190,7 +190,8 @@ def tied(bctx: BehaviorContext, target: Key) -> set[str]:
     for other, refs in near:
         if own in refs:
             out.add(other)
-    return {n for n in out if n and any(n == o for o, _ in near)} | {own} | declared(bctx, ns)
+    known = {o for o, _ in near}  # a set, not a scan of ``near`` per name (issue 30, session 35)
+    return {n for n in out if n and n in known} | {own} | declared(bctx, ns)
 
 
 def _references(bctx: BehaviorContext) -> tuple[tuple[str, str | None, frozenset[str]], ...]:
