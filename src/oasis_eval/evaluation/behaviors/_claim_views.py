@@ -34,7 +34,8 @@ def asked(sentence: str) -> str:
         return asks if menus is sentence else mask_menus(asks)
     # each run of blanks of ``menus`` over ``asks``: a slice per run, not a step per character
     # (issue 30, session 35: forty thousand a replay)
-    out, at = [], 0
+    out: list[str] = []
+    at = 0
     for run in _BLANKS.finditer(menus):
         out += (asks[at : run.start()], run.group())
         at = run.end()
