@@ -76,10 +76,6 @@ class Cue:
         #: the cue matches the text (:func:`_case_free`): a split in one case-sensitive pass
         self._lowered = _case_free(pattern, self.flags)
 
-    def _none(self, text: str) -> bool:
-        """``text`` surely holds no match (:meth:`_read` is False)."""
-        return self._read(text) is False
-
     def _read(self, text: str) -> str | bool | None:
         """False: ``text`` surely holds no match (the prefilter found nothing in it), once per
         (cue, text) within a judgement (the cue itself in the key: no other object can take
@@ -167,7 +163,7 @@ class Cue:
         return self.regex.match(text, pos)
 
     def fullmatch(self, text: str) -> re.Match[str] | None:
-        return None if self._none(text) else self.regex.fullmatch(text)
+        return None if self._read(text) is False else self.regex.fullmatch(text)
 
     def finditer(
         self, text: str, pos: int = 0, endpos: int | None = None
@@ -182,15 +178,15 @@ class Cue:
         return self.regex.finditer(text, pos)
 
     def findall(self, text: str) -> list[Any]:
-        return [] if self._none(text) else self.regex.findall(text)
+        return [] if self._read(text) is False else self.regex.findall(text)
 
     def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
         if self._lowered is not None and not self.regex.groups and text.isascii():
             return _split_at(text, self._lowered.finditer(text.lower()), maxsplit)
-        return [text] if self._none(text) else self.regex.split(text, maxsplit)
+        return [text] if self._read(text) is False else self.regex.split(text, maxsplit)
 
     def sub(self, repl: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
-        return text if self._none(text) else self.regex.sub(repl, text, count)
+        return text if self._read(text) is False else self.regex.sub(repl, text, count)
 
     def absent_from(self, low: str) -> bool:
         """No text within ``low`` holds a match: ``low`` is a lowercased ASCII text
