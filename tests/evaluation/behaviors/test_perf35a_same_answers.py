@@ -94,6 +94,7 @@ def test_cue_memo_read_in_place_answers_as_its_pattern() -> None:
     cues = [Cue(r"\broot\s+cause\b"), Cue(r"(?:might|may)\s+be"), Cue(r"\bOOM\w*", re.I)]
     texts = ["The root  cause is OOM", "it may be", "R\u00f6ot cause", "nothing", "OOMKilled"]
     runs = RunReadings()
+    checked = 0
     for opened in (False, True, True):
         with runs.judging(), judgement_memo({}) if opened else nullcontext():
             for cue in cues:
@@ -106,3 +107,5 @@ def test_cue_memo_read_in_place_answers_as_its_pattern() -> None:
                     assert [m.span() for m in cue.finditer(text)] == [
                         m.span() for m in cue.regex.finditer(text)
                     ]
+                    checked += 1
+    assert checked == 3 * len(cues) * len(texts) * 2
