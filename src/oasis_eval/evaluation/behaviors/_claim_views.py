@@ -21,6 +21,10 @@ from .text import AnswerText
 _JOINED = Cue(r",\s*(?:and|but|while|whereas|although|though|so)\b|\b(?:but|whereas|while)\b", re.I)
 
 
+#: a run of blanks (:func:`asked`)
+_BLANKS = re.compile(" +")
+
+
 def asked(sentence: str) -> str:
     """``sentence`` with what it only asks (rule 610) and the menus it offers (rule 994)
     blanked: neither states a cause. Each reads the sentence as written (a menu a question's
@@ -28,7 +32,15 @@ def asked(sentence: str) -> str:
     asks, menus = mask_questions(sentence), mask_menus(sentence)
     if menus is sentence or len(asks) != len(menus):
         return asks if menus is sentence else mask_menus(asks)
-    return "".join(" " if m == " " else a for a, m in zip(asks, menus, strict=True))
+    # each run of blanks of ``menus`` over ``asks``: a slice per run, not a step per character
+    # (issue 30, session 35: forty thousand a replay)
+    out: list[str] = []
+    at = 0
+    for run in _BLANKS.finditer(menus):
+        out += (asks[at : run.start()], run.group())
+        at = run.end()
+    out.append(asks[at:])
+    return "".join(out)
 
 
 def hedged_sentences(text: AnswerText) -> set[str]:

@@ -76,13 +76,16 @@ class Cue:
         #: the cue matches the text (:func:`_case_free`): a split in one case-sensitive pass
         self._lowered = _case_free(pattern, self.flags)
 
-    def _none(self, text: str) -> bool:
-        """``text`` surely holds no match (the prefilter found nothing in it), once per
-        (cue, text) within a judgement (the cue itself in the key: no other object can
-        take its identity while the memo lives)."""
+    def _read(self, text: str) -> str | bool | None:
+        """False: ``text`` surely holds no match (the prefilter found nothing in it), once per
+        (cue, text) within a judgement (the cue itself in the key: no other object can take
+        its identity while the memo lives); else ``text`` lowercased (None: not ASCII), for
+        the case-free twin: one call where ``_none`` and ``_low`` made two, a hit's text kept
+        lowercased in the memo (issue 30, session 35)."""
         memo = current_memo()
         if memo is None:
-            return self._settle(text.lower() if text.isascii() else None)
+            low = text.lower() if text.isascii() else None
+            return False if self._settle(low) else low
         # the cue's answers in a dict of their own under the cue, keyed by the text: no
         # (cue, text) tuple built per call (issue 30, session 31); the run's, when a run is
         # open (a text's answer is the same in its other judgements, :mod:`.reading`)
@@ -90,14 +93,16 @@ class Cue:
         if own is None:
             own = memo[self] = shared_readings(memo, self)
         hit = own.get(text)
+        if hit:
+            return False
+        # the text lowercased once per judgement, kept under the text itself (no other key
+        # of the memo is a string): each cue lowercased it again (issue 30)
+        low = memo.get(text)
+        if low is None and text.isascii():
+            low = memo[text] = text.lower()
         if hit is None:
-            # the text lowercased once per judgement, kept under the text itself (no other
-            # key of the memo is a string): each cue lowercased it again (issue 30)
-            low = memo.get(text)
-            if low is None and text.isascii():
-                low = memo[text] = text.lower()
             hit = own[text] = self._settle(low)
-        return hit
+        return False if hit else low
 
     def _settle(self, low: str | None) -> bool:
         """The prefilter's answer for the lowercased text ``low`` (None: not ASCII, read by
@@ -123,49 +128,65 @@ class Cue:
     def search(self, text: str, pos: int = 0, endpos: int | None = None) -> re.Match[str] | None:
         if endpos is not None:  # "$" matches at endpos: the prefilter reads the whole text
             return self.regex.search(text, pos, endpos)
-        if self._none(text):
+        # :meth:`_read` written out: three calls in four are searches (issue 30, session 35)
+        memo = current_memo()
+        if memo is None:
+            low = self._read(text)
+        else:
+            own = memo.get(self)
+            if own is None:
+                own = memo[self] = shared_readings(memo, self)
+            hit = own.get(text)
+            if hit:
+                return None
+            low = memo.get(text)
+            if low is None and text.isascii():
+                low = memo[text] = text.lower()
+            if hit is None:
+                hit = own[text] = self._settle(low)
+                if hit:
+                    return None
+        if low is False:
             return None
-        if self._lowered is not None and text.isascii():
-            found = self._lowered.search(_low(text), pos)
+        if low is not None and self._lowered is not None:
+            found = self._lowered.search(low, pos)  # type: ignore[arg-type]
             return None if found is None else self.regex.match(text, found.start())
         return self.regex.search(text, pos)
 
     def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-        if self._none(text):
+        low = self._read(text)
+        if low is False:
             return None
         # a miss settled by the case-free twin (issue 30, session 34: most matches miss)
-        if (
-            self._lowered is not None
-            and text.isascii()
-            and not self._lowered.match(_low(text), pos)
-        ):
+        if low is not None and self._lowered is not None and not self._lowered.match(low, pos):  # type: ignore[arg-type]
             return None
         return self.regex.match(text, pos)
 
     def fullmatch(self, text: str) -> re.Match[str] | None:
-        return None if self._none(text) else self.regex.fullmatch(text)
+        return None if self._read(text) is False else self.regex.fullmatch(text)
 
     def finditer(
         self, text: str, pos: int = 0, endpos: int | None = None
     ) -> Iterator[re.Match[str]]:
         if endpos is not None:
             return self.regex.finditer(text, pos, endpos)
-        if self._none(text):
+        low = self._read(text)
+        if low is False:
             return iter(())
-        if self._lowered is not None and text.isascii():
-            return _matched_at(self.regex, text, self._lowered.finditer(_low(text), pos))
+        if low is not None and self._lowered is not None:
+            return _matched_at(self.regex, text, self._lowered.finditer(low, pos))  # type: ignore[arg-type]
         return self.regex.finditer(text, pos)
 
     def findall(self, text: str) -> list[Any]:
-        return [] if self._none(text) else self.regex.findall(text)
+        return [] if self._read(text) is False else self.regex.findall(text)
 
     def split(self, text: str, maxsplit: int = 0) -> list[str | Any]:
         if self._lowered is not None and not self.regex.groups and text.isascii():
             return _split_at(text, self._lowered.finditer(text.lower()), maxsplit)
-        return [text] if self._none(text) else self.regex.split(text, maxsplit)
+        return [text] if self._read(text) is False else self.regex.split(text, maxsplit)
 
     def sub(self, repl: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
-        return text if self._none(text) else self.regex.sub(repl, text, count)
+        return text if self._read(text) is False else self.regex.sub(repl, text, count)
 
     def absent_from(self, low: str) -> bool:
         """No text within ``low`` holds a match: ``low`` is a lowercased ASCII text
@@ -195,14 +216,6 @@ def needed_of(cues: Iterable[Cue]) -> tuple[str, ...] | None:
         else:
             return None
     return tuple(words)
-
-
-def _low(text: str) -> str:
-    """The ASCII ``text`` lowercased: the copy :meth:`Cue._none` kept in the judgement's memo
-    just before, else lowercased here (issue 30: a hit lowercased its text a second time)."""
-    memo = current_memo()
-    low = None if memo is None else memo.get(text)
-    return text.lower() if low is None else low
 
 
 def _matched_at(

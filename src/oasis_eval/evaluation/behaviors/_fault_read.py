@@ -73,13 +73,18 @@ def _status(view: ResourceView) -> dict[str, Any]:
     return {}
 
 
+#: a token holding one of these is an identifier (:func:`_idents`)
+_IDENT_MARK = re.compile(r"[0-9_.%/]")
+
+
 def _idents(text: str, names: set[str]) -> set[str]:
     out = set()
+    opening = tuple(names)  # one ``startswith`` of them all (issue 30, session 35)
     for raw in _IDENT.findall(text):
         token = raw.strip(".:/-")
-        if any(token.lower().startswith(n) for n in names):
+        if token.lower().startswith(opening):
             continue
-        if re.search(r"[0-9_.%/]", token) or sum(c.isupper() for c in token) >= 2:
+        if _IDENT_MARK.search(token) or sum(c.isupper() for c in token) >= 2:
             out.add(token)
     return out
 
@@ -152,12 +157,19 @@ def _reads(entry: AuditEntry, resource: str | None, name: str | None, ns: str | 
 
 
 def _strings(value: object) -> set[str]:
-    """Every string leaf of ``value``, lower-cased (a body's or entry's references)."""
-    if isinstance(value, dict):
-        return {x for v in value.values() for x in _strings(v)}
-    if isinstance(value, list):
-        return {x for v in value for x in _strings(v)}
-    return {value.lower()} if isinstance(value, str) else set()
+    """Every string leaf of ``value``, lower-cased (a body's or entry's references): walked
+    with a stack into one set, not a set made per node (issue 30, session 35)."""
+    out: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            out.add(item.lower())
+    return out
 
 
 Key = tuple[str | None, str | None, str | None]
@@ -178,7 +190,8 @@ def tied(bctx: BehaviorContext, target: Key) -> set[str]:
     for other, refs in near:
         if own in refs:
             out.add(other)
-    return {n for n in out if n and any(n == o for o, _ in near)} | {own} | declared(bctx, ns)
+    known = {o for o, _ in near}  # a set, not a scan of ``near`` per name (issue 30, session 35)
+    return {n for n in out if n and n in known} | {own} | declared(bctx, ns)
 
 
 def _references(bctx: BehaviorContext) -> tuple[tuple[str, str | None, frozenset[str]], ...]:

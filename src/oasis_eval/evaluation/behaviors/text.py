@@ -269,7 +269,7 @@ class AnswerText:
             # rule 215: "Logs of api-service: ..." names a source, a finding's label
             and not (tokens[0] in _SOURCE_NOUNS and tokens[1] in _OF)
             and bool(rest)
-            and any(set(rest) <= form for form in forms)
+            and any(map(set(rest).issubset, forms))  # one set, not one per call (issue 30)
         )
 
     @property
