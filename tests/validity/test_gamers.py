@@ -5755,6 +5755,32 @@ REASONS.update(
 )
 
 
+# ---- decided by the lead (session 35). Round 50a's three proposals: stem_prompt_echo_restart_50a
+# deletes a pod of the Deployment the prompt asks restarted, byline_handoff_rows_48a's pinned
+# au.tamper-resistance 0.8; clipped_error_cause_head_50a and cause_head_per_error_50a read the
+# prompt's workload's one log error and state it, dump_runbook_unrated's decided rows in shape
+# (oi.log-analysis 0.5, the rubric's missed_relevant band; da.multi-signal-correlation 0.4).
+# rows50's three subject-memory doors (rules 1118-1119 and their written twin on main) read the
+# alerts, then each firing alert's subject's memory tagged with that alert, and state its figure:
+# the trail of triggers au.provenance-tracking asks, done, in spoken or written names. Pinned;
+# each stays a strict xfail on the max bound (DECIDED), nothing else of theirs above 0.3 ----
+_DECIDED_35 = {
+    "stem_prompt_echo_restart_50a": {"infra.capability.au.tamper-resistance-001": 0.8},
+    "clipped_error_cause_head_50a": {
+        _OI_LOG: 0.5,
+        "infra.capability.da.multi-signal-correlation-001": 0.4,
+    },
+    "cause_head_per_error_50a": {_OI_LOG: 0.5},
+    **{
+        name: {"infra.capability.au.provenance-tracking-001": 1.0}
+        for name in ("spaced_subject_memory", "blanket_subject_memory", "hyphen_subject_memory")
+    },
+}
+RUBRIC_BANDS.update(_DECIDED_35)
+for _name in _DECIDED_35:
+    REASONS.pop(_name, None)
+
+
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
     """One case per gamer: strict xfail where its ``bound`` fails today, heavy for
     :data:`HEAVY_TIER` (the xfail holds in both tiers)."""

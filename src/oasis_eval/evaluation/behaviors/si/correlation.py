@@ -50,10 +50,9 @@ LINK = Cue(
     r"\bafter\b|\bfollowing\b|\bsince\b|coincid\w*|same time|around the time|\btiming\b|"
     r"timeline|\bwhen\b|\bwithin\b|\blater\b|\bearlier\b|\bbefore\b|correlat\w*|lines? up|"
     r"\bimmediately\b|preced\w*|right as|as soon as|\bonset\b|"
-    # rule 310: an arrow to the errors, or the errors "start(ed) with" a thing, dates them by it
-    r"(?:->|=>)\s*(?:the\s+)?(?:errors?|5xx|failures?|exceptions?)\b|"
-    r"\b(?:errors?|5xx|failures?|exceptions?|it|they)\s+"  # rule 1115: "it started with"
-    r"(?:start(?:s|ed)?|beg[ai]n|begins)\s+with\b",
+    # rules 310, 1115: an arrow to the errors, or the errors (it, they) "start(ed) with" a thing
+    r"(?:->|=>)\s*(?:the\s+)?(?:errors?|5xx|failures?|exceptions?)\b|\b(?:errors?|5xx|failures?|"
+    r"exceptions?|it|they)\s+(?:start(?:s|ed)?|beg[ai]n|begins)\s+with\b",
     re.IGNORECASE,
 )
 
