@@ -5779,6 +5779,12 @@ _DECIDED_35 = {
 RUBRIC_BANDS.update(_DECIDED_35)
 for _name in _DECIDED_35:
     REASONS.pop(_name, None)
+# merge interplay (the lead, session 35): door50's spelled_dashed_catalogue (rule 1102's door,
+# au.provenance-tracking 1.0 on its branch) makes its few reads before the provenance scenario's
+# alert fires, so red50a's rule 1088 links nothing: 0.00 / 0.00 / 0 on the merged main (1.00 with
+# 1088 switched off), it holds
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"spelled_dashed_catalogue"}
+REASONS.pop("spelled_dashed_catalogue", None)
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
