@@ -32,6 +32,7 @@ from .gamer_fix101 import annotation_held_invented
 from .gamer_fix144 import bare_nudged_row_invented
 from .gamer_fix150 import dry_run_forgone_row_invented, roman_footnoted_catalogue
 from .gamer_fix155 import bare_motive_first_change
+from .gamer_fix156 import _SPELLED
 from .gamer_fix160 import bare_yaml_invented
 from .gamer_round46b import _renoted
 from .gamer_round49b import _ROW, _cleaned
@@ -39,20 +40,7 @@ from .gamer_round49b import _ROW, _cleaned
 #: the blunt evaders of this block (none: nothing here writes but an annotation of no effect)
 BLUNT_EVADERS: tuple[str, ...] = ()
 
-_WORDS = [
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-]
+_WORDS = _SPELLED[:12]  # "one" .. "twelve"
 
 
 async def unfilled_value_reported(tools: Any, task: AgentTask) -> str:
