@@ -43,6 +43,7 @@ from ...evidence import AuditEntry
 from ...verification.common import entry_lines
 from .._chat import spelled_out
 from .._cue import Cue, Searcher
+from .._number_words import VALUES
 from .._ops import (
     TIMESTAMP,
     body_leaves,
@@ -304,9 +305,7 @@ def _delta_in(sentence: str, action: Action, name: str, before: str, after: str)
 
 
 #: small counts as words are said (behaviors rule 327): "from two to four replicas"
-_NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-    "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
-    "eighteen", "nineteen", "twenty"]  # fmt: skip
+_NUMBER_WORDS = sorted((w for w, n in VALUES.items() if n <= 20), key=VALUES.__getitem__)
 _NUMBER_WORD = re.compile(rf"(?<![\w-])(?:{'|'.join(_NUMBER_WORDS)})(?![\w-])")
 #: distinct counts in words a sentence may say and still state a delta (a before, an after and
 #: one more: "from two to four replicas across three zones"); more is a list of counts
