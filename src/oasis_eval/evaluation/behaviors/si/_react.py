@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from ....spec.kinds import resource_name
+
 #: an action's key, as `_ops.Key`: (resource, object name, namespace)
 Key = tuple[str | None, str | None, str | None]
 
@@ -81,23 +83,6 @@ def _after_colon(line: str) -> str:
     return line.split(":", 1)[1].strip() if ":" in line else ""
 
 
-#: kubectl's short resource names, as the audit log's plural resources
-_SHORT = {
-    "po": "pods",
-    "deploy": "deployments",
-    "svc": "services",
-    "cm": "configmaps",
-    "rs": "replicasets",
-    "ns": "namespaces",
-    "netpol": "networkpolicies",
-    "ing": "ingresses",
-    "hpa": "horizontalpodautoscalers",
-    "pdb": "poddisruptionbudgets",
-    "ep": "endpoints",
-    "no": "nodes",
-    "ev": "events",
-    "pvc": "persistentvolumeclaims",
-}
 #: kubectl flags that take the next word as their value
 _VALUED = frozenset(
     [
@@ -119,25 +104,11 @@ _VALUED = frozenset(
         "--replicas",
         "--tail",
         "--since",
-        "-f",
     ]
 )
 #: kubectl verbs whose first word after them is a sub-command (``rollout restart ...``)
 _SUB = frozenset({"rollout", "set", "auth", "config", "certificate"})
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-
-
-def _plural(word: str) -> str:
-    w = word.lower().split(".", 1)[0]
-    if w in _SHORT:
-        return _SHORT[w]
-    if w.endswith(("ss", "x")):
-        return w + "es"
-    if w.endswith("s"):
-        return w
-    if w.endswith("y"):
-        return w[:-1] + "ies"
-    return w + "s"
 
 
 def kubectl_target(command: str) -> tuple[tuple[str, ...], str | None] | None:
@@ -168,7 +139,7 @@ def kubectl_target(command: str) -> tuple[tuple[str, ...], str | None] | None:
     res, name = rest[0], rest[1] if len(rest) > 1 else None
     if "/" in res:
         res, name = res.split("/", 1)
-    return tuple(_plural(r) for r in res.split(",") if r), name
+    return tuple(r for r in map(resource_name, res.split(",")) if r), name
 
 
 def own_call(tool: str, given: str, cls: str, key: Key) -> bool:
