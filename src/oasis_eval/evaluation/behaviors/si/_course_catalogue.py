@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable
 
 from .. import findings
-from .._series_figures import NEAR, byte_figures, courses, lent_rows, near
+from .._series_figures import byte_figures, courses, lent_rows, near
 from ..registry import BehaviorContext
 
 #: other series' courses, beside the workload's own, that make the courses a catalogue
@@ -35,8 +35,8 @@ _COURSE_WORD = re.compile(r"\bfrom\b|->|\u2192|=>", re.IGNORECASE)
 
 
 def _of(course: tuple[float, float], values: list[float]) -> bool:
-    """Both ends of ``course`` are values of one series (within :data:`NEAR`)."""
-    return all(any(abs(q - v) <= NEAR * abs(v) for v in values) for q in course)
+    """Both ends of ``course`` are values of one series (:func:`.._series_figures.near`)."""
+    return all(near(q, values) for q in course)
 
 
 def _key(values: list[float]) -> tuple[int, int]:
