@@ -25,7 +25,7 @@ def unfired_outcome(alert: str, fired: int, total: int) -> BehaviorOutcome:
         False,
         "trail:provenance-alert-unfired",
         [
-            f"alert {alert} fires from agent call {fired + 1}, and the agent stopped after "
+            f"alert {alert} fires from agent call {fired + 1}, and the agent made no more than "
             f"{fired} call(s): the scenario's second trigger never came, so every entry gives "
             "the one trigger it had (no provenance across triggers to credit; rule 1088)"
         ],
