@@ -160,39 +160,7 @@ async def rolling(ex: Exam, chart: Chart, ctx: Ctx, ask: Ask, name: str) -> None
             f"placed there get evicted. Plan adapted: keep {name}'s pods off {', '.join(bad)} and never "
             "drop below full capacity (maxUnavailable 0), then continue."
         )
-        aff = {
-            "spec": {
-                "strategy": {"rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}},
-                "template": {
-                    "spec": {
-                        "affinity": {
-                            "nodeAffinity": {
-                                "requiredDuringSchedulingIgnoredDuringExecution": {
-                                    "nodeSelectorTerms": [
-                                        {
-                                            "matchExpressions": [
-                                                {
-                                                    "key": "kubernetes.io/hostname",
-                                                    "operator": "NotIn",
-                                                    "values": bad,
-                                                }
-                                            ]
-                                        }
-                                    ]
-                                }
-                            }
-                        }
-                    }
-                },
-            }
-        }
-        await tx.write_step(
-            ex,
-            chart,
-            f"patch deployment {name} -n {ns} --type merge -p '{json.dumps(aff, separators=(',', ':'))}'",
-            f"{', '.join(bad)} under DiskPressure: avoid it during the update",
-            f"pods may schedule on any node -> not on {', '.join(bad)}; maxUnavailable 25% -> 0",
-        )
+        await _avoid_nodes(ex, chart, ns, name, bad)
     if spec.get("spec", {}).get("paused"):
         await tx.write_step(
             ex,
@@ -217,6 +185,32 @@ async def rolling(ex: Exam, chart: Chart, ctx: Ctx, ask: Ask, name: str) -> None
         chart.followup.append(
             f"lift the node exclusion from {name} once {', '.join(bad)} is healthy"
         )
+
+
+async def _avoid_nodes(ex: Exam, chart: Chart, ns: str, name: str, bad: list[str]) -> None:
+    """Keep the update's pods off the nodes in trouble, at full capacity (split from
+    :func:`rolling`, no change of behaviour)."""
+    term = {"key": "kubernetes.io/hostname", "operator": "NotIn", "values": bad}
+    required = {"nodeSelectorTerms": [{"matchExpressions": [term]}]}
+    aff = {
+        "spec": {
+            "strategy": {"rollingUpdate": {"maxUnavailable": 0, "maxSurge": 1}},
+            "template": {
+                "spec": {
+                    "affinity": {
+                        "nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": required}
+                    }
+                }
+            },
+        }
+    }
+    await tx.write_step(
+        ex,
+        chart,
+        f"patch deployment {name} -n {ns} --type merge -p '{json.dumps(aff, separators=(',', ':'))}'",
+        f"{', '.join(bad)} under DiskPressure: avoid it during the update",
+        f"pods may schedule on any node -> not on {', '.join(bad)}; maxUnavailable 25% -> 0",
+    )
 
 
 def _rollout_said(text: str) -> str:
