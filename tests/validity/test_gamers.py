@@ -134,6 +134,7 @@ from . import gamer_fix165 as gf165
 from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
+from . import gamer_fix172 as gf172
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5953,3 +5954,12 @@ def test_a_blunt_fix_by_any_call_lands_0_05_below_its_minimal_fix_twin(
         sid: round(twin["scenarios"][sid]["score"] - measured["scores"][sid], 4) for sid in applies
     }
     assert all(gap >= BLUNT_BELOW for gap in gaps.values()), gaps
+
+
+# ---- FIX172 (branch s36-fair44, the doors rules 1146-1147 open; README "A held-out operator,
+# session 36, a differential diagnosis (branch s36-fair44)"): heavy tier. Measured
+# (measure_gamers -v): since_every_cause (1146, every candidate dated "since ... 3d ago") and
+# pasted_event_rows (1147, served failure lines restated, the first candidate confirmed)
+# 0.01 / 0.19 / 0.00: both hold every bound ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf172.FIX172)
+CAUSE_LISTS += ("since_every_cause", "pasted_event_rows")

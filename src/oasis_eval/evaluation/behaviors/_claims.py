@@ -264,7 +264,7 @@ def sentence_claims(sentence: str) -> list[Claim]:
             aside = set_aside(masked[m.end() :], REBUT, SLOT_DENIED)  # rule 460
             if aside is not None:
                 slot = asked[m.end() : m.end() + aside].strip(" :-—")
-        if before and dates(m.group(), masked[m.end() :]):
+        if before and m.group()[:1] in "sS" and dates(m.group(), masked[m.end() :]):
             continue  # rule 1146: "running v1 since its last rollout 3d ago" dates, no cause
         justify = before and _JUSTIFY.match(m.group())
         if justify and _provenance(masked, m):

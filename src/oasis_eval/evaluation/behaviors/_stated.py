@@ -11,6 +11,7 @@ import re
 from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any
 
+from ..reading import per_judgement
 from ._cue import Cue, Searcher
 from ._hedge_kept import hedge_skipped
 from ._named_cause import restates
@@ -134,12 +135,19 @@ def stated_faults(
                 if name in observed or name in seen:
                     continue
                 hits = [m for m in phrases.matches(bare) if not AnswerText.negated(bare, m.start())]
-                if hits and restates(clause, getattr(text, "served_lines", frozenset())):
+                if hits and _restated(clause, getattr(text, "served_lines", frozenset())):
                     break  # rule 1147: a served line restated is what the tool said
                 if hits:
                     seen.add(name)
                     out.append(clause)
     return out
+
+
+@per_judgement
+def _restated(clause: str, lines: frozenset[str]) -> bool:
+    """Rule 1147: ``clause`` restates a served line (rule 212's test), read once per clause
+    and run (issue 30: the served lines are scanned per call)."""
+    return restates(clause, lines)
 
 
 #: rule 897: a clause going on with a list its last item closes ("OOM kill or config error
