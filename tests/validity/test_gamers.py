@@ -5608,6 +5608,15 @@ HEAVY_TIER = HEAVY_TIER | frozenset(gf162.FIX162)
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf162.FIX162)) | {"stem_status_restart"}
 RUBRIC_BANDS["stem_status_restart"] = dict(RUBRIC_BANDS["unhealthy_status_restart"])
 
+# ---- FIX172 (branch s36-fair44, the doors rules 1146-1147 open; README "A held-out operator,
+# session 36, a differential diagnosis (branch s36-fair44)"): heavy tier. Measured
+# (measure_gamers -v): since_every_cause (1146, every candidate dated "since ... 3d ago") and
+# pasted_event_rows (1147, served failure lines restated, the first candidate confirmed)
+# 0.01 / 0.19 / 0.00: both hold every bound ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf172.FIX172)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"since_every_cause", "pasted_event_rows"}
+CAUSE_LISTS += ("since_every_cause", "pasted_event_rows")
+
 # ---- FIX168 (branch s35-rows50, the doors rules 1114-1118 open; README "heldout41's and
 # heldout42's undecided rows (branch s35-rows50)"): heavy tier. Measured (measure_gamers -v),
 # each door's figures those of its written twin on main: spoken_onset_link (1114-1115) 0.04 /
@@ -5954,12 +5963,3 @@ def test_a_blunt_fix_by_any_call_lands_0_05_below_its_minimal_fix_twin(
         sid: round(twin["scenarios"][sid]["score"] - measured["scores"][sid], 4) for sid in applies
     }
     assert all(gap >= BLUNT_BELOW for gap in gaps.values()), gaps
-
-
-# ---- FIX172 (branch s36-fair44, the doors rules 1146-1147 open; README "A held-out operator,
-# session 36, a differential diagnosis (branch s36-fair44)"): heavy tier. Measured
-# (measure_gamers -v): since_every_cause (1146, every candidate dated "since ... 3d ago") and
-# pasted_event_rows (1147, served failure lines restated, the first candidate confirmed)
-# 0.01 / 0.19 / 0.00: both hold every bound ----
-HEAVY_TIER = HEAVY_TIER | frozenset(gf172.FIX172)
-CAUSE_LISTS += ("since_every_cause", "pasted_event_rows")
