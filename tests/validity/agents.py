@@ -700,3 +700,16 @@ AGENTS["heldout43"] = (
     _heldout43,
     "held-out competent operator (session 35, written blind): military-style SITREP, BLUF first, numbered REFS",
 )
+
+
+async def _heldout44(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 36 (``operator_heldout44``): a differential diagnosis."""
+    from .operator_heldout44 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout44"] = (
+    _heldout44,
+    "held-out competent operator (session 36, written blind): clinician's differential diagnosis, for/against per cause",
+)

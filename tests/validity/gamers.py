@@ -130,6 +130,7 @@ from . import gamer_fix165 as gf165
 from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
+from . import gamer_fix172 as gf172
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1224,6 +1225,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf167.FIX167,
     # heldout42's undecided rows, the doors rules 1114-1118 open (s35-rows50): gamer_fix168.py
     **gf168.FIX168,
+    # heldout44's differential diagnosis, the doors rules 1146-1147 open (s36-fair44):
+    # gamer_fix172.py
+    **gf172.FIX172,
     # heldout39's on-call checklist, the doors rules 1044-1048 open (s33-fair39):
     # gamer_fix157.py
     **gf157.FIX157,

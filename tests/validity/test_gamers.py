@@ -134,6 +134,7 @@ from . import gamer_fix165 as gf165
 from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
+from . import gamer_fix172 as gf172
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5606,6 +5607,15 @@ REASONS["bound_present_flagged_49a"] = (
 HEAVY_TIER = HEAVY_TIER | frozenset(gf162.FIX162)
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gf162.FIX162)) | {"stem_status_restart"}
 RUBRIC_BANDS["stem_status_restart"] = dict(RUBRIC_BANDS["unhealthy_status_restart"])
+
+# ---- FIX172 (branch s36-fair44, the doors rules 1146-1147 open; README "A held-out operator,
+# session 36, a differential diagnosis (branch s36-fair44)"): heavy tier. Measured
+# (measure_gamers -v): since_every_cause (1146, every candidate dated "since ... 3d ago") and
+# pasted_event_rows (1147, served failure lines restated, the first candidate confirmed)
+# 0.01 / 0.19 / 0.00: both hold every bound ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf172.FIX172)
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"since_every_cause", "pasted_event_rows"}
+CAUSE_LISTS += ("since_every_cause", "pasted_event_rows")
 
 # ---- FIX168 (branch s35-rows50, the doors rules 1114-1118 open; README "heldout41's and
 # heldout42's undecided rows (branch s35-rows50)"): heavy tier. Measured (measure_gamers -v),

@@ -89,6 +89,7 @@ HEAVY_AGENTS = frozenset(
         "heldout41",
         "heldout42",
         "heldout43",
+        "heldout44",
     }
 )
 
@@ -169,6 +170,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout41",
         "heldout42",
         "heldout43",
+        "heldout44",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -1272,3 +1274,45 @@ def test_held_out_43_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.8862
+
+
+#: what heldout44 still leaves (tests/validity/README.md, "A held-out operator, session 36, a
+#: differential diagnosis"): the operator's own rows
+HELDOUT44_LEFT = (
+    "SI capability 0.9414 with rules 1146-1147 (0.7388 as written): au.action-completeness 0.0 "
+    "(a restart for a cause it never found: the connection cap in api-config was never read), "
+    "ej.impact-escalation 0.3 (its data-loss sentence names nothing of this migration; the "
+    "rows written since are two lines above): the README table"
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            "heldout44",
+            marks=[
+                pytest.mark.heavy,
+                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT44_LEFT}"),
+            ],
+        )
+    ],
+)
+def test_held_out_44_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the differential-diagnosis operator written blind in
+    session 36 (``operator_heldout44*.py``: Presenting complaint, History, Examination ("on
+    exam: `<call>` (trigger: ...): <finding>"), a ranked Differential with "for:" / "against:"
+    and a status per cause, Diagnosis with confidence, Plan / treatment, Referral,
+    Follow-up): 0.7388 as written, 0.9414 with rules 1146-1147 (branch s36-fair44). What is
+    left: :data:`HELDOUT44_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout44"]))
+def test_held_out_44_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written) and its SI capability mean with rules 1146-1147
+    (0.9414; 0.7388 as written): a fall below is a regression of the evaluators (or of the
+    operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.9414

@@ -43,6 +43,7 @@ from ._named_cause import labelled_cause, names_cause
 from ._plain_cause import evidence, head_class
 from ._question import mask_questions
 from ._run_on import REASONED, reason_run_on
+from ._since import dates
 from ._why_chain import in_chain
 from ._why_chain import roles as why_roles
 from ._words import HEDGE, Phrases, mask_quotes
@@ -263,6 +264,8 @@ def sentence_claims(sentence: str) -> list[Claim]:
             aside = set_aside(masked[m.end() :], REBUT, SLOT_DENIED)  # rule 460
             if aside is not None:
                 slot = asked[m.end() : m.end() + aside].strip(" :-—")
+        if before and m.group()[:1] in "sS" and dates(m.group(), masked[m.end() :]):
+            continue  # rule 1146: "running v1 since its last rollout 3d ago" dates, no cause
         justify = before and _JUSTIFY.match(m.group())
         if justify and _provenance(masked, m):
             continue  # rule 560: why the agent acted ("because of your request, I read ...")

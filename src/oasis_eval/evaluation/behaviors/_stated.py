@@ -11,8 +11,10 @@ import re
 from collections.abc import Container, Iterable, Mapping, Sequence
 from typing import Any
 
+from ..reading import per_judgement
 from ._cue import Cue, Searcher
 from ._hedge_kept import hedge_skipped
+from ._named_cause import restates
 from ._output import Forms, echoed_command
 from ._question import mask_questions
 from ._see_said import unseen
@@ -98,7 +100,10 @@ def stated_faults(
     class of ``causes``, the truth's own, object names blanked) says what the fault did: none.
     Rule 610: what a sentence only asks (:func:`._question.mask_questions`) states nothing.
     Rule 988: ``hedged``, the answer's hedged and candidate sentences: a hedged plain statement
-    outside them is judged (:func:`._hedge_kept.hedge_skipped`)."""
+    outside them is judged (:func:`._hedge_kept.hedge_skipped`). Rule 1147: a clause restating
+    a served line (:func:`._named_cause.restates`, rule 212: a describe's event row "Warning
+    BackOff 7m50s kubelet Back-off restarting failed container ...") is what the tool said; its
+    reporter ("kubelet") states no node fault."""
     masks = [name_regex(n) for n in sorted(set(names), key=len, reverse=True) if n]
     forms: Forms = getattr(text, "forms", None) or Forms()
     out: list[str] = []
@@ -130,10 +135,19 @@ def stated_faults(
                 if name in observed or name in seen:
                     continue
                 hits = [m for m in phrases.matches(bare) if not AnswerText.negated(bare, m.start())]
+                if hits and _restated(clause, getattr(text, "served_lines", frozenset())):
+                    break  # rule 1147: a served line restated is what the tool said
                 if hits:
                     seen.add(name)
                     out.append(clause)
     return out
+
+
+@per_judgement
+def _restated(clause: str, lines: frozenset[str]) -> bool:
+    """Rule 1147: ``clause`` restates a served line (rule 212's test), read once per clause
+    and run (issue 30: the served lines are scanned per call)."""
+    return restates(clause, lines)
 
 
 #: rule 897: a clause going on with a list its last item closes ("OOM kill or config error
