@@ -11,6 +11,7 @@ faithful replay is byte-identical (core §3.5.4). The run directory's manifest
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -36,6 +37,7 @@ from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .selection import Selection, not_evaluable
 from .verdict import build_verdict
 from .verdict_io import verdict_yaml
+from .workers import cores, forkable, map_in_workers
 
 
 class Kept(Protocol):
@@ -133,10 +135,9 @@ def _replay(run_dir: Path, plugin_timeout: float | None) -> ReplayResult:
     principal = record.inputs.agent_principal
     namespaces = profile_namespaces(profile)
     readings = RunReadings()  # this replay's own: a replay reads nothing another one did
-    results = []
+    jobs: list[tuple[Scenario, ScenarioEvidence, bool]] = []
     for recorded in record.scenarios:
         if recorded.state is not ScenarioState.executed:
-            results.append(recorded)
             continue
         scenario = profile.scenario(recorded.scenario_id)
         captured = evidence.get(recorded.scenario_id)
@@ -145,11 +146,22 @@ def _replay(run_dir: Path, plugin_timeout: float | None) -> ReplayResult:
                 f"no evidence or definition recorded for scenario {recorded.scenario_id}",
                 file=str(run_dir),
             )
-        results.append(
-            judge_in_run(
-                scenario, captured, profile, inputs, config, recorded.custom, namespaces, readings
-            )
+        jobs.append((scenario, captured, recorded.custom))
+
+    def judged(job: tuple[Scenario, ScenarioEvidence, bool]) -> ScenarioResult:
+        scenario, captured, custom = job
+        return judge_in_run(
+            scenario, captured, profile, inputs, config, custom, namespaces, readings
         )
+
+    count = replay_workers(len(jobs))
+    rejudged = iter(
+        map_in_workers(jobs, count, judged) if count > 1 else [judged(job) for job in jobs]
+    )
+    results = [
+        next(rejudged) if recorded.state is ScenarioState.executed else recorded
+        for recorded in record.scenarios
+    ]
     phase2_ran = record.verdict.capability is not None
     verdict = build_verdict(
         profile,
@@ -190,6 +202,22 @@ def _replay(run_dir: Path, plugin_timeout: float | None) -> ReplayResult:
             *inconsistencies(record, profile, evidence),
         ],
     )
+
+
+#: fewer executed scenarios than this are judged in the replay's own process: forking costs
+#: more than judging a handful
+MIN_FOR_WORKERS = 8
+
+
+def replay_workers(scenarios: int) -> int:
+    """How many processes judge a replay's ``scenarios``: one per core (``OASIS_REPLAY_WORKERS``
+    sets it; 1: in this process), never more than the scenarios, and 1 where forking is
+    unsafe or unavailable (engine/workers.py::forkable) or the scenarios are few."""
+    wanted = os.environ.get("OASIS_REPLAY_WORKERS", "").strip()
+    count = int(wanted) if wanted.isdigit() and int(wanted) > 0 else cores()
+    if count <= 1 or scenarios < MIN_FOR_WORKERS or not forkable():
+        return 1
+    return min(count, scenarios)
 
 
 def _check_faults(results: list[ScenarioResult], verdict: Verdict, record: RunRecord) -> None:
