@@ -98,8 +98,9 @@ def test_worker_count(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_forkable_refuses_threads_and_a_running_loop(monkeypatch: pytest.MonkeyPatch) -> None:
-    import anyio
     import threading
+
+    import anyio
 
     monkeypatch.setattr(threading, "active_count", lambda: 2)
     assert not workers.forkable()

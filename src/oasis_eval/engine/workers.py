@@ -35,12 +35,21 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 import anyio
+import anyio.lowlevel
 
 from ..errors import OasisError
 from ..evaluation.judge import collector_paused
 from .containment import no_hard_exit
 
-__all__ = ["WorkerLost", "cores", "forkable", "map_in_workers", "replicable", "run_in_workers", "worker_count"]
+__all__ = [
+    "WorkerLost",
+    "cores",
+    "forkable",
+    "map_in_workers",
+    "replicable",
+    "run_in_workers",
+    "worker_count",
+]
 
 #: ``os._exit`` as it is before any run patches it (containment.no_hard_exit)
 _EXIT = os._exit
@@ -102,7 +111,8 @@ def map_in_workers(items: Sequence[T], count: int, fn: Callable[[T], R]) -> list
 
     async def work(index: int) -> R:
         result = fn(items[index])
-        await anyio.sleep(0)  # let the copies' results be read meanwhile (the pipe is bounded)
+        # let the copies' results be read meanwhile (the pipe is bounded)
+        await anyio.lowlevel.checkpoint()
         return result
 
     def arrived(index: int, result: R) -> None:
