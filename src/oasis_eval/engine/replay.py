@@ -6,7 +6,10 @@ not selected, skipped, not run) once :func:`inconsistencies` has checked that
 state against what the recorded profile, inputs and agent configuration imply.
 Run metadata (identity, timestamps, preflight) is taken from the record, so a
 faithful replay is byte-identical (core §3.5.4). The run directory's manifest
-(engine/manifest.py) is checked before any of this, by the caller.
+(engine/manifest.py) is checked before any of this, by the caller. The executed scenarios
+are judged in one forked worker process per core (:func:`replay_workers`, issue 30): each
+judgement is a pure function of its scenario and evidence, and the results are merged in
+the scenarios' order, so the verdict is the in-process one byte for byte.
 """
 
 from __future__ import annotations

@@ -15,6 +15,9 @@ an agent that never worked); the runner, told of it, cancels the phase, and canc
 phase (that abort, Ctrl-C, a caller's cancellation) kills every worker still running: what
 a worker held was only its own in-process copies. A worker that dies without a word is an
 internal error, never a verdict.
+
+``oasis replay`` judges its scenarios through the same machinery (:func:`map_in_workers`:
+one slot a worker, the results in the items' order), where forking is safe (:func:`forkable`).
 """
 
 from __future__ import annotations
