@@ -175,3 +175,15 @@ def test_an_error_in_a_worker_is_raised_as_itself(
     monkeypatch.setattr(engine_replay, "judge", broken)
     with pytest.raises(LookupError, match="broken in the worker"):
         engine_replay.replay(careful)
+
+
+def _square_where(x: int) -> tuple[int, int]:
+    time.sleep(0.01)  # slow enough that both processes take items
+    return x * x, os.getpid()
+
+
+def test_map_in_workers_keeps_the_items_order() -> None:
+    items = list(range(40))
+    out = workers.map_in_workers(items, 2, _square_where)
+    assert [value for value, _ in out] == [x * x for x in items]
+    assert len({pid for _, pid in out}) == 2
