@@ -187,3 +187,14 @@ def test_map_in_workers_keeps_the_items_order() -> None:
     out = workers.map_in_workers(items, 2, _square_where)
     assert [value for value, _ in out] == [x * x for x in items]
     assert len({pid for _, pid in out}) == 2
+
+
+def test_a_fork_that_fails_leaves_the_replay_in_process(
+    careful: Path, forked: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(workers.os, "fork", refused)
+    result = engine_replay.replay(careful)
+    assert forked == [2] and result.identical

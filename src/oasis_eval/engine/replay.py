@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..diagnostics import UnusableInput
 from ..evaluation.behaviors.plugins import profile_namespaces
@@ -50,6 +50,8 @@ class Kept(Protocol):
     evidence: ScenarioEvidence | None
     fault: str | None
 
+
+T = TypeVar("T")
 
 #: the incomplete reason a partial selection always records (engine/conclude.py::incomplete_reasons)
 PARTIAL = "only part of the profile was selected"
@@ -157,10 +159,7 @@ def _replay(run_dir: Path, plugin_timeout: float | None) -> ReplayResult:
             scenario, captured, profile, inputs, config, custom, namespaces, readings
         )
 
-    count = replay_workers(len(jobs))
-    rejudged = iter(
-        map_in_workers(jobs, count, judged) if count > 1 else [judged(job) for job in jobs]
-    )
+    rejudged = iter(_judged_all(jobs, judged))
     results = [
         next(rejudged) if recorded.state is ScenarioState.executed else recorded
         for recorded in record.scenarios
@@ -221,6 +220,18 @@ def replay_workers(scenarios: int) -> int:
     if count <= 1 or scenarios < MIN_FOR_WORKERS or not forkable():
         return 1
     return min(count, scenarios)
+
+
+def _judged_all(jobs: list[T], judged: Callable[[T], ScenarioResult]) -> list[ScenarioResult]:
+    """``judged`` of each job, in order: in :func:`replay_workers` processes, or in this one
+    when a worker cannot be forked (a process limit, no memory: the replay still answers)."""
+    count = replay_workers(len(jobs))
+    if count > 1:
+        try:
+            return map_in_workers(jobs, count, judged)
+        except OSError:  # the fork; an OSError of a judgement is raised again below
+            pass
+    return [judged(job) for job in jobs]
 
 
 def _check_faults(results: list[ScenarioResult], verdict: Verdict, record: RunRecord) -> None:
