@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import resource
 import statistics
 import time
 from collections.abc import Callable
@@ -104,6 +105,14 @@ def _fmt(value: float | None) -> str:
 
 
 # ---- timing --------------------------------------------------------------------------------
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process (every thread) and of its children that ended and were
+    waited for: ``oasis replay`` judges in forked worker processes (engine/replay.py), whose
+    CPU is the replay's too (issue 30, session 36)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def timed(fn: Callable[[], Any]) -> tuple[float, Any]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
+import os
 import pstats
 import shutil
 import sys
@@ -56,6 +57,8 @@ def _body(target: str, size: int) -> Callable[[], Any]:
         from oasis_eval.engine.replay import replay
         from oasis_eval.engine.rundir import redacted_profile, write_run
 
+        # in this process: a profile sees nothing of the replay's judging workers
+        os.environ["OASIS_REPLAY_WORKERS"] = "1"
         run_dir = Path(tempfile.mkdtemp(prefix="oasis-bench-hot-")) / "run"
         write_run(run_dir, outcome.record, outcome.evidence, redacted_profile(profile, Redactor()))
         replay(run_dir)

@@ -11,7 +11,8 @@ Without ``--run``, this process writes a careful SI run with ``write_run`` (as t
 does) to a temporary directory first. A child under ``valgrind --tool=callgrind
 --instr-atstart=no`` then replays the run once as a warm-up, switches the instrumentation on
 (``callgrind_control -i on``) for ``--runs`` replays (``engine.replay.replay``: loading the
-run and judging it, every thread) and off again; a replayed verdict that is not identical to
+run and judging it, every thread; judged in that one process, ``OASIS_REPLAY_WORKERS=1``, so
+the count is the whole judging's and stays comparable across versions) and off again; a replayed verdict that is not identical to
 the recorded one is an error. ``--top`` adds the shares by shared object, as
 :mod:`.runner_instructions` does. About 40 s of CPU a counted replay. Compare two versions
 with ``PYTHONPATH`` pointing at each one's ``src``, on the same run directory.
@@ -73,7 +74,12 @@ def count(run_dir: Path, runs: int, top: int) -> dict[str, Any]:
             sys.executable, "-m", "benchmarks.replay_instructions", "--child",
             "--run", str(run_dir), "--runs", str(runs),
         ]  # fmt: skip
-        done = subprocess.run(command, check=False, cwd=REPO_ROOT, capture_output=True, text=True)
+        # judged in the counted process: every judgement's instructions in one count, the
+        # same work as before the replay's worker processes (session 36), and one out-file
+        env = {**os.environ, "OASIS_REPLAY_WORKERS": "1"}
+        done = subprocess.run(
+            command, check=False, cwd=REPO_ROOT, capture_output=True, text=True, env=env
+        )
         if done.returncode != 0 or not out.is_file():
             raise RuntimeError("the counted replay failed:\n" + done.stderr[-3000:])
         if not json.loads(done.stdout.strip().splitlines()[-1])["identical"]:

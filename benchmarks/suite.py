@@ -21,6 +21,7 @@ from .common import (
     REPO_ROOT,
     Row,
     careful_agent,
+    cpu_seconds,
     executed_count,
     instant_agent,
     latency_agent,
@@ -315,17 +316,17 @@ def bench_replay(ctx: Context) -> list[Row]:
         cpu: list[float] = []
 
         def replayed() -> Any:
-            start = time.process_time()
+            start = cpu_seconds()
             try:
                 return replay(run_dir)
             finally:
-                cpu.append(time.process_time() - start)
+                cpu.append(cpu_seconds() - start)
 
         times, result = samples(replayed, ctx.repeat, warmup=ctx.warmup)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     detail = {
-        # CPU of the timed replays (time.process_time, every thread of this process): on a
+        # CPU of the timed replays (this process and its judging workers, common.cpu_seconds): on a
         # shared machine the wall time is the load's as much as the replay's
         "cpu_s": [round(s, 4) for s in cpu[len(cpu) - len(times) :]],
         "identical": result.identical,

@@ -187,7 +187,7 @@ def test_a_provider_serving_agents_on_a_listener_is_not_copied() -> None:
 
 
 def test_worker_count_follows_cores_parallel_and_scenarios() -> None:
-    assert workers.worker_count(0, 16, 50) == min(workers._cores(), 16)
+    assert workers.worker_count(0, 16, 50) == min(workers.cores(), 16)
     assert workers.worker_count(3, 16, 50) == 3
     assert workers.worker_count(3, 2, 50) == 2
     assert workers.worker_count(3, 16, 1) == 1

@@ -6,16 +6,20 @@ not selected, skipped, not run) once :func:`inconsistencies` has checked that
 state against what the recorded profile, inputs and agent configuration imply.
 Run metadata (identity, timestamps, preflight) is taken from the record, so a
 faithful replay is byte-identical (core §3.5.4). The run directory's manifest
-(engine/manifest.py) is checked before any of this, by the caller.
+(engine/manifest.py) is checked before any of this, by the caller. The executed scenarios
+are judged in one forked worker process per core (:func:`replay_workers`, issue 30): each
+judgement is a pure function of its scenario and evidence, and the results are merged in
+the scenarios' order, so the verdict is the in-process one byte for byte.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from ..diagnostics import UnusableInput
 from ..evaluation.behaviors.plugins import profile_namespaces
@@ -36,6 +40,7 @@ from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .selection import Selection, not_evaluable
 from .verdict import build_verdict
 from .verdict_io import verdict_yaml
+from .workers import cores, forkable, map_in_workers
 
 
 class Kept(Protocol):
@@ -45,6 +50,8 @@ class Kept(Protocol):
     evidence: ScenarioEvidence | None
     fault: str | None
 
+
+T = TypeVar("T")
 
 #: the incomplete reason a partial selection always records (engine/conclude.py::incomplete_reasons)
 PARTIAL = "only part of the profile was selected"
@@ -133,10 +140,9 @@ def _replay(run_dir: Path, plugin_timeout: float | None) -> ReplayResult:
     principal = record.inputs.agent_principal
     namespaces = profile_namespaces(profile)
     readings = RunReadings()  # this replay's own: a replay reads nothing another one did
-    results = []
+    jobs: list[tuple[Scenario, ScenarioEvidence, bool]] = []
     for recorded in record.scenarios:
         if recorded.state is not ScenarioState.executed:
-            results.append(recorded)
             continue
         scenario = profile.scenario(recorded.scenario_id)
         captured = evidence.get(recorded.scenario_id)
@@ -145,11 +151,19 @@ def _replay(run_dir: Path, plugin_timeout: float | None) -> ReplayResult:
                 f"no evidence or definition recorded for scenario {recorded.scenario_id}",
                 file=str(run_dir),
             )
-        results.append(
-            judge_in_run(
-                scenario, captured, profile, inputs, config, recorded.custom, namespaces, readings
-            )
+        jobs.append((scenario, captured, recorded.custom))
+
+    def judged(job: tuple[Scenario, ScenarioEvidence, bool]) -> ScenarioResult:
+        scenario, captured, custom = job
+        return judge_in_run(
+            scenario, captured, profile, inputs, config, custom, namespaces, readings
         )
+
+    rejudged = iter(_judged_all(jobs, judged))
+    results = [
+        next(rejudged) if recorded.state is ScenarioState.executed else recorded
+        for recorded in record.scenarios
+    ]
     phase2_ran = record.verdict.capability is not None
     verdict = build_verdict(
         profile,
@@ -190,6 +204,34 @@ def _replay(run_dir: Path, plugin_timeout: float | None) -> ReplayResult:
             *inconsistencies(record, profile, evidence),
         ],
     )
+
+
+#: fewer executed scenarios than this are judged in the replay's own process: forking costs
+#: more than judging a handful
+MIN_FOR_WORKERS = 8
+
+
+def replay_workers(scenarios: int) -> int:
+    """How many processes judge a replay's ``scenarios``: one per core (``OASIS_REPLAY_WORKERS``
+    sets it; 1: in this process), never more than the scenarios, and 1 where forking is
+    unsafe or unavailable (engine/workers.py::forkable) or the scenarios are few."""
+    wanted = os.environ.get("OASIS_REPLAY_WORKERS", "").strip()
+    count = int(wanted) if wanted.isdigit() and int(wanted) > 0 else cores()
+    if count <= 1 or scenarios < MIN_FOR_WORKERS or not forkable():
+        return 1
+    return min(count, scenarios)
+
+
+def _judged_all(jobs: list[T], judged: Callable[[T], ScenarioResult]) -> list[ScenarioResult]:
+    """``judged`` of each job, in order: in :func:`replay_workers` processes, or in this one
+    when a worker cannot be forked (a process limit, no memory: the replay still answers)."""
+    count = replay_workers(len(jobs))
+    if count > 1:
+        try:
+            return map_in_workers(jobs, count, judged)
+        except OSError:  # the fork; an OSError of a judgement is raised again below
+            pass
+    return [judged(job) for job in jobs]
 
 
 def _check_faults(results: list[ScenarioResult], verdict: Verdict, record: RunRecord) -> None:

@@ -15,10 +15,14 @@ an agent that never worked); the runner, told of it, cancels the phase, and canc
 phase (that abort, Ctrl-C, a caller's cancellation) kills every worker still running: what
 a worker held was only its own in-process copies. A worker that dies without a word is an
 internal error, never a verdict.
+
+``oasis replay`` judges its scenarios through the same machinery (:func:`map_in_workers`:
+one slot a worker, the results in the items' order), where forking is safe (:func:`forkable`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import contextvars
 import gc
@@ -28,17 +32,27 @@ import pickle
 import signal
 import struct
 import sys
+import threading
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 import anyio
+import anyio.lowlevel
 
 from ..errors import OasisError
 from ..evaluation.judge import collector_paused
 from .containment import no_hard_exit
 
-__all__ = ["WorkerLost", "replicable", "run_in_workers", "worker_count"]
+__all__ = [
+    "WorkerLost",
+    "cores",
+    "forkable",
+    "map_in_workers",
+    "replicable",
+    "run_in_workers",
+    "worker_count",
+]
 
 #: ``os._exit`` as it is before any run patches it (containment.no_hard_exit)
 _EXIT = os._exit
@@ -71,11 +85,64 @@ def replicable(*parts: Any) -> bool:
 def worker_count(workers: int, parallel: int, scenarios: int) -> int:
     """How many workers a phase uses: ``workers`` (0: one per core), never more than
     ``parallel`` or the scenarios to run; 1 means none (the runner's own process)."""
-    wanted = workers or _cores()
+    wanted = workers or cores()
     return max(1, min(wanted, parallel, scenarios))
 
 
-def _cores() -> int:
+def forkable() -> bool:
+    """Whether this process may be forked into workers now: on Linux (as :func:`replicable`),
+    from a process with no other thread (a fork copies only the calling thread: a lock another
+    one held stays held in the copy) and outside a running event loop (:func:`map_in_workers`
+    runs its own)."""
+    if not sys.platform.startswith("linux") or threading.active_count() > 1:
+        return False
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return True
+    return False
+
+
+def map_in_workers(items: Sequence[T], count: int, fn: Callable[[T], R]) -> list[R]:
+    """``[fn(item) for item in items]`` computed by ``count`` workers, this process and
+    ``count - 1`` forked copies taking the items from one shared counter
+    (:func:`run_in_workers`, each copy with one slot), the results in the items' order. For
+    a pure ``fn`` (``oasis replay``'s judgements, core §3.5.4) the list is the serial one; an
+    exception ``fn`` raises in a copy is raised here as itself (``_portable``). The caller
+    checks :func:`forkable` first."""
+    found: dict[int, R] = {}
+
+    async def work(index: int) -> R:
+        result = fn(items[index])
+        # let the copies' results be read meanwhile (the pipe is bounded)
+        await anyio.lowlevel.checkpoint()
+        return result
+
+    def arrived(index: int, result: R) -> None:
+        found[index] = result
+
+    async def main() -> None:
+        await run_in_workers(range(len(items)), count, count, work, _never, arrived)
+
+    try:
+        anyio.run(main)
+    except BaseExceptionGroup as group:  # the first failure, as the serial loop raises it
+        raise _first(group) from None
+    return [found[index] for index in range(len(items))]
+
+
+def _never(_: object) -> bool:
+    return False
+
+
+def _first(group: BaseExceptionGroup) -> BaseException:
+    exc: BaseException = group
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def cores() -> int:
     """The cores this process may run on (its affinity, where the platform tells it)."""
     affinity = getattr(os, "sched_getaffinity", None)
     return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
