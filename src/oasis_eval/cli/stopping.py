@@ -137,8 +137,11 @@ class LoopWakeup:
         return None
 
     def remove(self) -> None:
-        """Unset the wakeup fd (after the loop closed, on the main thread)."""
-        signal.set_wakeup_fd(-1)
+        """Unset the wakeup fd (after the loop closed, on the main thread); one set since by
+        someone else (``add_signal_handler`` in the run) is theirs and stays."""
+        current = signal.set_wakeup_fd(-1)
+        if current != self.writer.fileno():
+            signal.set_wakeup_fd(current)
         if not self.loop.is_closed():
             self.loop.remove_reader(self.reader.fileno())
         self.close()
