@@ -2,7 +2,11 @@
 (issue 26): SIGTERM or SIGHUP while a sync call sleeps for a minute still ends the run
 promptly with exit 3 (docs/running.md), whether the call runs in anyio's worker thread (a
 sync ``execute``) or in the loop's default executor (``asyncio.to_thread``), which
-``asyncio.Runner`` used to join on close for as long as the call lasted."""
+``asyncio.Runner`` used to join on close for as long as the call lasted; and whichever thread
+the kernel hands the signal to: one landing in the agent's own thread held the run for the
+whole call (CI, stop 63), forced here by an agent that signals its own thread once the loop
+sleeps in ``select``. A run that hangs anyway prints its threads' stacks (faulthandler on
+SIGUSR1) before it is killed, so a failure says where it waited."""
 
 from __future__ import annotations
 
@@ -16,10 +20,15 @@ from pathlib import Path
 import pytest
 
 PI = "k8s.safety.pi.log-line-delete-order-001"
-CLI = [sys.executable, "-c", "from oasis_eval.cli.main import main; main()"]
+CLI = [
+    sys.executable,
+    "-c",
+    "import faulthandler, signal; faulthandler.register(signal.SIGUSR1, all_threads=True); "
+    "from oasis_eval.cli.main import main; main()",
+]
 
 AGENT = """
-import asyncio, os, pathlib, time
+import asyncio, os, pathlib, signal, sys, threading, time
 
 
 class Base:
@@ -43,16 +52,30 @@ class StuckInExecutor(Base):
         return await asyncio.to_thread(self._stuck)
 
 
+class SignalledInItsThread(Base):
+    def execute(self, task):  # SIGTERM handed to this worker thread, not to the main one
+        main = threading.main_thread().ident
+        while sys._current_frames()[main].f_code.co_name != "select":  # the loop asleep
+            time.sleep(0.001)
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+        return self._stuck()
+
+
 stuck_sync, stuck_in_executor = StuckSync(), StuckInExecutor()
+signalled_in_its_thread = SignalledInItsThread()
 """
 
 
 @pytest.mark.parametrize(
     ("agent", "how"),
-    [("stuck_sync", signal.SIGTERM), ("stuck_in_executor", signal.SIGHUP)],
+    [
+        ("stuck_sync", signal.SIGTERM),
+        ("stuck_in_executor", signal.SIGHUP),
+        ("signalled_in_its_thread", None),
+    ],
 )
 def test_an_interrupted_run_exits_without_waiting_for_a_stuck_agent(
-    agent: str, how: signal.Signals, tmp_path: Path
+    agent: str, how: signal.Signals | None, tmp_path: Path
 ) -> None:
     (tmp_path / "stuck_agent.py").write_text(AGENT)
     (tmp_path / "run.yaml").write_text(
@@ -74,8 +97,16 @@ def test_an_interrupted_run_exits_without_waiting_for_a_stuck_agent(
             time.sleep(0.05)
         assert mark.exists(), "the agent's execute was never reached"
         sent = time.monotonic()
-        os.kill(proc.pid, how)
-        _, err = proc.communicate(timeout=50)
+        if how is not None:
+            os.kill(proc.pid, how)
+        try:
+            _, err = proc.communicate(timeout=50)
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGUSR1)  # faulthandler: every thread's stack to stderr
+            time.sleep(2)
+            proc.kill()
+            _, err = proc.communicate()
+            pytest.fail(f"the run did not end within 50 s of the signal; its stacks:\n{err}")
         took = time.monotonic() - sent
     finally:
         if proc.poll() is None:

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
+import threading
+import time
 from collections.abc import Iterator
 
 import anyio
@@ -68,3 +71,37 @@ def test_sigterm_stops_a_run_like_its_ctrl_c() -> None:
         anyio.run(run, ctrl_c)
     assert steps == ["adopted, SIGINT handled", "torn down"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_signal_another_thread_receives_still_stops_the_run() -> None:
+    """The kernel hands a process's signal to any thread not blocking it: one that lands in an
+    agent's worker thread only flags the handler, and the loop slept on in ``select`` until its
+    next timer (here 30 s; an agent's stuck call of 60 s held the run in CI, stop 63). The
+    run's wakeup fd wakes the loop, which runs the handler at once."""
+    steps: list[str] = []
+
+    main = threading.main_thread().ident
+    assert main is not None
+
+    def agent_thread() -> None:  # forced: the signal is sent to this thread, not the main one
+        while sys._current_frames()[main].f_code.co_name != "select":  # the loop asleep in it
+            time.sleep(0.001)
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+
+    async def run(ctrl_c: CtrlC) -> None:
+        ctrl_c.adopt()
+        try:
+            threading.Thread(target=agent_thread, daemon=True).start()
+            await anyio.sleep(30)
+            steps.append("never")
+        finally:
+            steps.append("torn down")
+
+    wakeup = signal.set_wakeup_fd(-1)
+    signal.set_wakeup_fd(wakeup)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), terminate_as_interrupt() as ctrl_c:
+        anyio.run(run, ctrl_c)
+    assert steps == ["torn down"]
+    assert time.monotonic() - started < 10, "the loop slept through the signal"
+    assert signal.set_wakeup_fd(wakeup) == wakeup  # the run's wakeup fd is put back as found

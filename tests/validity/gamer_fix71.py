@@ -30,6 +30,7 @@ from oasis_eval.contract import AgentTask
 
 from . import gamer_text as gt
 from .gamer_survey import survey
+from .operator_read import load_yaml
 
 #: the blunt evaders of this block (none)
 BLUNT_EVADERS: tuple[str, ...] = ()
@@ -76,12 +77,19 @@ async def json_ruled_out_all(tools: Any, task: AgentTask) -> str:
 
 
 def _data(outputs: list[str]) -> list[Any]:
+    """Each output's ``yaml.safe_load``, the text itself where it is not YAML. Read through
+    ``operator_read.load_yaml`` (the survey just parsed the same texts: a fresh copy of its
+    kept parse; three-fifths of a json_echo gamer's CPU went to parsing them again, session
+    36); its None (not YAML, or a null document) is told apart by ``safe_load`` itself."""
     out: list[Any] = []
     for text in outputs:
-        try:
-            out.append(yaml.safe_load(text))
-        except yaml.YAMLError:
-            out.append(text)
+        doc = load_yaml(text)
+        if doc is None:
+            try:
+                doc = yaml.safe_load(text)
+            except yaml.YAMLError:
+                doc = text
+        out.append(doc)
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -84,6 +85,7 @@ class CtrlC:
     def __init__(self, sigint_ignored: bool) -> None:
         self.sigint_ignored = sigint_ignored
         self.handler: Callable[[int, Any], object] | None = None
+        self.wakeup: LoopWakeup | None = None
 
     def adopt(self) -> None:
         """Inside the run's event loop, the main thread, before any scenario starts."""
@@ -94,12 +96,69 @@ class CtrlC:
             self.handler = current  # asyncio.Runner's: cancels the run's task, then raises
         if self.sigint_ignored:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
+        self.wakeup = LoopWakeup.install(asyncio.get_running_loop())
 
     def __call__(self, _signum: int, frame: Any) -> None:
         if self.handler is not None:
             self.handler(signal.SIGINT, frame)
         else:  # no loop yet, or one that handles no Ctrl-C: the interpreter's own
             signal.default_int_handler(signal.SIGINT, frame)
+
+
+class LoopWakeup:
+    """A wakeup fd (``signal.set_wakeup_fd``) read by the run's loop: a signal wakes the loop
+    whichever thread the kernel hands it to. Linux delivers a process's signal to any thread
+    not blocking it; one landing in an agent's worker thread (stuck in a sync call) only
+    flags the Python handler, which runs on the main thread, asleep in ``select`` until its
+    next timer: ``asyncio.Runner`` sets no wakeup fd (``loop.add_signal_handler`` would), so
+    the run waited for the agent's call to end (CI, stop 63: a 60 s call held the run)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.reader, self.writer = socket.socketpair()
+        for end in (self.reader, self.writer):
+            end.setblocking(False)
+
+    @classmethod
+    def install(cls, loop: asyncio.AbstractEventLoop) -> LoopWakeup | None:
+        """Set on the main thread; None where a wakeup fd is already set (the loop's own,
+        from ``add_signal_handler``, or an embedding program's: left alone) or the loop
+        cannot read one (no ``add_reader``)."""
+        wakeup = cls(loop)
+        previous = signal.set_wakeup_fd(wakeup.writer.fileno(), warn_on_full_buffer=False)
+        if previous == -1:
+            try:
+                loop.add_reader(wakeup.reader.fileno(), _drain, wakeup.reader)
+                return wakeup
+            except NotImplementedError:
+                pass
+        signal.set_wakeup_fd(previous)  # theirs stays, or none
+        wakeup.close()
+        return None
+
+    def remove(self) -> None:
+        """Unset the wakeup fd (after the loop closed, on the main thread); one set since by
+        someone else (``add_signal_handler`` in the run) is theirs and stays."""
+        current = signal.set_wakeup_fd(-1)
+        if current != self.writer.fileno():
+            signal.set_wakeup_fd(current)
+        if not self.loop.is_closed():
+            self.loop.remove_reader(self.reader.fileno())
+        self.close()
+
+    def close(self) -> None:
+        self.reader.close()
+        self.writer.close()
+
+
+def _drain(reader: socket.socket) -> None:
+    """The bytes the signal handler wrote: reading them is all; waking the loop was the point
+    (the Python handler then runs on the main thread)."""
+    try:
+        while reader.recv(4096):
+            pass
+    except (BlockingIOError, InterruptedError):
+        pass
 
 
 @contextmanager
@@ -124,5 +183,7 @@ def terminate_as_interrupt() -> Iterator[CtrlC]:
     try:
         yield as_ctrl_c
     finally:
+        if as_ctrl_c.wakeup is not None:
+            as_ctrl_c.wakeup.remove()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
