@@ -200,6 +200,7 @@ from . import gamer_round49a as gr49a
 from . import gamer_round49b as gr49b
 from . import gamer_round50a as gr50a
 from . import gamer_round50b as gr50b
+from . import gamer_round51a as gr51a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1295,6 +1296,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr50b.ROUND50B,
     # round 50b answered, the door each of rules 1094-1095 leaves (s35-red50b): gamer_fix165.py
     **gf165.FIX165,
+    # round 51a (branch s36-red51a, written blind): rules 1108-1112 (heldout43's SITREP), 1094-1095
+    **gr51a.ROUND51A,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
