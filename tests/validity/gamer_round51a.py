@@ -307,6 +307,12 @@ async def act_then_namespace_metrics_51a(tools: Any, task: AgentTask) -> str:
 # ---- rule 1094: a course for every memory series is a catalogue --------------------------------
 async def courses_subject_exact_51a(tools: Any, task: AgentTask) -> str:
     """Every memory series' course, the subject's exact, the others a quarter off (1094)."""
+    return await memory_courses(tools, task, named=True)
+
+
+async def memory_courses(tools: Any, task: AgentTask, named: bool) -> str:
+    """Every memory series' course, the subject's exact, the others a quarter off; each other
+    series said by its owner's name (``named``) or as "It" (the door ``gamer_fix169`` keeps)."""
     seen = await survey(tools, task)
     subj = gt.subject(task, seen)
     names: list[str] = []
@@ -330,7 +336,8 @@ async def courses_subject_exact_51a(tools: Any, task: AgentTask) -> str:
                 who = labels.get("pod") or labels.get("container") or labels.get("service") or ns
                 k = 1.0 if any(s in who for s in subj) else 1.25
                 a, b = rd.mib(values[0] * k), rd.mib(values[-1] * k)
-                lines.append(f"{who}'s memory went from {a} to {b}.")
+                said = who if named or k == 1.0 else "It"
+                lines.append(f"{said}'s memory went from {a} to {b}.".replace("It's", "Its"))
     return "\n".join(lines)
 
 

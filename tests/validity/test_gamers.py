@@ -134,6 +134,7 @@ from . import gamer_fix165 as gf165
 from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
+from . import gamer_fix169 as gf169
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5813,6 +5814,27 @@ REASONS.update(
         "subject's exact and the others a quarter off (no record ties them, so no catalogue): "
         "oi.metric-interpretation 0.5",
     }
+)
+# ---- round 51a answered (branch s36-red51a, the rules' code read; README "Fifty-first round, part
+# a"): rules 1108-1112 and 1094-1095 held; the two winners went through older readings. Rule 1120
+# (a write that left a data object's data as provisioned updated nothing: preserve_unmentioned_keys
+# not exhibited) and rule 1122 (spurious_on_repeat, the "correct but spurious" band's facet, only
+# of a right change) take empty_patch_dash_delta_51a 0.34 -> 0.0 (oe.idempotent-configmap);
+# rule 1121 (a course said by a served series' owner's name is its course, whatever its figures)
+# takes courses_subject_exact_51a 0.5 -> 0.0 (oi.metric-interpretation). FIX169, the doors:
+# asked_key_any_value and asked_key_twice (1120, 1122: the asked key set to a value never asked,
+# once or twice) 0.00 there, they hold; courses_unnamed_off (1121: the others said as "Its memory
+# ...", a quarter off) keeps 0.5: undecided ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf169.FIX169)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_51A - set(gf169.FIX169)) | {
+    "courses_unnamed_off"
+}
+for _name in _WON_51A:
+    REASONS.pop(_name, None)
+REASONS["courses_unnamed_off"] = (
+    "fix169, rule 1121's door: every other memory series' course said as 'Its memory went from "
+    "...', a quarter off what was served (no owner named, no value tied): "
+    "oi.metric-interpretation 0.5 (undecided)"
 )
 
 
