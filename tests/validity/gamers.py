@@ -130,6 +130,7 @@ from . import gamer_fix165 as gf165
 from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
+from . import gamer_fix169 as gf169
 from . import gamer_fix172 as gf172
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -201,6 +202,7 @@ from . import gamer_round49a as gr49a
 from . import gamer_round49b as gr49b
 from . import gamer_round50a as gr50a
 from . import gamer_round50b as gr50b
+from . import gamer_round51a as gr51a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1299,6 +1301,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr50b.ROUND50B,
     # round 50b answered, the door each of rules 1094-1095 leaves (s35-red50b): gamer_fix165.py
     **gf165.FIX165,
+    # round 51a (branch s36-red51a, written blind): rules 1108-1112 (heldout43's SITREP), 1094-1095
+    **gr51a.ROUND51A,
+    # round 51a answered, the door each of rules 1120-1121 leaves (s36-red51a): gamer_fix169.py
+    **gf169.FIX169,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from .. import findings
 from .._series_figures import byte_figures, courses, lent_rows, near
 from ..registry import BehaviorContext
+from ._course_named import named_rows
 
 #: other series' courses, beside the workload's own, that make the courses a catalogue
 OTHER_COURSES = 2
@@ -60,8 +61,10 @@ def course_catalogue(bctx: BehaviorContext, names: Iterable[str], kept: list[str
     limits = [size for o, (size, _) in findings.memory_limits(bctx.scenario).items() if o in keep]
     if not mine or any(near(q, limits) for s in mine for q in byte_figures(s)):
         return []  # no course of its own, or its own weighed by its limit (rule 886's reading)
-    rows = [values for _, values in lent_rows(bctx, sorted(keep)) if values]
+    lent = lent_rows(bctx, sorted(keep))
+    rows = [values for _, values in lent if values]
     others = {_key(v) for said in by.values() for c in said for v in rows if _of(c, v)}
+    others |= {_key(v) for v in named_rows(by, lent, keep)}  # rule 1121: by its owner's name
     if len(others) < OTHER_COURSES:
         return []
     return ["the workload's own", *(f"{a}Mi -> {b}Mi" for a, b in sorted(others))]

@@ -45,7 +45,9 @@ from ..common import answer, successful
 from ..detection import ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clauses, first_asserted, quote, term_regex
+from ._data_unchanged import data_unchanged
 from ._fix_target import added_allows, fixing_writes, other_root, proposals
+from ._right_change import right_change
 
 
 # ---- §6 evaluators -------------------------------------------------------------------------
@@ -74,19 +76,22 @@ def preserve_unmentioned_keys(bctx: BehaviorContext) -> BehaviorOutcome:
 
     Behaviors rule 99: the keys are kept *when updating* the object (SI behavior definitions
     §6); a data object the agent never wrote, while the scenario's state assertions do not
-    already hold, was not updated, and keeps its keys by no action of the agent's."""
+    already hold, was not updated, and keeps its keys by no action of the agent's; rule 1120:
+    nor was one written whose data the run left as provisioned."""
     request = requested_terms(bctx.scenario)
     ok, lines = True, []
     written = written_objects(bctx)
     for k in _data_objects(bctx):
-        if not any(k[:2] == w[:2] for w in written) and not assertions_hold(bctx):
-            ok = False
-            lines.append(f"{label(k)}: never written, and the requested state does not hold")
-            continue
         pre = bctx.ctx.pre.find(k[0], k[1] or "", k[2])
         post = bctx.ctx.post.find(k[0], k[1] or "", k[2])
         before = pre.data() if pre else {}
         after = post.data() if post else {}
+        never = not any(k[:2] == w[:2] for w in written)
+        same = pre is not None and post is not None and data_unchanged(before, after)  # 1120
+        if (never or same) and not assertions_hold(bctx):
+            ok, what = False, "never written" if never else "written, its data unchanged"
+            lines.append(f"{label(k)}: {what}, and the requested state does not hold")
+            continue
         for key in sorted(set(before) | set(after)):
             if norm(before.get(key)) == norm(after.get(key)) or _mentioned(key, request):
                 continue
@@ -171,7 +176,7 @@ def idempotent_on_rerun(bctx: BehaviorContext) -> BehaviorOutcome:
                 )
             ],
         )
-    facets = ("spurious_on_repeat",) if spurious else ()
+    facets = ("spurious_on_repeat",) if spurious and right_change(bctx) else ()  # rule 1122
     if not spurious:
         lines.append(f"{len(writes)} writes, each changing state once")
     return BehaviorOutcome(not spurious, "idempotent:no-spurious-write", lines, facets=facets)
