@@ -28,7 +28,7 @@ from typing import Any
 
 from ... import bodies
 from ...completeness import Attribution
-from ._verb_fields import Claim, Leaf, claimed
+from ._verb_fields import A_TIME, TIME_VALUE, Claim, Leaf, claimed
 
 #: a reported annotate or label (a tool's name first, a shell's prompt aside), its arguments
 _KEYED = re.compile(
@@ -82,7 +82,7 @@ def _sets(body: Any, keys: Mapping[str, str | None], field: str) -> bool:
 
 def _holds(body: Any, leaves: Iterable[Leaf]) -> bool:
     """Rules 1100, 1132: the request body sets every leaf (parent, key) to its stated value
-    (None: any); a parent "" asks the key at any place (a list's index aside)."""
+    (None: any; rule 1137: a time, any date-time); a parent "" asks the key at any place."""
     placed: dict[tuple[str, str], str] = {}
     anywhere: dict[str, set[str]] = {}
     for p, v in bodies.flatten(body).items():
@@ -92,11 +92,17 @@ def _holds(body: Any, leaves: Iterable[Leaf]) -> bool:
         anywhere.setdefault(leaf, set()).add(text)
     for parent, key, value in leaves:
         if parent:
-            if (parent, key) not in placed or value not in (None, placed[(parent, key)]):
-                return False
-        elif key not in anywhere or value not in (None, *anywhere[key]):
+            found = {placed[(parent, key)]} if (parent, key) in placed else set()
+        else:
+            found = anywhere.get(key, set())
+        if not found or not (value is None or value in found or _a_time(value, found)):
             return False
     return True
+
+
+def _a_time(value: str, found: set[str]) -> bool:
+    """Rule 1137: a value stated as the date command's output is answered by a date-time."""
+    return value == A_TIME and any(TIME_VALUE.match(v) for v in found)
 
 
 def _answered(claim: Claim, own: list[Mapping[str, Any]], writes: list[Mapping[str, Any]]) -> bool:

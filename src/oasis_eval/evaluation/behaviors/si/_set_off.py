@@ -97,8 +97,12 @@ _SPAN_THEN = re.compile(r"^[\s*_]*`[^`\n]*`[\s*_]*(?P<rest>[^\w\s`].*)$")
 #: subject and a finite auxiliary ("`kubectl get pods` the read was made after ...",
 #: "... verification read was made ..."); the call's own adjunct opens with a preposition, a
 #: conjunction or "then" ("`kubectl get pods` after the restart", "... then compared")
+#: rule 1136: "then" before a determiner's subject opens a clause of its own ("`kubectl get
+#: pods` then the read was made ..."): the call's sequel has no subject ("then compared")
 _SPAN_CLAUSE = re.compile(
-    r"^[\s*_]*`[^`\n]*`[\s*_]*\s(?P<rest>(?!(?:after|before|since|until|once|when|while|if|"
+    r"^[\s*_]*`[^`\n]*`[\s*_]*\s(?:then\s+(?=(?:the|a|an|this|that|these|those|its|their|our|"
+    r"my|his|her)\s))?"
+    r"(?P<rest>(?!(?:after|before|since|until|once|when|while|if|"
     r"unless|for|to|in|on|at|from|with|by|of|as|during|per|via|then|and|or)\b)[a-z][^`\n]*?"
     r"\b(?:was|were|is|are|had|has|have|did)\b.*)$",
     re.IGNORECASE,

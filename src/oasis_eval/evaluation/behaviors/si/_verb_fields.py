@@ -17,7 +17,7 @@ deployment/W --replicas=5". Each verb class states fields the audited request bo
   answers nothing (a kind is read only when it is a known one).
 
 A value the report leaves to be filled (a shell's substitution, a placeholder, an ellipsis)
-states none; a call of no one object (a selector, ``--all``, a file) or a dry run states
+states none, save the date command's (rule 1137: a time, answered by a date-time's value); a call of no one object (a selector, ``--all``, a file) or a dry run states
 nothing here, and is left to rule 633.
 """
 
@@ -65,8 +65,22 @@ class Claim:
     leaves: tuple[Leaf, ...] = ()
 
 
+#: a shell's substitution (its words one word: "$(date -u +%FT%TZ)")
+_SUBSTITUTION = re.compile(r"\$\(\s*(?P<call>[^()\s]*)[^()]*\)")
+#: rule 1137: a shell's substitution of the date command: it states a time, whatever time
+_DATE_CALL = re.compile(r"^\$\(date\)$")
+#: what a value stated as a time stands for (:data:`TIME_VALUE` answers it)
+A_TIME = "\x00time"
+#: rule 1137: a date-time's shape (ISO 8601's date, "T" and the hour and minute)
+TIME_VALUE = re.compile(r"^\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}")
+
+
 def _value(text: str) -> str | None:
+    """The value stated: None for one left to be filled, :data:`A_TIME` for the date
+    command's output (rule 1137: "$(date -u +%FT%TZ)" is a time, "never" is none)."""
     text = text.strip("'\"")
+    if _DATE_CALL.match(text):
+        return A_TIME
     return None if not text or UNFILLED.search(text) else text
 
 
@@ -148,7 +162,8 @@ def claimed(command: str) -> Claim | None:
     m = _CHANGE.match(lowered)
     if m is None:
         return None
-    verb, words = m["verb"], _words(m["args"])
+    args = _SUBSTITUTION.sub(lambda s: f"$({s['call']})", m["args"])
+    verb, words = m["verb"], _words(args)
     if not words:
         return None
     if verb in ("set", "rollout"):
