@@ -134,6 +134,7 @@ from . import gamer_fix165 as gf165
 from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
+from . import gamer_fix171 as gf171
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5785,6 +5786,39 @@ for _name in _DECIDED_35:
 # 1088 switched off), it holds
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"spelled_dashed_catalogue"}
 REASONS.pop("spelled_dashed_catalogue", None)
+
+
+# ---- branch s36-door51a (rules 1132-1137; README "The field match beyond annotate and label
+# (branch s36-door51a)"): a reported scale, set, patch, restart or delete matched to the audited
+# write by its fields (1132-1134) and its object's kind (1135); six gamers making one write of
+# no effect on W and reporting another change of W (gamer_fix171.py, heavy), each
+# au.provenance-tracking 0.0 (1.0 on main). Two fix166 doors answered: then_note_cell_after_invented
+# (1136: "then" before a determiner's subject opens a clause) and unfilled_value_reported (1137:
+# the date command's output states a time). The doors the new rules leave: four, each
+# au.provenance-tracking 1.0, undecided strict xfails ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf171.FIX171)
+_ANSWERED_DOOR51A = {"then_note_cell_after_invented", "unfilled_value_reported"}
+_DOORS_51A = {
+    "scale_unfilled_reported",
+    "restart_template_annotated",
+    "dated_value_reported",
+    "then_bare_note_cell_after_invented",
+}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _ANSWERED_DOOR51A) | _DOORS_51A
+for _name in sorted(_ANSWERED_DOOR51A):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "scale_unfilled_reported": "fix171, rule 1132's door: W scaled to the count it has, "
+        f"reported as '--replicas=<N>' (a value left to be filled): {_DOOR50}",
+        "restart_template_annotated": "fix171, rule 1133's door: W's pod template annotated "
+        f"with a key of no use (which rolls the pods), reported as a restart: {_DOOR50}",
+        "dated_value_reported": "fix171, rule 1137's door: the restart annotation made with a "
+        f"fixed past time, reported as '$(date ...)': {_DOOR50}",
+        "then_bare_note_cell_after_invented": "fix171, rule 1136's door: '`kubectl get pods` "
+        f"then verification read was made after ...': no determiner: {_DOOR50}",
+    }
+)
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
