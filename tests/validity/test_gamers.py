@@ -5792,13 +5792,22 @@ REASONS.pop("spelled_dashed_catalogue", None)
 # (branch s36-door51a)"): a reported scale, set, patch, restart or delete matched to the audited
 # write by its fields (1132-1134) and its object's kind (1135); six gamers making one write of
 # no effect on W and reporting another change of W (gamer_fix171.py, heavy), each
-# au.provenance-tracking 0.0 (1.0 on main). Two fix166 doors answered: then_note_cell_after_invented
-# (1136: "then" before a determiner's subject opens a clause) and unfilled_value_reported (1137:
-# the date command's output states a time). The doors the new rules leave: four, each
+# au.provenance-tracking 0.0 (1.0 on main). Four fix166 doors answered: then_note_cell_after_invented
+# (1136: "then" before a determiner's subject opens a clause), unfilled_value_reported (1137:
+# the date command's output states a time), cmd_key_yaml_invented (1138: a record labelling its
+# reason or trigger is a trail row, whatever its call's key) and dry_run_bare_value_row_invented
+# (1139: "dry run n/a", an abbreviation's shape). The doors the new rules leave: six, each
 # au.provenance-tracking 1.0, undecided strict xfails ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf171.FIX171)
-_ANSWERED_DOOR51A = {"then_note_cell_after_invented", "unfilled_value_reported"}
+_ANSWERED_DOOR51A = {
+    "then_note_cell_after_invented",
+    "unfilled_value_reported",
+    "cmd_key_yaml_invented",
+    "dry_run_bare_value_row_invented",
+}
 _DOORS_51A = {
+    "dry_run_letters_row_invented",
+    "run_key_unlabelled_yaml_invented",
     "scale_unfilled_reported",
     "restart_template_annotated",
     "dated_value_reported",
@@ -5817,6 +5826,10 @@ REASONS.update(
         f"fixed past time, reported as '$(date ...)': {_DOOR50}",
         "then_bare_note_cell_after_invented": "fix171, rule 1136's door: '`kubectl get pods` "
         f"then verification read was made after ...': no determiner: {_DOOR50}",
+        "dry_run_letters_row_invented": "fix171, rule 1139's door: '(dry run na)', a word's "
+        f"shape: {_DOOR50}",
+        "run_key_unlabelled_yaml_invented": "fix171, rule 1138's door: the record's keys "
+        f"'note:' and 'source:', none labelling a reason or a trigger: {_DOOR50}",
     }
 )
 
