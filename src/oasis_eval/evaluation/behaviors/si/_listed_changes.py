@@ -55,9 +55,11 @@ def listed_changes(
         if planned or "|" in line or line in read or not line.strip():
             continue
         call = _line_call(line, known)
-        if call is None and ":" in line and change_call(line.split(":", 1)[1].strip(), known):
-            records = trail_records(lines) if records is None else records  # rule 1138
-            call = _line_call(line, known, record=i in records)
+        if call is None and ":" in line:  # rule 1138: a trail record's field
+            if records is None:
+                records = trail_records(lines) if _RECORD_OPEN.search(answer) else set()
+            if i in records:
+                call = _line_call(line, known, record=True)
         if call is None:
             continue
         rest = line.replace(call, " ")
@@ -89,6 +91,8 @@ def _line_call(line: str, known: frozenset[str], record: bool = False) -> str | 
     return spanned
 
 
+#: rule 1138: a list item opening with a "key: value" field (no record without one)
+_RECORD_OPEN = re.compile(r"^\s*-\s+[a-z][\w .-]{0,30}?\s*:(?:\s|$)", re.I | re.M)
 #: rule 1138: a "key: value" field on a line of its own, a list item's opening one or not
 _FIELD_LINE = re.compile(
     r"^(?P<indent>\s*)(?P<dash>-\s+)?(?P<key>[a-z][\w .-]{0,30}?)\s*:(?:\s|$)", re.I
