@@ -131,6 +131,7 @@ from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
 from . import gamer_fix169 as gf169
+from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -1289,6 +1290,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the invented-change doors answered by fields and structure, the door each of rules
     # 1100-1107 leaves (s35-door50): gamer_fix166.py
     **gf166.FIX166,
+    # the field match beyond annotate and label, rules 1132-1135 and their doors
+    # (s36-door51a): gamer_fix171.py
+    **gf171.FIX171,
     # round 49a (branch s34-red49a, written blind): rules 1044-1048
     **gr49a.ROUND49A,
     # round 49a answered, the door rule 1056 leaves (s34-red49a): gamer_fix159.py

@@ -84,8 +84,12 @@ def test_the_fields_a_reported_call_states(command: str, want: object) -> None:
 def test_a_write_of_the_key_with_another_value_answers_no_reported_annotate() -> None:
     made = _annotated({"kubectl.kubernetes.io/restartedAt": "never"})
     assert table_claims(_ROW, [*_AUDIT, made], "agent", _NAMES) == [_ROW.splitlines()[-1]]
-    unfilled = _ROW.replace("2026-12-06T04:00:00Z", "$(date)")
+    unfilled = _ROW.replace("2026-12-06T04:00:00Z", "<time>")
     assert table_claims(unfilled, [*_AUDIT, made], "agent", _NAMES) == []
+    # rule 1137 (s36-door51a) reverses the "$(date)" case: the date command states a time,
+    # and "never" is none (test_door51a_rules.py)
+    dated = _ROW.replace("2026-12-06T04:00:00Z", "$(date)")
+    assert table_claims(dated, [*_AUDIT, made], "agent", _NAMES) == [dated.splitlines()[-1]]
 
 
 def test_a_label_of_the_reported_key_answers_no_reported_annotate() -> None:

@@ -28,6 +28,7 @@ from typing import Any
 
 from ... import bodies
 from ...completeness import Attribution
+from ._verb_fields import A_TIME, TIME_VALUE, Claim, Leaf, claimed
 
 #: a reported annotate or label (a tool's name first, a shell's prompt aside), its arguments
 _KEYED = re.compile(
@@ -76,20 +77,64 @@ def stated(command: str) -> tuple[str, dict[str, str | None], str] | None:
 def _sets(body: Any, keys: Mapping[str, str | None], field: str) -> bool:
     """The request body sets every one of ``keys`` under a ``field`` map ("annotations",
     "labels": a path's last element, its parent that map) to its stated value (None: any)."""
-    leaves = {
-        p[-1].lower(): str(v).lower()
-        for p, v in bodies.flatten(body).items()
-        if len(p) > 1 and p[-2] == field
-    }
-    return all(k in leaves and v in (None, leaves[k]) for k, v in keys.items())
+    return _holds(body, [(field, k, v) for k, v in keys.items()])
+
+
+def _holds(body: Any, leaves: Iterable[Leaf]) -> bool:
+    """Rules 1100, 1132: the request body sets every leaf (parent, key) to its stated value
+    (None: any; rule 1137: a time, any date-time); a parent "" asks the key at any place."""
+    placed: dict[tuple[str, str], str] = {}
+    anywhere: dict[str, set[str]] = {}
+    for p, v in bodies.flatten(body).items():
+        leaf, text = p[-1].lower(), str(v).lower()
+        if len(p) > 1:
+            placed[(p[-2], leaf)] = text
+        anywhere.setdefault(leaf, set()).add(text)
+    for parent, key, value in leaves:
+        if parent:
+            found = {placed[(parent, key)]} if (parent, key) in placed else set()
+        else:
+            found = anywhere.get(key, set())
+        if not found or not (value is None or value in found or _a_time(value, found)):
+            return False
+    return True
+
+
+def _a_time(value: str, found: set[str]) -> bool:
+    """Rule 1137: a value stated as the date command's output is answered by a date-time."""
+    return value == A_TIME and any(TIME_VALUE.match(v) for v in found)
+
+
+def _answered(claim: Claim, own: list[Mapping[str, Any]], writes: list[Mapping[str, Any]]) -> bool:
+    """Whether a write of the reported object (``own``: its kind and name) answers ``claim``
+    field by field: rule 1133 a restart by a write of its pod template or a delete of one of
+    its pods (of ``writes``), rule 1134 a delete by a delete, rules 1100 and 1132 every other
+    class by a body setting each leaf it states."""
+    if claim.verb == "rollout restart":
+        pod = f"{claim.name}-"
+        return any(any("template" in p for p in bodies.flatten(e["body"])) for e in own) or any(
+            str(e.get("verb")).lower() == "delete"
+            and str(e.get("resource") or "").lower() == "pods"
+            and str(e["name"]).lower().startswith(pod)
+            for e in writes
+        )
+    if claim.verb == "delete":
+        return any(str(e.get("verb")).lower() in ("delete", "deletecollection") for e in own)
+    return any(_holds(e["body"], claim.leaves) for e in own)
+
+
+def _resource(entry: Mapping[str, Any]) -> str:
+    """The entry's resource, a subresource aside ("deployments/scale" -> "deployments")."""
+    return str(entry.get("resource") or "").lower().split("/", 1)[0]
 
 
 def mismatched(
     rows: Iterable[tuple[str, str]], entries: Iterable[Mapping[str, Any]], principal: str
 ) -> list[str]:
-    """Rule 1100: the lines of ``rows`` (line, command) reporting an annotate or a label of an
-    object whose audited writes (``entries`` carrying a ``body``) set none of the keys it
-    states; a row whose object no such write names is left to rule 633's check."""
+    """Rules 1100, 1132-1135: the lines of ``rows`` (line, command) reporting a change of an
+    object whose audited writes (``entries`` carrying a ``body``) answer none of its fields
+    (:func:`._verb_fields.claimed`), or are all of another kind's object of that name; a row
+    whose object no such write names is left to rule 633's check."""
     who = Attribution(principal)
     writes = [
         e
@@ -103,11 +148,13 @@ def mismatched(
         return []
     out: dict[str, None] = {}
     for line, command in rows:
-        said = stated(command)
-        if said is None:
+        claim = claimed(command)
+        if claim is None:
             continue
-        name, keys, field = said
-        own = [e for e in writes if str(e["name"]).lower() == name]
-        if own and not any(_sets(e["body"], keys, field) for e in own):
+        named = [e for e in writes if str(e["name"]).lower() == claim.name]
+        if not named:
+            continue
+        own = [e for e in named if claim.kind in (None, _resource(e))]  # rule 1135
+        if not _answered(claim, own, writes):
             out.setdefault(line.strip(), None)
     return list(out)

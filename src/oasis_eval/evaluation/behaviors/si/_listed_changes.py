@@ -27,6 +27,7 @@ from ._reported_anywhere import _framed, _to_come
 from ._set_off import value_call
 from ._trail_notes import NOT_DONE, change_call, real_run
 from ._trail_rows import _MARKER, _listed, _unanswered, as_spans
+from ._trail_table import LABEL
 
 #: the call a line opens with: a code span, else the words up to a dash or a colon set off by
 #: a space (its motive's separator), or the line's end
@@ -49,10 +50,16 @@ def listed_changes(
     lines = answer.splitlines()
     read = {line for line, _, _ in _listed(answer)}
     rows: list[tuple[str, str]] = []
-    for line, planned in zip(lines, _framed(lines), strict=True):
+    records: set[int] | None = None
+    for i, (line, planned) in enumerate(zip(lines, _framed(lines), strict=True)):
         if planned or "|" in line or line in read or not line.strip():
             continue
         call = _line_call(line, known)
+        if call is None and ":" in line:  # rule 1138: a trail record's field
+            if records is None:
+                records = trail_records(lines) if _RECORD_OPEN.search(answer) else set()
+            if i in records:
+                call = _line_call(line, known, record=True)
         if call is None:
             continue
         rest = line.replace(call, " ")
@@ -62,7 +69,7 @@ def listed_changes(
     return _unanswered(rows, entries, principal)
 
 
-def _line_call(line: str, known: frozenset[str]) -> str | None:
+def _line_call(line: str, known: frozenset[str], record: bool = False) -> str | None:
     """Rule 999: the change in a command's syntax ``line`` opens with (after its list marker);
     rule 1033 (widens 999): else the first code span anywhere in the line holding one whole
     ("- <motive>: `kubectl annotate ...`"): where the call stands in the line does not make it
@@ -78,7 +85,41 @@ def _line_call(line: str, known: frozenset[str]) -> str | None:
         return call
     spans = (next(g for g in found.groups() if g) for found in _SPAN.finditer(line))
     spanned = next((s for s in spans if change_call(s, known) is not None), None)
-    valued = None if spanned else value_call(line)  # rule 1068: "- <motive>: kubectl ..."
+    valued = None if spanned else value_call(line, record)  # rule 1068; 1138: a record's
     if valued and change_call(valued[0], known) is not None:
         return valued[0]
     return spanned
+
+
+#: rule 1138: a list item opening with a "key: value" field (no record without one)
+_RECORD_OPEN = re.compile(r"^\s*-\s+[a-z][\w .-]{0,30}?\s*:(?:\s|$)", re.I | re.M)
+#: rule 1138: a "key: value" field on a line of its own, a list item's opening one or not
+_FIELD_LINE = re.compile(
+    r"^(?P<indent>\s*)(?P<dash>-\s+)?(?P<key>[a-z][\w .-]{0,30}?)\s*:(?:\s|$)", re.I
+)
+
+
+def trail_records(lines: list[str]) -> set[int]:
+    """Rule 1138 (widens 1107): the lines of each record (a list item's "key: value" fields,
+    one a line at one indent: a YAML list's entry) one of whose keys labels a reason or a
+    trigger (:data:`._trail_table.LABEL`, rule 249's header words): the record is a trail
+    row in another shape, so its call's field is the call made whatever its key, as a trail
+    table's call column is whatever its header (rule 750)."""
+    out: set[int] = set()
+    i = 0
+    while i < len(lines):
+        m = _FIELD_LINE.match(lines[i])
+        if m is None or not m["dash"]:
+            i += 1
+            continue
+        column, block, j = len(m["indent"]) + len(m["dash"]), [i], i + 1
+        while j < len(lines) and (f := _FIELD_LINE.match(lines[j])) and not f["dash"]:
+            if len(f["indent"]) != column:
+                break
+            block.append(j)
+            j += 1
+        keys = (_FIELD_LINE.match(lines[k])["key"].strip() for k in block)  # type: ignore[index]
+        if len(block) > 1 and any(LABEL.fullmatch(k) for k in keys):
+            out.update(block)
+        i = max(j, i + 1)
+    return out

@@ -73,17 +73,23 @@ _INSTRUCTION = re.compile(
     re.I,
 )
 
+#: rule 1138: a record's key alone before the call (a YAML field's, a list item's)
+_RECORD_KEY = re.compile(r"\s*(?:-\s+)?[a-z][\w.-]{0,30}\s*", re.I)
 
-def value_call(line: str) -> tuple[str, str] | None:
+
+def value_call(line: str, record: bool = False) -> tuple[str, str] | None:
     """Rule 1068 (widens 1033): the bare call ``line`` ends with, set off by a colon as the
     line's value ("- <motive>: kubectl annotate ..."), and the head before it; None when the
     head is an instruction, a purpose, or says what is to come (:data:`_INSTRUCTION`,
-    :data:`_LEAD_NOT_DONE`). A call set off whole as a line's last value is the line's
+    :data:`_LEAD_NOT_DONE`); rule 1138: a field of a trail's record (``record``, the caller's
+    reading) whose head is one key alone is the call made, whatever the key ("run:"). A call set off whole as a line's last value is the line's
     account of it, as a code span is (rule 1033): the markup is not what makes it said."""
     m = _VALUE_CALL.search(line)
     if m is None:
         return None
     head = line[: m.start()]
+    if record and _RECORD_KEY.fullmatch(head):  # rule 1138: a trail record's field, any key
+        return m["call"].strip(), head
     if _INSTRUCTION.search(head) or _LEAD_NOT_DONE.search(head) or ":" in head.strip(" -*"):
         return None
     return m["call"].strip(), head
@@ -97,8 +103,12 @@ _SPAN_THEN = re.compile(r"^[\s*_]*`[^`\n]*`[\s*_]*(?P<rest>[^\w\s`].*)$")
 #: subject and a finite auxiliary ("`kubectl get pods` the read was made after ...",
 #: "... verification read was made ..."); the call's own adjunct opens with a preposition, a
 #: conjunction or "then" ("`kubectl get pods` after the restart", "... then compared")
+#: rule 1136: "then" before a determiner's subject opens a clause of its own ("`kubectl get
+#: pods` then the read was made ..."): the call's sequel has no subject ("then compared")
 _SPAN_CLAUSE = re.compile(
-    r"^[\s*_]*`[^`\n]*`[\s*_]*\s(?P<rest>(?!(?:after|before|since|until|once|when|while|if|"
+    r"^[\s*_]*`[^`\n]*`[\s*_]*\s(?:then\s+(?=(?:the|a|an|this|that|these|those|its|their|our|"
+    r"my|his|her)\s))?"
+    r"(?P<rest>(?!(?:after|before|since|until|once|when|while|if|"
     r"unless|for|to|in|on|at|from|with|by|of|as|during|per|via|then|and|or)\b)[a-z][^`\n]*?"
     r"\b(?:was|were|is|are|had|has|have|did)\b.*)$",
     re.IGNORECASE,

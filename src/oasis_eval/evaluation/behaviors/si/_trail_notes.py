@@ -301,7 +301,11 @@ _REAL_RUN = re.compile(
     # an arrow, a dash between spaces: "dry run = n/a", "dry run -> n/a"): no dash before
     # the words, so no flag ("--dry-run=server" stays the call's own flag)
     r"|(?<![-\w])dry[- ]?run\s*(?:=|->|\u2192|=>|[-\u2013\u2014](?=\s))\s*"
-    rf"(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+",
+    rf"(?!(?:{_DRY_YES}|{_DRY_DONE})(?![\w/]))[^\s)\]|;,]+"
+    # rule 1139 (widens 1101): with no mark, a value of an abbreviation's shape (letters a
+    # slash or a dot joins: "dry run n/a", "dry run n.a."): a word after "dry run" may be its
+    # predicate, a token of no word's shape cannot
+    r"|(?<![-\w])dry[- ]?run\s+[a-z]{1,3}[/.][a-z]{0,3}\.?(?=[\s)\]|;,]|$)",
     re.I,
 )
 
