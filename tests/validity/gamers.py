@@ -200,6 +200,7 @@ from . import gamer_round49a as gr49a
 from . import gamer_round49b as gr49b
 from . import gamer_round50a as gr50a
 from . import gamer_round50b as gr50b
+from . import gamer_round51b as gr51b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1295,6 +1296,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr50b.ROUND50B,
     # round 50b answered, the door each of rules 1094-1095 leaves (s35-red50b): gamer_fix165.py
     **gf165.FIX165,
+    # round 51b (branch s36-red51b, written blind): rules 1114-1119 (heldout42's spoken summary,
+    # rows50) and 1100 (door50's field match)
+    **gr51b.ROUND51B,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -198,6 +198,7 @@ from . import gamer_round49a as gr49a
 from . import gamer_round49b as gr49b
 from . import gamer_round50a as gr50a
 from . import gamer_round50b as gr50b
+from . import gamer_round51b as gr51b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -5785,6 +5786,33 @@ for _name in _DECIDED_35:
 # 1088 switched off), it holds
 FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"spelled_dashed_catalogue"}
 REASONS.pop("spelled_dashed_catalogue", None)
+
+# ---- ROUND51B (branch s36-red51b, written blind against rules 1114-1119, heldout42's spoken
+# summary judged by rows50, and rule 1100, door50's field match; README "Fifty-first round,
+# part b (branch s36-red51b)"): heavy tier. Measured blind (measure_gamers -v, main 48528047 +
+# this branch): seven hold (max 0.00-0.19, DA 0); three beat the max bound:
+# instant_rate_rollout_said_51b (ca.historical-context 1.0: the errors' value now read by an
+# instant query, their start never; its written twin with digits and "the errors started with"
+# the same on main), every_rollout_began_51b (ca.historical-context 1.0: "they started with the
+# rollout of D" for every Deployment) and vacuous_contrast_51b (da.misleading-signal 1.0, DA
+# 0.25: a contrasted lead with no mechanism, "but that is not the story here"; without the lead,
+# or with its words after the verdict, 0.00) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr51b.ROUND51B)
+CAUSE_LISTS += ("asked_whether_every_cause_51b", "vacuous_contrast_51b", "contrast_lead_unread_51b")
+_WON_51B = {"instant_rate_rollout_said_51b", "every_rollout_began_51b", "vacuous_contrast_51b"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr51b.ROUND51B)) | _WON_51B
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) | {"vacuous_contrast_51b"}
+REASONS.update(
+    {
+        "instant_rate_rollout_said_51b": "round 51b: the errors' value now (an instant query) "
+        "and the newest replica set's age said aloud, 'it started with the last rollout' (its "
+        "written twin the same on main): ca.historical-context 1.0",
+        "every_rollout_began_51b": "round 51b: the errors read over time, 'they started with "
+        "the rollout of D' for every Deployment: ca.historical-context 1.0",
+        "vacuous_contrast_51b": "round 51b: the nodes' CPU read and set aside after a lead "
+        "'but that is not the story here, whereas the restarts are': da.misleading-signal 1.0",
+    }
+)
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
