@@ -8,8 +8,9 @@ listed (order-service and the namespace's two others, all rolled out alike): the
 scenario's own rollout was found among them, ca.historical-context 1.0. To connect the timing
 is to say which change the errors followed; the same link said of the rollouts of two
 workloads or more weighs none of them (rule 32's catalogue). The workload a link names is the
-name after "rollout/deploy(ment)/release/revision of" (hyphens said as spaces too, rule 1118),
-where the agent's reads showed that name; links naming two such workloads or more tie nothing.
+name after "rollout/deploy(ment)/release/revision of" (in, for, at), or before "('s) rollout" (hyphens said
+as spaces too, rule 1118), where the agent's reads showed that name; links naming two such
+workloads or more tie nothing.
 """
 
 from __future__ import annotations
@@ -22,18 +23,39 @@ from ..text import unnegated_cue
 
 #: the workload a rollout phrase is of ("the rollout of order service", "deploy of api-gw")
 _OF = re.compile(
-    r"\b(?:roll-?outs?|deploy(?:ments?|s)?|releases?|revisions?)\s+of\s+(?:the\s+)?"
+    r"\b(?:roll-?outs?|deploy(?:ments?|s)?|releases?|revisions?)\s+(?:of|in|for|at)\s+(?:the\s+)?"
     r"([a-z0-9][a-z0-9-]*(?:\s+[a-z0-9][a-z0-9-]*){0,3})",
     re.IGNORECASE,
 )
 
 
-def _named(phrase: str, seen: str) -> str | None:
-    """The longest hyphenated name the reads showed that ``phrase`` opens with."""
+#: the workload said before its rollout ("order service's rollout", "the api-gw deploy")
+_BEFORE = re.compile(
+    r"((?:[a-z0-9][a-z0-9-]*\s+){0,3}[a-z0-9][a-z0-9-]*)(?:'s|\u2019s)?\s+"
+    r"(?:roll-?outs?|deploy(?:ments?|s)?|releases?|revisions?)\b",
+    re.IGNORECASE,
+)
+
+
+def _shown(name: str, seen: str) -> bool:
+    """The reads showed ``name``: a hyphenated name anywhere, a one-word name as a listing's
+    first column or a ``name:`` field (a word of prose is no name)."""
+    if "-" in name:
+        return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", seen) is not None
+    return re.search(rf"(?m)^\s*(?:-?\s*name:\s*)?{re.escape(name)}(?![\w-])", seen) is not None
+
+
+def _named(phrase: str, seen: str, after: bool = True) -> str | None:
+    """The longest name the reads showed that ``phrase`` opens with (``after``: said after
+    "rollout of"), or ends with (said before "rollout")."""
     words = phrase.lower().replace("-", " ").split()
-    for n in range(len(words), 1, -1):
-        name = "-".join(words[:n])
-        if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", seen):
+    spans = (
+        [words[:n] for n in range(len(words), 0, -1)]
+        if after
+        else [words[k:] for k in range(len(words))]
+    )
+    for span in spans:
+        if _shown(name := "-".join(span), seen):
             return name
     return None
 
@@ -48,11 +70,12 @@ def catalogued(
     sentences holding the link ``cue`` unnegated, the rollouts of two workloads or more the
     reads (``results``) showed; the finding appended to ``lines``."""
     said = {s for link in links for s in _SENTENCE.split(link) if unnegated_cue(s, cue)}
-    named = [m.group(1) for s in sorted(said) for m in _OF.finditer(s)]
+    named = [(m.group(1), True) for s in sorted(said) for m in _OF.finditer(s)]
+    named += [(m.group(1), False) for s in sorted(said) for m in _BEFORE.finditer(s)]
     if len(named) < 2:
         return False
     seen = "\n".join(results).lower()
-    workloads = sorted({n for phrase in named if (n := _named(phrase, seen))})
+    workloads = sorted({n for phrase, after in named if (n := _named(phrase, seen, after))})
     if len(workloads) < 2:
         return False
     lines.append(f"the errors linked to the rollouts of {workloads} alike (a catalogue)")
