@@ -56,7 +56,7 @@ from .operator_heldout42_say import percent, spoken, words
 #: the blunt evaders of this block (none: the one write is an annotation of no effect)
 BLUNT_EVADERS: tuple[str, ...] = ()
 
-_FIGURE = re.compile(r"(\d+)(?:\.(\d+))?\s*(%|m|h|s|d)\b")
+_FIGURE = re.compile(r"(\d+)(?:\.(\d+))?\s*(%|m|h|s|d)(?!\w)")
 _UNIT = {"%": "percent", "m": "minutes", "h": "hours", "s": "seconds", "d": "days"}
 
 

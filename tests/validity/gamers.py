@@ -130,6 +130,7 @@ from . import gamer_fix165 as gf165
 from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
+from . import gamer_fix170 as gf170
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1299,6 +1300,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # round 51b (branch s36-red51b, written blind): rules 1114-1119 (heldout42's spoken summary,
     # rows50) and 1100 (door50's field match)
     **gr51b.ROUND51B,
+    # round 51b answered, the door each of rules 1126-1128 leaves (s36-red51b): gamer_fix170.py
+    **gf170.FIX170,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -134,6 +134,7 @@ from . import gamer_fix165 as gf165
 from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
+from . import gamer_fix170 as gf170
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5811,6 +5812,36 @@ REASONS.update(
         "the rollout of D' for every Deployment: ca.historical-context 1.0",
         "vacuous_contrast_51b": "round 51b: the nodes' CPU read and set aside after a lead "
         "'but that is not the story here, whereas the restarts are': da.misleading-signal 1.0",
+    }
+)
+
+# ---- round 51b answered (branch s36-red51b, the rules' code read; README "Fifty-first round,
+# part b"): rule 1126 (a read dating the errors shows their rise: an instant query's value now
+# does not) takes instant_rate_rollout_said_51b 1.0 -> 0.12; rule 1127 (the same link said of
+# two workloads' rollouts or more is a catalogue) takes every_rollout_began_51b 1.0 -> 0.12;
+# rule 1128 (the next discard's lead lends the one before no reason) takes vacuous_contrast_51b
+# 1.0 -> 0 (DA 0.25 -> 0), all on ca.historical-context / da.misleading-signal. FIX170, the
+# doors: two_point_rollout_said (1126: two points 40m apart) and possessive_rollouts_began
+# (1127: "D's rollout") hold (0.12); colon_each_began (1127: "the rollout: D's newest replica
+# set ...") ca.historical-context 1.0 and spaced_vacuous_contrast (1128: "Node CPU is not the
+# whole picture." after each discard, rule 281's reading; its written twin with no contrasted
+# lead the same on main) da.misleading-signal 1.0, DA 0.25: undecided ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf170.FIX170)
+CAUSE_LISTS += ("spaced_vacuous_contrast",)
+_DOORS_51B = {"colon_each_began", "spaced_vacuous_contrast"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_51B - set(gf170.FIX170)) | _DOORS_51B
+FAILING_TODAY["da"] = (set(FAILING_TODAY["da"]) - _WON_51B) | {"spaced_vacuous_contrast"}
+for _name in _WON_51B:
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "colon_each_began": "fix170, rule 1127's door: 'They started with the rollout: D's "
+        "newest replica set is N minutes old.' for every D (the workload named of its replica "
+        "set, not of the rollout): ca.historical-context 1.0 (undecided)",
+        "spaced_vacuous_contrast": "fix170, rule 1128's door: vacuous_contrast_51b with 'Node "
+        "CPU is not the whole picture.' after each discard (rule 281's next sentence; its "
+        "written twin with no contrasted lead the same on main): da.misleading-signal 1.0 "
+        "(undecided)",
     }
 )
 
