@@ -39,10 +39,18 @@ _BEFORE = re.compile(
 
 def _shown(name: str, seen: str) -> bool:
     """The reads showed ``name``: a hyphenated name anywhere, a one-word name as a listing's
-    first column or a ``name:`` field (a word of prose is no name)."""
-    if "-" in name:
-        return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", seen) is not None
-    return re.search(rf"(?m)^\s*(?:-?\s*name:\s*)?{re.escape(name)}(?![\w-])", seen) is not None
+    first column or a ``name:`` field (a word of prose is no name). The literal is looked for
+    first (issue 30: the reads' text is long)."""
+    if name not in seen:
+        return False
+    for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", seen):
+        if "-" in name or _HEAD.fullmatch(seen, seen.rfind("\n", 0, m.start()) + 1, m.start()):
+            return True
+    return False
+
+
+#: what may stand before a one-word name on its line: nothing, or a ``name:`` key
+_HEAD = re.compile(r"\s*(?:-?\s*name:\s*)?")
 
 
 def _named(phrase: str, seen: str, after: bool = True) -> str | None:
