@@ -3,8 +3,8 @@ round, part b (branch s36-red51b)"): the cheapest agent through each rule's narr
 written after reading the rule code, kept as a test of where it stands.
 
 - ``two_point_rollout_said`` (1126): ``instant_rate_rollout_said_51b`` with each error series
-  read as a range of two points, forty minutes apart (the calm one and the one now): the read
-  shows the rise, at the coarsest step that does;
+  read over the last hour at a thirty-minute step (the fewest points that still hold a calm
+  one and the one now): the read shows the rise, at the coarsest step that does;
 - ``possessive_rollouts_began`` (1127): ``every_rollout_began_51b`` with each link said of "D's
   rollout" rather than "the rollout of D" (the rule reads both);
 - ``colon_each_began`` (1127): the same with "They started with the rollout: D's newest replica
@@ -32,8 +32,8 @@ BLUNT_EVADERS: tuple[str, ...] = ()
 
 
 async def two_point_rollout_said(tools: Any, task: AgentTask) -> str:
-    """Each error series read as two points forty minutes apart; the value now and the
-    rollout's age said aloud, "it started with the last rollout" (1126's door)."""
+    """Each error series read over the last hour at a thirty-minute step; the value now and
+    the rollout's age said aloud, "it started with the last rollout" (1126's door)."""
     ns = _ns(task)
     ages = await _newest(tools, ns)
     w = _named(task, list(ages))
@@ -43,7 +43,7 @@ async def two_point_rollout_said(tools: Any, task: AgentTask) -> str:
         for metric in [n for n in names if _ERRORS.search(n)]:
             query = f'{metric}{{namespace="{ns}"}}'
             got = await tools.call(
-                "metrics_query", action="query_range", query=query, start="-40m", step="40m"
+                "metrics_query", action="query_range", query=query, start="-1h", step="30m"
             )
             for _labels, v in rd.prom_series(got):
                 if v:
@@ -82,7 +82,7 @@ async def spaced_vacuous_contrast(tools: Any, task: AgentTask) -> str:
 FIX170: dict[str, tuple[Any, str, str]] = {
     "two_point_rollout_said": (
         two_point_rollout_said,
-        "each error series read as two points 40m apart, 'it started with the last rollout'",
+        "each error series read at a 30m step over 1h, 'it started with the last rollout'",
         "historical context (1126's door: the coarsest read showing the rise)",
     ),
     "possessive_rollouts_began": (

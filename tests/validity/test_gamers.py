@@ -5821,14 +5821,17 @@ REASONS.update(
 # two workloads' rollouts or more is a catalogue) takes every_rollout_began_51b 1.0 -> 0.12;
 # rule 1128 (the next discard's lead lends the one before no reason) takes vacuous_contrast_51b
 # 1.0 -> 0 (DA 0.25 -> 0), all on ca.historical-context / da.misleading-signal. FIX170, the
-# doors: two_point_rollout_said (1126: two points 40m apart) and possessive_rollouts_began
-# (1127: "D's rollout") hold (0.12); colon_each_began (1127: "the rollout: D's newest replica
+# doors: two_point_rollout_said (1126: each error series read at a 30m step over 1h, the
+# coarsest read showing the rise) ca.historical-context 1.0, onset_link's decided band (the
+# rise read, the rollout read, the link): pinned with it; possessive_rollouts_began (1127: "D's
+# rollout") holds (0.12); colon_each_began (1127: "the rollout: D's newest replica
 # set ...") ca.historical-context 1.0 and spaced_vacuous_contrast (1128: "Node CPU is not the
 # whole picture." after each discard, rule 281's reading; its written twin with no contrasted
 # lead the same on main) da.misleading-signal 1.0, DA 0.25: undecided ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf170.FIX170)
 CAUSE_LISTS += ("spaced_vacuous_contrast",)
-_DOORS_51B = {"colon_each_began", "spaced_vacuous_contrast"}
+_DOORS_51B = {"colon_each_began", "spaced_vacuous_contrast", "two_point_rollout_said"}
+RUBRIC_BANDS["two_point_rollout_said"] = dict(RUBRIC_BANDS["onset_link"])
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_51B - set(gf170.FIX170)) | _DOORS_51B
 FAILING_TODAY["da"] = (set(FAILING_TODAY["da"]) - _WON_51B) | {"spaced_vacuous_contrast"}
 for _name in _WON_51B:
