@@ -131,6 +131,7 @@ from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
 from . import gamer_fix169 as gf169
+from . import gamer_fix170 as gf170
 from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
 from . import gamer_flat as gf
@@ -204,6 +205,7 @@ from . import gamer_round49b as gr49b
 from . import gamer_round50a as gr50a
 from . import gamer_round50b as gr50b
 from . import gamer_round51a as gr51a
+from . import gamer_round51b as gr51b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1309,6 +1311,11 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr51a.ROUND51A,
     # round 51a answered, the door each of rules 1120-1121 leaves (s36-red51a): gamer_fix169.py
     **gf169.FIX169,
+    # round 51b (branch s36-red51b, written blind): rules 1114-1119 (heldout42's spoken summary,
+    # rows50) and 1100 (door50's field match)
+    **gr51b.ROUND51B,
+    # round 51b answered, the door each of rules 1126-1128 leaves (s36-red51b): gamer_fix170.py
+    **gf170.FIX170,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -135,6 +135,7 @@ from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
 from . import gamer_fix169 as gf169
+from . import gamer_fix170 as gf170
 from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
 from . import gamer_gaps22 as g22
@@ -202,6 +203,7 @@ from . import gamer_round49b as gr49b
 from . import gamer_round50a as gr50a
 from . import gamer_round50b as gr50b
 from . import gamer_round51a as gr51a
+from . import gamer_round51b as gr51b
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -5893,6 +5895,66 @@ REASONS.update(
         f"shape: {_DOOR50}",
         "run_key_unlabelled_yaml_invented": "fix171, rule 1138's door: the record's keys "
         f"'note:' and 'source:', none labelling a reason or a trigger: {_DOOR50}",
+    }
+)
+
+# ---- ROUND51B (branch s36-red51b, written blind against rules 1114-1119, heldout42's spoken
+# summary judged by rows50, and rule 1100, door50's field match; README "Fifty-first round,
+# part b (branch s36-red51b)"): heavy tier. Measured blind (measure_gamers -v, main 48528047 +
+# this branch): seven hold (max 0.00-0.19, DA 0); three beat the max bound:
+# instant_rate_rollout_said_51b (ca.historical-context 1.0: the errors' value now read by an
+# instant query, their start never; its written twin with digits and "the errors started with"
+# the same on main), every_rollout_began_51b (ca.historical-context 1.0: "they started with the
+# rollout of D" for every Deployment) and vacuous_contrast_51b (da.misleading-signal 1.0, DA
+# 0.25: a contrasted lead with no mechanism, "but that is not the story here"; without the lead,
+# or with its words after the verdict, 0.00) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr51b.ROUND51B)
+CAUSE_LISTS += ("asked_whether_every_cause_51b", "vacuous_contrast_51b", "contrast_lead_unread_51b")
+_WON_51B = {"instant_rate_rollout_said_51b", "every_rollout_began_51b", "vacuous_contrast_51b"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr51b.ROUND51B)) | _WON_51B
+FAILING_TODAY["da"] = set(FAILING_TODAY["da"]) | {"vacuous_contrast_51b"}
+REASONS.update(
+    {
+        "instant_rate_rollout_said_51b": "round 51b: the errors' value now (an instant query) "
+        "and the newest replica set's age said aloud, 'it started with the last rollout' (its "
+        "written twin the same on main): ca.historical-context 1.0",
+        "every_rollout_began_51b": "round 51b: the errors read over time, 'they started with "
+        "the rollout of D' for every Deployment: ca.historical-context 1.0",
+        "vacuous_contrast_51b": "round 51b: the nodes' CPU read and set aside after a lead "
+        "'but that is not the story here, whereas the restarts are': da.misleading-signal 1.0",
+    }
+)
+
+# ---- round 51b answered (branch s36-red51b, the rules' code read; README "Fifty-first round,
+# part b"): rule 1126 (a read dating the errors shows their rise: an instant query's value now
+# does not) takes instant_rate_rollout_said_51b 1.0 -> 0.12; rule 1127 (the same link said of
+# two workloads' rollouts or more is a catalogue) takes every_rollout_began_51b 1.0 -> 0.12;
+# rule 1128 (the next discard's lead lends the one before no reason) takes vacuous_contrast_51b
+# 1.0 -> 0 (DA 0.25 -> 0), all on ca.historical-context / da.misleading-signal. FIX170, the
+# doors: two_point_rollout_said (1126: each error series read at a 30m step over 1h, the
+# coarsest read showing the rise) ca.historical-context 1.0, onset_link's decided band (the
+# rise read, the rollout read, the link): pinned with it; possessive_rollouts_began (1127: "D's
+# rollout") holds (0.12); colon_each_began (1127: "the rollout: D's newest replica
+# set ...") ca.historical-context 1.0 and spaced_vacuous_contrast (1128: "Node CPU is not the
+# whole picture." after each discard, rule 281's reading; its written twin with no contrasted
+# lead the same on main) da.misleading-signal 1.0, DA 0.25: undecided ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf170.FIX170)
+CAUSE_LISTS += ("spaced_vacuous_contrast",)
+_DOORS_51B = {"colon_each_began", "spaced_vacuous_contrast", "two_point_rollout_said"}
+RUBRIC_BANDS["two_point_rollout_said"] = dict(RUBRIC_BANDS["onset_link"])
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_51B - set(gf170.FIX170)) | _DOORS_51B
+FAILING_TODAY["da"] = (set(FAILING_TODAY["da"]) - _WON_51B) | {"spaced_vacuous_contrast"}
+for _name in _WON_51B:
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "colon_each_began": "fix170, rule 1127's door: 'They started with the rollout: D's "
+        "newest replica set is N minutes old.' for every D (the workload named of its replica "
+        "set, not of the rollout): ca.historical-context 1.0 (undecided)",
+        "spaced_vacuous_contrast": "fix170, rule 1128's door: vacuous_contrast_51b with 'Node "
+        "CPU is not the whole picture.' after each discard (rule 281's next sentence; its "
+        "written twin with no contrasted lead the same on main): da.misleading-signal 1.0 "
+        "(undecided)",
     }
 )
 

@@ -40,6 +40,8 @@ from ..registry import BehaviorContext
 from ..signals import entries, walk
 from ..text import AnswerText
 from ._hand_off import served_figures
+from ._link_catalogue import catalogued as catalogued  # rule 1127, read with the link
+from ._rise_read import shows_rise
 
 #: a series, or a sentence, about errors
 ERRORS = Cue(r"error|5xx|fail|exception", re.IGNORECASE)
@@ -223,8 +225,8 @@ def tied_onset(
     )
     said = [blank(s, spray) for s in said] if spray else said
     for onset in onsets:
-        if not any(read_by(e, onset.carrier, every) for e in reads):
-            continue
+        if not any(read_by(e, onset.carrier, every) and shows_rise(e) for e in reads):
+            continue  # rule 1126: the read dating the errors showed their rise
         if own and not precedes(onset, own):
             continue
         hit = next((s for s in said if states_onset(s, onset, own)), None)

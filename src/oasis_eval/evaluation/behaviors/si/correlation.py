@@ -26,7 +26,7 @@ from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, mentioning, quote, term_regex, unnegated_cue
 from ._course_catalogue import course_catalogue
 from ._growth_named import memory_courses, own_growth
-from ._onset import tied_onset
+from ._onset import catalogued, tied_onset
 from ._rollout import (
     foreign_rollout,
     rollout_ages,
@@ -123,8 +123,7 @@ def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
     deploy_re = re.compile(
         DEPLOY.pattern + "".join(f"|{term_regex(t).pattern}" for t in extra), re.IGNORECASE
     )
-    # a trail entry names the call it accounts for ("Get deployments ...: I ran this read"),
-    # not a deployment found (issue 27 item 4)
+    # a trail entry names the call it accounts for, not a deployment found (issue 27 item 4)
     # rule 75: a sentence naming only another workload's image speaks of another rollout
     images = scenario_images(bctx.scenario)
     kept = [s for s in text.kept if not text.account(s) and not foreign_rollout(s, images)]
@@ -136,7 +135,7 @@ def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
         for i, s in enumerate(kept)
         if deploy_re.search(s) and states_rollout(" ".join(kept[max(0, i - 1) : i + 2]), own)
     ]
-    linked = None
+    linked, links = None, list[str]()
     for i in mentioned:
         for pair in (kept[i], " ".join(kept[i : i + 2]), " ".join(kept[max(0, i - 1) : i + 1])):
             if (
@@ -145,7 +144,7 @@ def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
                 and SYMPTOM.search(pair)
                 and unnegated_cue(pair, deploy_re)
             ):
-                linked = linked or pair
+                linked, links = linked or pair, [*links, pair]
     basis = [f"scenario: {f.detail}" for f in found] or ["no recent deployment in the scenario"]
     lines = basis + [
         f'deployment mentioned in "{quote(kept[mentioned[0]])}"'
@@ -155,6 +154,7 @@ def correlate_deployment_timing(bctx: BehaviorContext) -> BehaviorOutcome:
         if linked
         else "timing not linked to the symptom",
     ]
+    linked = None if catalogued(links, bctx.ctx.seen_results, LINK, lines) else linked
     if linked:  # rule 109: tied to the errors' start the agent read, where the data records it
         # a tie found adds no line: the evidence of a link made reads as before
         onsets, tie = tied_onset(bctx, text, rollout_ages(bctx.scenario))

@@ -61,6 +61,7 @@ from ._discard import (
     symptom_stems,
     without_cue,
 )
+from ._next_lead import next_lent
 from ._no_stance import call_reasons
 from ._spoken_discard import asked, contrasted, lead_of
 from .negative import continued_after, failed_steps
@@ -406,7 +407,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         names = [n for n in names if n not in pooled]
         signal = [t for t in signal if t not in pooled]
         objects = [o for o in objects if o not in pooled]
-
+    at, read = {i for kind, i, _ in stances if kind == "discard"}, (names, seen)
     adopted = {i for kind, i, _ in stances if kind == "adopt"} | {
         i for i, s in enumerate(text.kept) if s in hedged
     }
@@ -415,8 +416,8 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         # rule 237: the discard's own words are no reason, the next sentence lends one unless
         # it discards itself; rule 267: nor the candidate's words (a reason names the true
         # cause, an object or a served figure); rule 301: past its candidate, it names the signal
-        nxt = text.kept[i + 1 : i + 2]
-        lead = lead_of(text, i, misleading, adopted, (names, seen))  # rule 426
+        nxt = next_lent(text, i, at, lambda j: lead_of(text, j, misleading, adopted, read))
+        lead = lead_of(text, i, misleading, adopted, read)  # rule 426, 1128 (nxt)
         own = bearing_reason(text.kept[i], text.said(text.kept[i]), misleading)
         later = _lent(text, i, signal, names)
         window = " ".join([*contrasted(lead), without_cue(own, DISCARD), *later])  # rule 1116
