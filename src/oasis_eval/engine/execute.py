@@ -90,12 +90,30 @@ def collector_for_run() -> Iterator[None]:
     thresholds = gc.get_threshold()
     gc.freeze()
     gc.set_threshold(*RUN_GC_THRESHOLDS)
+    _RUNS[0] += 1
     try:
         yield
     finally:
+        _RUNS[0] -= 1
         gc.freeze()  # the run's survivors too, then everything to the oldest generation
         gc.set_threshold(*thresholds)
         gc.unfreeze()
+
+
+#: how many :func:`collector_for_run` are open (a scenario's survivors are frozen only inside)
+_RUNS = [0]
+
+
+def scenario_kept() -> None:
+    """A scenario finished inside a run: what it leaves alive (its evidence and result, which
+    the journal and the phase keep to the run's end) is frozen now, as :func:`collector_for_run`
+    freezes the run's survivors at its end, instead of a young pass traversing it first and a
+    middle pass again (issue 30: 24 young passes a served SI run, 0.3-0.4 ms a scenario; freezing
+    also resets the young count, so a run whose scenarios each leave fewer than 10,000 objects
+    makes none). Cyclic garbage frozen with it is kept until the run's end, then collected as
+    the run's survivors are. Outside a run: nothing (nothing would unfreeze it)."""
+    if _RUNS[0]:
+        gc.freeze()
 
 
 def _now(delay_seconds: float = 0.0) -> str:
