@@ -1,4 +1,4 @@
-"""The collector around a run (engine/execute.py ``collector_for_run``, issue 30): what the
+"""The collector around a run (engine/collector.py ``collector_for_run``, issue 30): what the
 run leaves alive (its evidence and results) joins the oldest generation untraversed, so the
 first allocation after the run does not start a middle-generation pass over all of it, and
 the collector is left as it was found."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gc
 
-from oasis_eval.engine.execute import RUN_GC_THRESHOLDS, collector_for_run, scenario_kept
+from oasis_eval.engine.collector import RUN_GC_THRESHOLDS, collector_for_run, scenario_kept
 
 
 def test_what_a_run_leaves_alive_joins_the_oldest_generation() -> None:

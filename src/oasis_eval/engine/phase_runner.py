@@ -26,7 +26,8 @@ from ..spec.common import ConfigValue, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .attempts import capture_with_retries
-from .execute import ScenarioCapture, scenario_kept
+from .collector import scenario_kept
+from .execute import ScenarioCapture
 from .journal import Finished, RunJournal
 from .plugin_watch import judgement_fault, plugin_fault
 from .record import RunInputs
