@@ -11,10 +11,8 @@ provisioned is torn down, also when the scenario is cancelled (04 §3 step 4j).
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -67,35 +65,6 @@ class ScenarioCapture:
     late_fault: str | None = None
     #: the agent never worked at all (AgentUnusable): the run stops with no verdict (exit 2)
     refused: str | None = None
-
-
-#: collector thresholds during a run: young collections every 10k allocations instead of 700,
-#: the middle generation 5x less often (a run allocates millions of short-lived containers)
-RUN_GC_THRESHOLDS = (10_000, 50, 10)
-
-
-@contextmanager
-def collector_for_run() -> Iterator[None]:
-    """The garbage collector tuned for one run, restored afterwards.
-
-    What was alive before the run (imported modules, the loaded profile) is frozen: none
-    of it becomes garbage of the run, yet every full collection would traverse all of it.
-    Objects the run creates are collected as usual, in fewer, larger passes. What the run
-    leaves alive (its evidence and results, handed to the caller) joins the oldest
-    generation untraversed, as a replay's does (``judge.collector_paused``): with the
-    thresholds restored, the first young pass after the run would otherwise take the middle
-    generation along, a pass over all of it (issue 30: 70-210 ms after an SI run in the
-    benchmarks); a later full collection still finds any garbage among it.
-    """
-    thresholds = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(*RUN_GC_THRESHOLDS)
-    try:
-        yield
-    finally:
-        gc.freeze()  # the run's survivors too, then everything to the oldest generation
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
 
 
 def _now(delay_seconds: float = 0.0) -> str:

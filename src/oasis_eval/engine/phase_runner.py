@@ -26,6 +26,7 @@ from ..spec.common import ConfigValue, VerdictStatus
 from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from .attempts import capture_with_retries
+from .collector import scenario_kept
 from .execute import ScenarioCapture
 from .journal import Finished, RunJournal
 from .plugin_watch import judgement_fault, plugin_fault
@@ -268,6 +269,7 @@ class PhaseRunner:
         if self.journal is not None:  # written as it finishes, before anyone is told
             self.journal.finished(outcome)
         self._settle(outcome, scenario, phase, scope)
+        scenario_kept()  # its survivors frozen, not traversed by the collector (issue 30)
 
     def _settle(
         self,

@@ -35,10 +35,11 @@ from ..spec.profile import Profile
 from ..spec.scenario import Scenario
 from ..validation.blocking import require_judgeable
 from .access import prepare_agent_access
+from .collector import collector_for_run
 from .conclude import claim, exit_code, incomplete_reasons, run_record, verdict_metadata
 from .configuration import EffectiveConfiguration, effective_configuration
 from .containment import GuardedProvider, guard_provider, identify_agent, no_hard_exit
-from .execute import collector_for_run, register_secrets
+from .execute import register_secrets
 from .journal import RunJournal
 from .phase_runner import PhaseResults, PhaseRunner, Progress
 from .phases import AfterCorePhase, PhaseContext
