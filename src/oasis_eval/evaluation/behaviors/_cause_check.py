@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
+from ._cause_tail import effect_tail
 from ._claim_views import hedged_sentences
 from ._claims import (
     ARROW,
@@ -165,6 +166,7 @@ def check_causes(
     effects = cache(lambda: _effect_classes(found, truth, true_classes))
     read = list(map(labelled, found))
     later = cache(lambda: right_later(read, lambda c: _commits_right(c, truth, true_classes)))
+    right = cache(lambda t: _right(t, fault_classes(t), *truths))  # rule 1141's head
     for k, claim in enumerate(read):
         if not claim.judged:
             continue
@@ -189,6 +191,12 @@ def check_causes(
                 out.neutral += 1  # rule 503: a link of a why-chain a right cause explains
             elif _hop(claim, item, classes, observed, wrong_terms) and later()[k]:
                 out.neutral += 1  # rule 895: a hop said with its effect, a right cause after
+            elif (
+                n
+                and claim.asserted
+                and effect_tail(claim, kept, n, right, fault_classes, observed, wrong_terms)
+            ):
+                out.neutral += 1  # rule 1141: a right head's effects after its semicolon
             elif _named_fault(item, masks) or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
                 out.hedged_wrong += not claim.asserted

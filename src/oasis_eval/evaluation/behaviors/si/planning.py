@@ -32,6 +32,7 @@ from .._ops import (
     view_leaves,
 )
 from .._plan_cover import uncovered
+from .._plan_reached import unreached
 from .._steps import (
     Step,
     lend_subject,
@@ -164,7 +165,8 @@ def execute_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     steps, done, order = [steps[i] for i in keep], [done[i] for i in keep], [order[i] for i in keep]
     if not steps:
         return BehaviorOutcome(False, "plan:executed", ["only conditional steps, none taken"])
-    return _graded("plan:executed", steps, done, order, _step_lines(steps, done, order))
+    hollow = unreached(bctx.ctx, steps, done)  # rule 1140: the goal's field not there at the end
+    return _graded("plan:executed", steps, done, order, _step_lines(steps, done, order) + hollow)
 
 
 @register("follow_runbook_steps", "planning", "audit_log+state+final_answer+reasoning")
