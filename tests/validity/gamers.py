@@ -130,6 +130,7 @@ from . import gamer_fix165 as gf165
 from . import gamer_fix166 as gf166
 from . import gamer_fix167 as gf167
 from . import gamer_fix168 as gf168
+from . import gamer_fix173 as gf173
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1222,6 +1223,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf163.FIX163,
     # heldout43's SITREP, the doors rules 1108-1112 open (s35-fair43): gamer_fix167.py
     **gf167.FIX167,
+    # the undecided doors of 49a, 50b and fair43, the doors rules 1140-1141 leave
+    # (s36-door51b): gamer_fix173.py
+    **gf173.FIX173,
     # heldout42's undecided rows, the doors rules 1114-1118 open (s35-rows50): gamer_fix168.py
     **gf168.FIX168,
     # heldout39's on-call checklist, the doors rules 1044-1048 open (s33-fair39):
