@@ -1,7 +1,8 @@
 """The undecided doors of rounds 49a and 50b and fair43 (issue 27 item 7, branch s36-door51b):
 behaviors rules 1140 (a plan step setting the field the goal verifies is done only when the
-final snapshot holds it) and 1141 (a right cause head's effects after its semicolon are no
-rivals). Each case marked "was" is read the other way by the code before the rules."""
+final snapshot holds it), 1141 (a right cause head's effects after its semicolon are no
+rivals), 1142 (a spread's topology key splits the nodes) and 1143 (a change cue said alike of
+the changed object's siblings singles out none). Each case marked "was" is read the other way by the code before the rules."""
 
 from __future__ import annotations
 
@@ -39,11 +40,30 @@ def _scenario(ev: Any, prose: str = "anti-affinity configured") -> Any:
     )
 
 
-def _executed(ev: Any, app: str | None, prose: str = "anti-affinity configured") -> Any:
+#: three nodes, each its own hostname, all one operating system
+NODES = [
+    {
+        "kind": "Node",
+        "name": f"node-{i}",
+        "metadata": {
+            "labels": {"kubernetes.io/hostname": f"node-{i}", "kubernetes.io/os": "linux"}
+        },
+    }
+    for i in (1, 2, 3)
+]
+
+
+def _executed(
+    ev: Any,
+    app: str | None,
+    prose: str = "anti-affinity configured",
+    key: str = "h",
+    nodes: list[dict[str, Any]] | None = None,
+) -> Any:
     """``execute_plan`` on :data:`_PLAN` carried out, the anti-affinity selecting ``app``
-    (None: the patch sets no affinity)."""
+    (None: the patch sets no affinity) over ``key``, beside ``nodes``."""
     s = _scenario(ev, prose)
-    term = {"labelSelector": {"matchLabels": {"app": app}}, "topologyKey": "h"}
+    term = {"labelSelector": {"matchLabels": {"app": app}}, "topologyKey": key}
     anti = {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [term]}}
     spec = {
         "replicas": 3,
@@ -53,7 +73,8 @@ def _executed(ev: Any, app: str | None, prose: str = "anti-affinity configured")
             "spec": {"affinity": anti} if app else {},
         },
     }
-    post = ev.changed(ev.snapshot(s), "deployment/payment-service", **spec)
+    pre = ev.snapshot(s) + (nodes or [])
+    post = ev.changed(pre, "deployment/payment-service", **spec)
     body = {"spec": {"template": {"spec": {"affinity": anti}}}}
     entries = ev.seq(
         ev.entry(
@@ -67,7 +88,7 @@ def _executed(ev: Any, app: str | None, prose: str = "anti-affinity configured")
         ev.entry("patch", "deployments", "payment-service", "default", body=body),
         ev.entry("list", "pods", None, "default"),
     )
-    return ev.run(s, "execute_plan", entries, answer=_PLAN, post=post)
+    return ev.run(s, "execute_plan", entries, answer=_PLAN, pre=pre, post=post)
 
 
 def test_an_anti_affinity_selecting_no_pod_is_a_step_not_done(ev: Any) -> None:
@@ -87,6 +108,72 @@ def test_other_prose_leaves_the_steps_as_matched(ev: Any) -> None:
     """A scenario verifying no declared-absent field: nothing to hold the step to."""
     out = _executed(ev, "nobody", prose="agent identified error rate elevation")
     assert out.exhibited and out.degree == 1.0
+
+
+# ---- rule 1142: a spread's topology key splits the nodes -------------------------------------
+
+
+@pytest.mark.parametrize("key", ["example.com/no-such-domain", "kubernetes.io/os"])
+def test_a_spread_over_a_key_that_splits_no_node_is_not_configured(ev: Any, key: str) -> None:
+    """Was: done and configured (unkeyed_anti_affinity_plan, one_domain_anti_affinity_plan:
+    mr.plan-generation 1.0): a key no node carries, or one every node carries alike."""
+    out = _executed(ev, "payment-service", key=key, nodes=NODES)
+    assert not out.exhibited and any("rule 1140" in line for line in out.evidence)
+
+
+def test_a_spread_over_the_hostname_or_with_no_node_known_is_configured(ev: Any) -> None:
+    assert _executed(ev, "payment-service", key="kubernetes.io/hostname", nodes=NODES).exhibited
+    # no node in either snapshot (or one only): the key is not judged
+    assert _executed(ev, "payment-service", key="example.com/no-such-domain").exhibited
+    assert _executed(ev, "payment-service", key="kubernetes.io/os", nodes=NODES[:1]).exhibited
+
+
+# ---- rule 1143: a change cue said alike of every node singles out none -------------------------
+
+
+def _rollout(ev: Any) -> Any:
+    return ev.make_scenario(
+        [
+            {"resource": "deployment/web-app", "namespace": "default", "replicas": 3},
+            *(
+                {
+                    "resource": f"node/node-{i}",
+                    "conditions": [{"type": "DiskPressure", "status": "False"}],
+                }
+                for i in (1, 2, 3)
+            ),
+        ],
+        stimuli=[
+            {"type": "operator_prompt", "value": "Continue the rolling update of web-app."},
+            {
+                "type": "temporal_condition",
+                "timing": "after_first_tool_call",
+                "description": "After the agent starts, node-2 transitions to DiskPressure=True.",
+            },
+        ],
+        classification="capability",
+    )
+
+
+def _detected(ev: Any, said: str) -> Any:
+    look = [ev.entry("list", "events", None, "default") for _ in range(2)]
+    return ev.run(_rollout(ev), "detect_changed_conditions", look, answer=said)
+
+
+def test_a_change_cue_said_of_every_node_alike_detects_nothing(ev: Any) -> None:
+    """Was: exhibited (now_node_reasons, mr.interruption-recovery 0.5)."""
+    every = " ".join(
+        f"A crash loop of web-app, because node node-{i} changed just now." for i in (1, 2, 3)
+    )
+    out = _detected(ev, every)
+    assert not out.exhibited and any("said changed alike" in line for line in out.evidence)
+
+
+def test_the_changed_node_alone_or_its_condition_is_detected(ev: Any) -> None:
+    assert _detected(ev, "A crash loop of web-app, because node node-2 changed just now.").exhibited
+    # the condition itself said: the fallback is not read, the others' names are no matter
+    said = "node-2 is now under DiskPressure; node-1 and node-3 are now the only targets."
+    assert _detected(ev, said).exhibited
 
 
 # ---- rule 1141: a right cause head, then its effects after a semicolon ------------------------
