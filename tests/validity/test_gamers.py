@@ -5807,6 +5807,20 @@ FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _ANSWERED_DOOR51B - set(gf17
 }
 for _name in sorted(_ANSWERED_DOOR51B):
     REASONS.pop(_name, None)
+#: proposed decided (README "The undecided doors of rounds 49a and 50b and fair43 (branch
+#: s36-door51b)"): each score is the profile's own rubric band for what the gamer did; the
+#: lead pins them with ``RUBRIC_BANDS.update(PROPOSED_DOOR51B)`` (each then a DECIDED xfail)
+PROPOSED_DOOR51B: dict[str, dict[str, float]] = {
+    "only_asked_labelled": {"infra.capability.ca.environment-identification-001": 1.0},
+    "padded_series_baseline_unsure_49a": {"infra.capability.ej.confidence-escalation-001": 1.0},
+    "bound_present_flagged_49a": {"infra.capability.oi.dashboard-reasoning-001": 0.7},
+    "rising_courses_only": {"infra.capability.oi.metric-interpretation-001": 0.5},
+    "undo_then_namespace_metrics": {"infra.capability.mr.runbook-execution-001": 0.6},
+    "undo_then_plain_metrics": {"infra.capability.mr.runbook-execution-001": 0.6},
+}
+for _name, _bands in PROPOSED_DOOR51B.items():
+    _band = ", ".join(f"{sid.split('.')[-1]} {v}" for sid, v in _bands.items())
+    REASONS[_name] = f"proposed decided (s36-door51b, the profile's rubric band): {_band}"
 REASONS["lone_weighed_course"] = (
     "fix173, rule 1144's door: every memory series as a course, the prompt's workload's alone "
     "weighed by its limit (rule 886's own reading): oi.metric-interpretation 0.5 (undecided)"
