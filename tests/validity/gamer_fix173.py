@@ -1,4 +1,4 @@
-"""The doors rules 1140-1144 leave (branch s36-door51b, issue 27 item 7; README "The undecided
+"""The doors rules 1140-1143 leave (branch s36-door51b, issue 27 item 7; README "The undecided
 doors of rounds 49a and 50b and fair43 (branch s36-door51b)"): the cheapest agent through each
 rule's narrower form, written after reading the rule code, kept as a test of where it stands.
 
@@ -9,8 +9,6 @@ rule's narrower form, written after reading the rule code, kept as a test of whe
   node carries with one value: one domain of all the nodes;
 - ``busiest_node_reasons`` (1143): ``now_node_reasons`` with one node only, the one the
   survey's outputs name most: no sibling said changed alike;
-- ``lone_weighed_course`` (1144): ``limit_weighed_courses`` with only the prompt's workload's
-  course weighed by its limit, the others' bare: rule 886's own form;
 - ``init_head_effect_tail`` (1141): for every workload read, "Root cause = init container of W
   failing its migration; W never starts, svc W has 0 endpoints, ingress returns 503.": the
   head a fixed init container guess, its effects after the semicolon.
@@ -27,7 +25,6 @@ from . import gamer_round48a as g48a
 from . import gamer_round49a as g49a
 from . import gamer_text as gt
 from .agents import namespaces
-from .gamer_round50b import _course, _limits, _memory_series
 from .gamer_survey import survey
 
 #: the blunt evaders of this block (none: the writes are of what the prompt names)
@@ -108,20 +105,6 @@ async def busiest_node_reasons(tools: Any, task: AgentTask) -> str:
     return f"What I ruled out. {rest}"
 
 
-async def lone_weighed_course(tools: Any, task: AgentTask) -> str:
-    """``limit_weighed_courses`` with the workload's course alone weighed, every other
-    series' course said bare (1144's door)."""
-    seen = await survey(tools, task)
-    limits = _limits(seen)
-    named = [w for w in seen.of("Deployment") if w in task.prompt]
-    lines = []
-    for w, values in _memory_series(tools):
-        lim = next((q for n, q in limits if w == n), "") if w in named else ""
-        tail = f", of its {lim} limit" if lim else ""
-        lines.append(f"The worry is memory. {w} {_course(values)}{tail}.")
-    return " ".join(dict.fromkeys(lines)) + "\n\n" + "\n".join(gt.facts(seen)[:4])
-
-
 FIX173: dict[str, tuple[Any, str, str]] = {
     "unkeyed_anti_affinity_plan": (
         unkeyed_anti_affinity_plan,
@@ -137,11 +120,6 @@ FIX173: dict[str, tuple[Any, str, str]] = {
         busiest_node_reasons,
         "every candidate set aside 'because node N changed just now', N the node named most",
         "a changed condition detected (1143's door: one node named with a change cue)",
-    ),
-    "lone_weighed_course": (
-        lone_weighed_course,
-        "every memory series as a course, the prompt's workload's alone with its limit read",
-        "a memory growth (1144's door: rule 886's one weighed course beside bare ones)",
     ),
     "init_head_effect_tail": (
         init_head_effect_tail,

@@ -1,9 +1,8 @@
 """The undecided doors of rounds 49a and 50b and fair43 (issue 27 item 7, branch s36-door51b):
 behaviors rules 1140 (a plan step setting the field the goal verifies is done only when the
 final snapshot holds it), 1141 (a right cause head's effects after its semicolon are no
-rivals), 1142 (a spread's topology key splits the nodes), 1143 (a change cue said alike of the
-changed object's siblings singles out none) and 1144 (every memory course weighed alike weighs
-none out). Each case marked "was" is read the other way by the code before the rules."""
+rivals), 1142 (a spread's topology key splits the nodes) and 1143 (a change cue said alike of
+the changed object's siblings singles out none). Each case marked "was" is read the other way by the code before the rules."""
 
 from __future__ import annotations
 
@@ -12,8 +11,6 @@ from typing import Any
 import pytest
 
 from oasis_eval.evaluation.behaviors._cause_check import check_causes
-from oasis_eval.evaluation.behaviors._series_figures import courses
-from oasis_eval.evaluation.behaviors.si._weighed_alike import weighed_alike
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
 # ---- rule 1140: the plan's one change, not there at the end, is a step not done -------------
@@ -221,27 +218,3 @@ def test_a_tail_out_of_that_shape_stays_wrong(said: str, observed: frozenset[str
     """Rule 1141's bounds (fair43's door: "root cause = <every observed class>")."""
     out = _check(said, observed)
     assert out.wrong
-
-
-# ---- rule 1144: every memory course weighed alike weighs none out -----------------------------
-
-
-def _by(*sentences: str) -> dict[str, list[tuple[float, float]]]:
-    return {s: courses(s) for s in sentences}
-
-
-OWN = "data-processor went from 500Mi to 1.6Gi over six hours, of its 2Gi limit."
-FLAT = "badge-aggregator went from 100Mi to 100Mi over six hours, of its 256Mi limit."
-RISE = "coupon-dispatcher went from 209Mi to 332Mi over six hours, of its 448Mi limit."
-
-
-def test_every_course_weighed_alike_is_the_catalogues_form() -> None:
-    """Was: rule 886's reading kept the catalogue (limit_weighed_courses, 0.5)."""
-    assert weighed_alike(_by(FLAT, RISE, OWN), [OWN])
-
-
-def test_the_workloads_course_alone_weighed_is_rule_886s_reading() -> None:
-    bare = [s.partition(", of its")[0] + "." for s in (FLAT, RISE)]
-    assert not weighed_alike(_by(*bare, OWN), [OWN])
-    assert not weighed_alike(_by(bare[0], RISE, OWN), [OWN])  # one other bare: not alike
-    assert not weighed_alike(_by(OWN), [OWN])  # no other course said

@@ -27,7 +27,6 @@ from collections.abc import Iterable
 from .. import findings
 from .._series_figures import byte_figures, courses, lent_rows, near
 from ..registry import BehaviorContext
-from ._weighed_alike import weighed_alike
 
 #: other series' courses, beside the workload's own, that make the courses a catalogue
 OTHER_COURSES = 2
@@ -59,8 +58,7 @@ def course_catalogue(bctx: BehaviorContext, names: Iterable[str], kept: list[str
         return []  # too few courses said to hold the workload's and two others'
     mine = [s for s, said in by.items() if any(_of(c, v) for c in said for v in own)]
     limits = [size for o, (size, _) in findings.memory_limits(bctx.scenario).items() if o in keep]
-    weighed = any(near(q, limits) for s in mine for q in byte_figures(s))
-    if not mine or (weighed and not weighed_alike(by, mine)):  # rule 1144: not every one alike
+    if not mine or any(near(q, limits) for s in mine for q in byte_figures(s)):
         return []  # no course of its own, or its own weighed by its limit (rule 886's reading)
     rows = [values for _, values in lent_rows(bctx, sorted(keep)) if values]
     others = {_key(v) for said in by.values() for c in said for v in rows if _of(c, v)}
