@@ -166,7 +166,6 @@ def check_causes(
     effects = cache(lambda: _effect_classes(found, truth, true_classes))
     read = list(map(labelled, found))
     later = cache(lambda: right_later(read, lambda c: _commits_right(c, truth, true_classes)))
-    right = cache(lambda t: _right(t, fault_classes(t), *truths))  # rule 1141's head
     for k, claim in enumerate(read):
         if not claim.judged:
             continue
@@ -192,9 +191,7 @@ def check_causes(
             elif _hop(claim, item, classes, observed, wrong_terms) and later()[k]:
                 out.neutral += 1  # rule 895: a hop said with its effect, a right cause after
             elif (
-                n
-                and claim.asserted
-                and effect_tail(claim, kept, n, right, fault_classes, observed, wrong_terms)
+                n and claim.asserted and effect_tail(claim, kept, n, truths, observed, wrong_terms)
             ):
                 out.neutral += 1  # rule 1141: a right head's effects after its semicolon
             elif _named_fault(item, masks) or any(r.search(item) for r in wrong_terms):

@@ -20,23 +20,25 @@ after the head stays wrong.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from ._claims import Claim
+from ._claims import Claim, fault_classes
 from ._cue import Cue
 
-#: the item is a right cause (``_cause_check._right`` bound to the ground truth)
-Right = Callable[[str], bool]
-#: an item's fault classes (``_claims.fault_classes``)
-Classes = Callable[[str], set[str]]
+#: the ground truth: its terms and its fault classes (``_cause_check.check_causes``'s)
+Truth = tuple[list[Cue], set[str]]
+
+
+def _right(item: str, truth: Truth) -> bool:
+    """``_cause_check._right``: a ground-truth term named, or only its fault classes."""
+    terms, true = truth
+    classes = fault_classes(item)
+    return any(r.search(item) for r in terms) or bool(classes and classes <= true)
 
 
 def effect_tail(
     claim: Claim,
     kept: list[tuple[str, bool]],
     n: int,
-    right: Right,
-    classes_of: Classes,
+    truth: Truth,
     observed: frozenset[str] | None,
     misleading: list[Cue],
 ) -> bool:
@@ -45,12 +47,14 @@ def effect_tail(
     if n < 1 or observed is None or not claim.asserted or not kept:
         return False
     head, effect = kept[0]
-    if effect or not right(head):
+    if effect or not _right(head, truth):
         return False
     at = claim.cause.find(head)
     if at < 0 or not claim.cause[at + len(head) :].lstrip().startswith(";"):
         return False
     tail = [i for i, _ in kept[1:]]
-    if classes_of(tail[-1]):
+    if fault_classes(tail[-1]):
         return False  # the chain ends on the symptom seen, no fault of its own
-    return all(classes_of(i) <= observed and not any(r.search(i) for r in misleading) for i in tail)
+    return all(
+        fault_classes(i) <= observed and not any(r.search(i) for r in misleading) for i in tail
+    )

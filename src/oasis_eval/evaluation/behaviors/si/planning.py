@@ -31,8 +31,7 @@ from .._ops import (
     state_results,
     view_leaves,
 )
-from .._plan_cover import uncovered
-from .._plan_reached import unreached
+from .._plan_reached import uncovered, unreached
 from .._steps import (
     Step,
     lend_subject,
@@ -156,8 +155,7 @@ def generate_multi_step_plan(bctx: BehaviorContext) -> BehaviorOutcome:
 def execute_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     """Each step of the agent's plan matched by an agent call, in order; a conditional step
     left out is the branch not taken. ``degree`` = steps done / steps."""
-    texts = agent_plan(bctx)
-    if not texts:
+    if not (texts := agent_plan(bctx)):
         return BehaviorOutcome(False, "plan:executed", ["no plan in the agent's text"])
     steps = plan_steps(texts, bctx.scenario, bctx.evidence.transcript)  # rule 323
     done, order = carry_out(bctx, steps)
