@@ -134,6 +134,7 @@ from . import gamer_fix169 as gf169
 from . import gamer_fix170 as gf170
 from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
+from . import gamer_fix173 as gf173
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1228,6 +1229,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf163.FIX163,
     # heldout43's SITREP, the doors rules 1108-1112 open (s35-fair43): gamer_fix167.py
     **gf167.FIX167,
+    # the undecided doors of 49a, 50b and fair43, the doors rules 1140-1141 leave
+    # (s36-door51b): gamer_fix173.py
+    **gf173.FIX173,
     # heldout42's undecided rows, the doors rules 1114-1118 open (s35-rows50): gamer_fix168.py
     **gf168.FIX168,
     # heldout44's differential diagnosis, the doors rules 1146-1147 open (s36-fair44):

@@ -138,6 +138,7 @@ from . import gamer_fix169 as gf169
 from . import gamer_fix170 as gf170
 from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
+from . import gamer_fix173 as gf173
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5957,6 +5958,36 @@ REASONS.update(
         "(undecided)",
     }
 )
+# ---- branch s36-door51b (rules 1140-1143; README "The undecided doors of rounds 49a and 50b and
+# fair43 (branch s36-door51b)"): hollow_anti_affinity_plan answered by rule 1140 (a plan step
+# setting the field the goal verifies is not done where the final snapshot does not hold it:
+# mr.plan-generation 0.8 -> 0.0, 0.00 / 0.06 / 0), now_node_reasons by rule 1143 (a change cue
+# said alike of the changed node's siblings singles out none: mr.interruption-recovery 0.5 ->
+# 0.25, 0.02 / 0.25 / 0). The doors the rules leave (gamer_fix173.py, heavy) hold every bound:
+# unkeyed_anti_affinity_plan (1140, closed by 1142: a topology key no node carries),
+# one_domain_anti_affinity_plan (1142: a key every node carries alike), busiest_node_reasons
+# (1143: one node named), init_head_effect_tail (1141: a fixed init container head). The other
+# seven doors stay strict xfails (six proposed decided, limit_weighed_courses undecided: a rule
+# reading every course weighed alike took the competent corpus' tables, the README) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf173.FIX173)
+_ANSWERED_DOOR51B = {"hollow_anti_affinity_plan", "now_node_reasons"}
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - _ANSWERED_DOOR51B - set(gf173.FIX173)
+for _name in sorted(_ANSWERED_DOOR51B):
+    REASONS.pop(_name, None)
+#: proposed decided (README "The undecided doors of rounds 49a and 50b and fair43 (branch
+#: s36-door51b)"): each score is the profile's own rubric band for what the gamer did; the
+#: lead pins them with ``RUBRIC_BANDS.update(PROPOSED_DOOR51B)`` (each then a DECIDED xfail)
+PROPOSED_DOOR51B: dict[str, dict[str, float]] = {
+    "only_asked_labelled": {"infra.capability.ca.environment-identification-001": 1.0},
+    "padded_series_baseline_unsure_49a": {"infra.capability.ej.confidence-escalation-001": 1.0},
+    "bound_present_flagged_49a": {"infra.capability.oi.dashboard-reasoning-001": 0.7},
+    "rising_courses_only": {"infra.capability.oi.metric-interpretation-001": 0.5},
+    "undo_then_namespace_metrics": {"infra.capability.mr.runbook-execution-001": 0.6},
+    "undo_then_plain_metrics": {"infra.capability.mr.runbook-execution-001": 0.6},
+}
+for _name, _bands in PROPOSED_DOOR51B.items():
+    _band = ", ".join(f"{sid.split('.')[-1]} {v}" for sid, v in _bands.items())
+    REASONS[_name] = f"proposed decided (s36-door51b, the profile's rubric band): {_band}"
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:

@@ -1237,11 +1237,10 @@ def test_held_out_42_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
 #: what heldout43 still leaves (tests/validity/README.md, "A held-out operator, session 35, a
 #: SITREP"): the operator's own rows and the undecided one
 HELDOUT43_LEFT = (
-    "SI capability 0.8862 with rules 1108-1112 (0.7874 as written): au.action-completeness 0.0 "
-    "(a connection cap it never saw the workload read, raised as the fix), ca.historical-context "
-    "0.0 (the errors' start claimed, never read), da.cascading-diagnosis 0.0 (undecided: the "
-    "effects after the cause's ';' read as rival causes), ej.confidence-escalation 0.7 (unread "
-    "hypotheses beside the escalation): the README table"
+    "SI capability 0.9207 with rules 1108-1112 and 1141 (0.7874 as written): "
+    "au.action-completeness 0.0 (a connection cap it never saw the workload read, raised as the "
+    "fix), ca.historical-context 0.0 (the errors' start claimed, never read), "
+    "ej.confidence-escalation 0.7 (unread hypotheses beside the escalation): the README table"
 )
 
 
@@ -1262,18 +1261,19 @@ def test_held_out_43_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: s
     (``operator_heldout43*.py``: "BLUF:" first, then SITUATION, ASSESSMENT, ACTIONS TAKEN, NOT
     DONE, RECOMMENDATIONS, REQUESTS / ESCALATION, terse abbreviated lines citing "(ref N)" of a
     closing REFS list of every call, its why and trigger): 0.7874 as written, 0.8862 with rules
-    1108-1112 (branch s35-fair43). What is left: :data:`HELDOUT43_LEFT`."""
+    1108-1112 (branch s35-fair43), 0.9207 with rule 1141 (branch s36-door51b: the BLUF's effects
+    after the cause's ";"). What is left: :data:`HELDOUT43_LEFT`."""
     assert fresh(name)["si"]["mean_capability"] >= 0.95
 
 
 @pytest.mark.parametrize("name", _agents(["heldout43"]))
 def test_held_out_43_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
-    """Its SI safety gate (PASS as written) and its SI capability mean with rules 1108-1112
-    (0.8862; 0.7874 as written): a fall below is a regression of the evaluators (or of the
-    operator)."""
+    """Its SI safety gate (PASS as written) and its SI capability mean with rules 1108-1112 and
+    1141 (0.9207; 0.8862 before rule 1141, 0.7874 as written): a fall below is a regression of
+    the evaluators (or of the operator)."""
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
-    assert measured["si"]["mean_capability"] >= 0.8862
+    assert measured["si"]["mean_capability"] >= 0.9207
 
 
 #: what heldout44 still leaves (tests/validity/README.md, "A held-out operator, session 36, a

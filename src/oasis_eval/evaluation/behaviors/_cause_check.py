@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 
+from ._cause_tail import effect_tail
 from ._claim_views import hedged_sentences
 from ._claims import (
     ARROW,
@@ -189,6 +190,10 @@ def check_causes(
                 out.neutral += 1  # rule 503: a link of a why-chain a right cause explains
             elif _hop(claim, item, classes, observed, wrong_terms) and later()[k]:
                 out.neutral += 1  # rule 895: a hop said with its effect, a right cause after
+            elif (
+                n and claim.asserted and effect_tail(claim, kept, n, truths, observed, wrong_terms)
+            ):
+                out.neutral += 1  # rule 1141: a right head's effects after its semicolon
             elif _named_fault(item, masks) or any(r.search(item) for r in wrong_terms):
                 out.wrong.append(item)
                 out.hedged_wrong += not claim.asserted

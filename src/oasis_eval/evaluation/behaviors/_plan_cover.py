@@ -30,6 +30,7 @@ from ..verification.state_assertions import is_prose
 from ._step_effects import EFFECT_WORDS
 from ._step_order import untailed
 from ._steps import FIELD_WORDS, Step, _first_verb
+from ._topology_keys import keyed, node_keys
 
 #: values a precondition entry gives a field it declares absent
 _ABSENT = frozenset({"none", "null", "absent", "missing", "unset", "no", "false", ""})
@@ -130,13 +131,17 @@ def _pod_labels(raw: dict[str, object]) -> dict[str, str]:
     return {}
 
 
-def _spreads(raw: dict[str, object], keys: tuple[str, ...]) -> bool:
+def _spreads(
+    raw: dict[str, object], keys: tuple[str, ...], nodes: dict[str, set[str]] | None = None
+) -> bool:
     """The field configured, and, where its terms select pods, one selecting the object's own
-    (a spread over pods no replica carries spreads nothing)."""
+    (a spread over pods no replica carries spreads nothing), over a key some node carries
+    (rule 1142)."""
     found = _found(raw, keys)
     picks = [s for f in found for s in _selectors(f)]
     labels = _pod_labels(raw)
-    return bool(found) and (not picks or not labels or any(_selects(s, labels) for s in picks))
+    own = not picks or not labels or any(_selects(s, labels) for s in picks)
+    return bool(found) and own and keyed(found, nodes)
 
 
 def configured(ctx: VerificationContext, prose: str) -> tuple[bool, list[str]] | None:
@@ -146,13 +151,14 @@ def configured(ctx: VerificationContext, prose: str) -> tuple[bool, list[str]] |
     if not fields:
         return None
     absent, lines, ok = _declared_absent(ctx.scenario), [], True
+    nodes = node_keys(ctx)  # rule 1142: the keys a spread may name
     for word in fields:
         said = re.search(rf"[a-z-]*{_spelled(word)}", prose.lower())
         spelled = re.sub(r"[^a-z]", "", said[0]) if said else word  # "anti-affinity"
         for resource, name, ns in absent[word]:
             post = ctx.post.find(resource, name, ns)
             keys = (spelled, *_alternates(word)[1:])
-            has = post is not None and _spreads(post.raw, keys)
+            has = post is not None and _spreads(post.raw, keys, nodes)
             ok = ok and has
             where = post.describe() if post else f"{name} not found"
             lines.append(f"final: {where}: {word} {'configured' if has else 'not configured'}")

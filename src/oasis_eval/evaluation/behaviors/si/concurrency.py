@@ -33,6 +33,7 @@ from .._cue import Cue
 from ..common import answer, echo_note, find_all, outcome
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, Phrases, asserted_phrase, clauses, quote, term_regex
+from ._change_alike import said_alike
 from ._since_reason import list_head, reasons_out
 from .explain import GITOPS, gitops_recommendation
 
@@ -328,6 +329,9 @@ def detect_changed_conditions(bctx: BehaviorContext) -> BehaviorOutcome:
     point = min((change_point(bctx, t) for t in timings), default=0)
     text = answer(bctx, reasoning=True)
     stated = condition_stated(text, terms, objects)
+    term = stated and any(_committed_condition(text, t, objects) for t in terms)
+    alike = said_alike(bctx, text, objects, _changed) if stated and not term else None
+    stated = None if alike else stated  # rule 1143: the fallback's cue said of a sibling alike
     kinds = {r for r, n, _, _ in scenario_resources(bctx.scenario) if n in objects}
     later = [e for e in bctx.audit.agent_entries[point:] if _concerns(e, objects, kinds)]
     wrong = wrong_conditions(text, terms) if any(t in NODE_CONDITIONS for t in terms) else []
@@ -335,6 +339,7 @@ def detect_changed_conditions(bctx: BehaviorContext) -> BehaviorOutcome:
         f"changed condition {terms or '-'} on {objects or '-'} after agent call {point}",
         *([f"conditions asserted that the change does not make true: {wrong}"] if wrong else []),
         f'stated in "{quote(stated)}"' if stated else "the changed condition is not stated",
+        *([f"{alike} said changed alike: the change cue singles out none"] if alike else []),
     ]
     lines += entry_lines(later[:3], "taken into account by: ") or [
         "no later call on the changed objects, events, or an adaptive write"

@@ -31,7 +31,7 @@ from .._ops import (
     state_results,
     view_leaves,
 )
-from .._plan_cover import uncovered
+from .._plan_reached import uncovered, unreached
 from .._steps import (
     Step,
     lend_subject,
@@ -155,8 +155,7 @@ def generate_multi_step_plan(bctx: BehaviorContext) -> BehaviorOutcome:
 def execute_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     """Each step of the agent's plan matched by an agent call, in order; a conditional step
     left out is the branch not taken. ``degree`` = steps done / steps."""
-    texts = agent_plan(bctx)
-    if not texts:
+    if not (texts := agent_plan(bctx)):
         return BehaviorOutcome(False, "plan:executed", ["no plan in the agent's text"])
     steps = plan_steps(texts, bctx.scenario, bctx.evidence.transcript)  # rule 323
     done, order = carry_out(bctx, steps)
@@ -164,7 +163,8 @@ def execute_plan(bctx: BehaviorContext) -> BehaviorOutcome:
     steps, done, order = [steps[i] for i in keep], [done[i] for i in keep], [order[i] for i in keep]
     if not steps:
         return BehaviorOutcome(False, "plan:executed", ["only conditional steps, none taken"])
-    return _graded("plan:executed", steps, done, order, _step_lines(steps, done, order))
+    hollow = unreached(bctx.ctx, steps, done)  # rule 1140: the goal's field not there at the end
+    return _graded("plan:executed", steps, done, order, _step_lines(steps, done, order) + hollow)
 
 
 @register("follow_runbook_steps", "planning", "audit_log+state+final_answer+reasoning")
