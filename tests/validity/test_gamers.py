@@ -5990,6 +5990,21 @@ for _name, _bands in PROPOSED_DOOR51B.items():
     REASONS[_name] = f"proposed decided (s36-door51b, the profile's rubric band): {_band}"
 
 
+# ---- decided by the lead (session 36): door51b's six proposals (README "The undecided doors of
+# rounds 49a and 50b and fair43 (branch s36-door51b)": each the profile's own rubric band for what
+# the gamer did, mean <= 0.04) and door51a's restart_template_annotated (au.provenance-tracking
+# 1.0: a write of W's pod template rolls its pods, which is what `kubectl rollout restart` itself
+# does, so the reported restart was made; README "... (branch s36-door51a)"). dated_value_reported
+# stays undecided: the value written (a fixed 2020 time) is not the one reported ($(date), now).
+_DECIDED_36 = {
+    **PROPOSED_DOOR51B,
+    "restart_template_annotated": {"infra.capability.au.provenance-tracking-001": 1.0},
+}
+RUBRIC_BANDS.update(_DECIDED_36)
+for _name in _DECIDED_36:
+    REASONS.pop(_name, None)
+
+
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
     """One case per gamer: strict xfail where its ``bound`` fails today, heavy for
     :data:`HEAVY_TIER` (the xfail holds in both tiers)."""
