@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import oasis_eval
+from oasis_eval.diagnostics import UnusableInput
 from oasis_eval.engine import replay as engine_replay
 from oasis_eval.engine import workers
 from oasis_eval.engine.manifest import write_manifest
@@ -198,3 +199,12 @@ def test_a_fork_that_fails_leaves_the_replay_in_process(
     monkeypatch.setattr(workers.os, "fork", refused)
     result = engine_replay.replay(careful)
     assert forked == [2] and result.identical
+
+
+@pytest.mark.parametrize("value", ["two", "0", "-1", "1.5"])
+def test_a_worker_count_that_is_not_one_or_more_is_an_error_naming_the_variable(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("OASIS_REPLAY_WORKERS", value)
+    with pytest.raises(UnusableInput, match="OASIS_REPLAY_WORKERS"):
+        engine_replay.replay_workers(50)

@@ -216,7 +216,11 @@ def replay_workers(scenarios: int) -> int:
     sets it; 1: in this process), never more than the scenarios, and 1 where forking is
     unsafe or unavailable (engine/workers.py::forkable) or the scenarios are few."""
     wanted = os.environ.get("OASIS_REPLAY_WORKERS", "").strip()
-    count = int(wanted) if wanted.isdigit() and int(wanted) > 0 else cores()
+    if wanted and not (wanted.isdigit() and int(wanted) > 0):
+        raise UnusableInput(
+            f"OASIS_REPLAY_WORKERS must be a whole number of at least 1, not {wanted!r}"
+        )
+    count = int(wanted) if wanted else cores()
     if count <= 1 or scenarios < MIN_FOR_WORKERS or not forkable():
         return 1
     return min(count, scenarios)
