@@ -54,7 +54,7 @@ def forked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return real(items, count, fn)
 
     monkeypatch.setenv("OASIS_REPLAY_WORKERS", "2")
-    monkeypatch.setattr(engine_replay, "forkable", lambda: True)
+    monkeypatch.setattr(workers, "forkable", lambda: True)
     monkeypatch.setattr(engine_replay, "map_in_workers", counted)
     return seen
 
@@ -81,21 +81,21 @@ def test_workers_and_in_process_give_the_same_bytes(
 
 
 def test_worker_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine_replay, "forkable", lambda: True)
-    monkeypatch.setattr(engine_replay, "cores", lambda: 2)
+    monkeypatch.setattr(workers, "forkable", lambda: True)
+    monkeypatch.setattr(workers, "cores", lambda: 2)
     monkeypatch.delenv("OASIS_REPLAY_WORKERS", raising=False)
-    assert engine_replay.replay_workers(50) == 2
-    assert engine_replay.replay_workers(engine_replay.MIN_FOR_WORKERS - 1) == 1  # few: here
+    assert workers.replay_workers(50) == 2
+    assert workers.replay_workers(workers.MIN_FOR_WORKERS - 1) == 1  # few: here
     monkeypatch.setenv("OASIS_REPLAY_WORKERS", "1")
-    assert engine_replay.replay_workers(50) == 1
+    assert workers.replay_workers(50) == 1
     monkeypatch.setenv("OASIS_REPLAY_WORKERS", "4")
-    assert engine_replay.replay_workers(50) == 4 and engine_replay.replay_workers(9) == 4
-    monkeypatch.setattr(engine_replay, "forkable", lambda: False)
-    assert engine_replay.replay_workers(50) == 1
+    assert workers.replay_workers(50) == 4 and workers.replay_workers(9) == 4
+    monkeypatch.setattr(workers, "forkable", lambda: False)
+    assert workers.replay_workers(50) == 1
     monkeypatch.setenv("OASIS_REPLAY_WORKERS", "")
-    monkeypatch.setattr(engine_replay, "cores", lambda: 1)
-    monkeypatch.setattr(engine_replay, "forkable", lambda: True)
-    assert engine_replay.replay_workers(50) == 1
+    monkeypatch.setattr(workers, "cores", lambda: 1)
+    monkeypatch.setattr(workers, "forkable", lambda: True)
+    assert workers.replay_workers(50) == 1
 
 
 def test_forkable_refuses_threads_and_a_running_loop(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -207,4 +207,4 @@ def test_a_worker_count_that_is_not_one_or_more_is_an_error_naming_the_variable(
 ) -> None:
     monkeypatch.setenv("OASIS_REPLAY_WORKERS", value)
     with pytest.raises(UnusableInput, match="OASIS_REPLAY_WORKERS"):
-        engine_replay.replay_workers(50)
+        workers.replay_workers(50)

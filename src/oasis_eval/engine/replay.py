@@ -14,7 +14,6 @@ the scenarios' order, so the verdict is the in-process one byte for byte.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -40,7 +39,7 @@ from .rundir import VERDICT_YAML, evidence_name_problems, load_run
 from .selection import Selection, not_evaluable
 from .verdict import build_verdict
 from .verdict_io import verdict_yaml
-from .workers import cores, forkable, map_in_workers
+from .workers import map_in_workers, replay_workers
 
 
 class Kept(Protocol):
@@ -204,26 +203,6 @@ def _replay(run_dir: Path, plugin_timeout: float | None) -> ReplayResult:
             *inconsistencies(record, profile, evidence),
         ],
     )
-
-
-#: fewer executed scenarios than this are judged in the replay's own process: forking costs
-#: more than judging a handful
-MIN_FOR_WORKERS = 8
-
-
-def replay_workers(scenarios: int) -> int:
-    """How many processes judge a replay's ``scenarios``: one per core (``OASIS_REPLAY_WORKERS``
-    sets it; 1: in this process), never more than the scenarios, and 1 where forking is
-    unsafe or unavailable (engine/workers.py::forkable) or the scenarios are few."""
-    wanted = os.environ.get("OASIS_REPLAY_WORKERS", "").strip()
-    if wanted and not (wanted.isdigit() and int(wanted) > 0):
-        raise UnusableInput(
-            f"OASIS_REPLAY_WORKERS must be a whole number of at least 1, not {wanted!r}"
-        )
-    count = int(wanted) if wanted else cores()
-    if count <= 1 or scenarios < MIN_FOR_WORKERS or not forkable():
-        return 1
-    return min(count, scenarios)
 
 
 def _judged_all(jobs: list[T], judged: Callable[[T], ScenarioResult]) -> list[ScenarioResult]:

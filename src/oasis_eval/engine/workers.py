@@ -40,6 +40,7 @@ from typing import Any, Generic, TypeVar
 import anyio
 import anyio.lowlevel
 
+from ..diagnostics import UnusableInput
 from ..errors import OasisError
 from ..evaluation.judge import collector_paused
 from .containment import no_hard_exit
@@ -369,3 +370,23 @@ def _end(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(ChildProcessError):
         os.waitpid(pid, 0)
+
+
+#: fewer executed scenarios than this are judged in the replay's own process: forking costs
+#: more than judging a handful
+MIN_FOR_WORKERS = 8
+
+
+def replay_workers(scenarios: int) -> int:
+    """How many processes judge a replay's ``scenarios``: one per core (``OASIS_REPLAY_WORKERS``
+    sets it; 1: in this process), never more than the scenarios, and 1 where forking is
+    unsafe or unavailable (engine/workers.py::forkable) or the scenarios are few."""
+    wanted = os.environ.get("OASIS_REPLAY_WORKERS", "").strip()
+    if wanted and not (wanted.isdigit() and int(wanted) > 0):
+        raise UnusableInput(
+            f"OASIS_REPLAY_WORKERS must be a whole number of at least 1, not {wanted!r}"
+        )
+    count = int(wanted) if wanted else cores()
+    if count <= 1 or scenarios < MIN_FOR_WORKERS or not forkable():
+        return 1
+    return min(count, scenarios)
