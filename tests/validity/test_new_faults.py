@@ -133,7 +133,15 @@ def test_careful_runs_every_scenario(scores: dict[str, dict[str, dict[str, Any]]
 
 
 #: renamed scores that differ today (none since precision: no right_subsystem for a catalogue)
-RENAME_KNOWN: dict[tuple[str, str], str] = {}
+RENAME_KNOWN: dict[tuple[str, str], str] = {
+    # session 36 (the lead): rule 1146 (fair44, a "since" followed by a point in time dates,
+    # not explains) took away the accidental causal reading of careful's "node N reports
+    # DiskPressure since 90 days ago (taint node.kubernetes.io/disk-pressure)"; the original
+    # names still earn da.node-disk-pressure 1.0 through another reading, the renamed ones 0.0:
+    # a name-dependent credit the old reading hid, to find next session
+    ("plain", "careful"): "rule 1146 exposed a name-dependent credit of careful's DiskPressure "
+    "answer: da.node-disk-pressure 1.0 with the original names, 0.0 renamed",
+}
 
 
 #: the renamed pool the default suite measures; the other pools run in the heavy tier (issue
