@@ -139,8 +139,11 @@ RENAME_KNOWN: dict[tuple[str, str], str] = {
     # DiskPressure since 90 days ago (taint node.kubernetes.io/disk-pressure)"; the original
     # names still earn da.node-disk-pressure 1.0 through another reading, the renamed ones 0.0:
     # a name-dependent credit the old reading hid, to find next session
-    ("plain", "careful"): "rule 1146 exposed a name-dependent credit of careful's DiskPressure "
-    "answer: da.node-disk-pressure 1.0 with the original names, 0.0 renamed",
+    **{
+        (pool, "careful"): "rule 1146 exposed a name-dependent credit of careful's DiskPressure "
+        "answer: da.node-disk-pressure 1.0 with the original names, 0.0 renamed"
+        for pool in ("plain", "wordy")
+    },
 }
 
 
