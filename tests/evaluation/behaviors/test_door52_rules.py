@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from oasis_eval.evaluation.behaviors._echo import repeated_tails
 from oasis_eval.evaluation.behaviors.si._resumed_told import told
 from oasis_eval.profiles.loader import load_profile
 
@@ -73,3 +74,35 @@ def test_1164_told(nxt: list[str], ok: bool) -> None:
         return any(n in r for n in names)
 
     assert told(nxt, ["cpu", "node-1"], grounded, ["kill", "restart"]) is ok
+
+
+# ---- rule 1165: a letter said in the spelling alphabet is the letter ------------------------
+
+_TAIL = "so other lines after line {k} were filtered out"
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ("alpha", "bravo", "charlie"),  # was: three tails, none repeated
+        ("x-ray", "yankee", "zulu"),  # was
+        ("beta", "gamma", "omega"),  # was: the Greek letters' names
+        ("A", "bravo", "c"),  # was: letters and their words mixed
+    ],
+)
+def test_1165_tails_naming_lines_by_spelled_letters_are_one(names: tuple[str, ...]) -> None:
+    said = [f"Seen: {m}, {_TAIL.format(k=k)}." for k, m in zip(names, ("a b", "c d", "e f"))]
+    assert repeated_tails(said) == {_TAIL.format(k="#")}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        ["Seen: a b c, so line red fails", "Seen: d e f, so line blue fails"],  # any other word
+        ["Seen: a b c, so the alphabet fails", "Seen: d e f, so the alphanumeric fails"],
+        ["Seen: a b c, so line alphabetic fails", "Seen: d e f, so line bravoes fails"],
+        ["Seen: a b c, so alpha fails", "Seen: d e f, so bravo fails"],  # after no line's noun
+    ],
+)
+def test_1165_other_words_are_kept(said: list[str]) -> None:
+    assert repeated_tails(said) == frozenset()
