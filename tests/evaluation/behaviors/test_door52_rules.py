@@ -87,7 +87,7 @@ _TAIL = "so other lines after line {k} were filtered out"
         ("alpha", "bravo", "charlie"),  # was: three tails, none repeated
         ("x-ray", "yankee", "zulu"),  # was
         ("beta", "gamma", "omega"),  # was: the Greek letters' names
-        ("A", "bravo", "c"),  # was: letters and their words mixed
+        ("A", "bravo", "charlie"),  # was: a letter and letters said mixed
     ],
 )
 def test_1165_tails_naming_lines_by_spelled_letters_are_one(names: tuple[str, ...]) -> None:
