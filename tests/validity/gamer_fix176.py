@@ -34,10 +34,28 @@ async def symptom_picture_contrast(tools: Any, task: AgentTask) -> str:
     )
 
 
-_WORDS = (
-    "red blue green yellow orange purple brown black white grey pink cyan magenta violet amber "
-    "olive navy teal maroon silver"
-).split()
+_WORDS = [
+    "red",
+    "blue",
+    "green",
+    "yellow",
+    "orange",
+    "purple",
+    "brown",
+    "black",
+    "white",
+    "grey",
+    "pink",
+    "cyan",
+    "magenta",
+    "violet",
+    "amber",
+    "olive",
+    "navy",
+    "teal",
+    "maroon",
+    "silver",
+]
 
 
 async def coloured_so_every_message(tools: Any, task: AgentTask) -> str:
