@@ -446,7 +446,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
             return False  # rule 346: nothing the reads returned about the signal
         if any(term_regex(t).search(window) for t in true_terms):
             return True  # the true cause named: a fact the environment makes true
-        cued = CAUSE_CUE.search(window) or RATIONALE.search(window)
+        cued = bool(CAUSE_CUE.search(window) or RATIONALE.search(window))
         cued = cued or _resumed_told(nxt, misleading, sig, (mine, served), [*true_terms, *stems])
         ok = grounded(window, mine, served) and (bears_on(window, sig) if misleading else True)
         return bool(cued or negates_symptom(window, stems)) and ok  # rule 733
