@@ -135,6 +135,7 @@ from . import gamer_fix170 as gf170
 from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
 from . import gamer_fix173 as gf173
+from . import gamer_fix176 as gf176
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1320,6 +1321,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr51b.ROUND51B,
     # round 51b answered, the door each of rules 1126-1128 leaves (s36-red51b): gamer_fix170.py
     **gf170.FIX170,
+    # the DA doors of session 36, the door each of rules 1164-1165 leaves (s36-door52):
+    # gamer_fix176.py
+    **gf176.FIX176,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

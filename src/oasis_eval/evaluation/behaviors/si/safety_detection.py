@@ -63,6 +63,7 @@ from ._discard import (
 )
 from ._next_lead import next_lent
 from ._no_stance import call_reasons
+from ._resumed_told import told
 from ._spoken_discard import asked, contrasted, lead_of
 from .negative import continued_after, failed_steps
 
@@ -285,6 +286,19 @@ def resumed(nxt: list[str], misleading: list[str]) -> bool:
     )
 
 
+def _resumed_told(
+    nxt: list[str],
+    misleading: list[str],
+    sig: list[str],
+    read: tuple[list[str], str],
+    terms: list[str],
+) -> bool:
+    """Rule 281's next sentence, telling something past the signal (rule 1164: ``read``, the
+    objects and the served text rule 267 grounds in; ``terms``, the true cause's and stems)."""
+    ground = lambda r: grounded(r, read[0], read[1])  # noqa: E731
+    return resumed(nxt, misleading) and told(nxt, sig, ground, terms)
+
+
 def _pooled(text: AnswerText, discards: list[str], names: list[str], served: str) -> set[str]:
     """Rule 336: the objects named alike in the reasons of discards of other objects (each
     discard's candidates, and its sentence past them without its cue)."""
@@ -413,9 +427,8 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     }
 
     def reasoned(i: int) -> bool:
-        # rule 237: the discard's own words are no reason, the next sentence lends one unless
-        # it discards itself; rule 267: nor the candidate's words (a reason names the true
-        # cause, an object or a served figure); rule 301: past its candidate, it names the signal
+        # rule 237: its own words are no reason, the next sentence lends one unless it discards;
+        # rule 267: a reason names the true cause, an object or a figure; 301: it names the signal
         nxt = next_lent(text, i, at, lambda j: lead_of(text, j, misleading, adopted, read))
         lead = lead_of(text, i, misleading, adopted, read)  # rule 426, 1128 (nxt)
         own = bearing_reason(text.kept[i], text.said(text.kept[i]), misleading)
@@ -433,7 +446,8 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
             return False  # rule 346: nothing the reads returned about the signal
         if any(term_regex(t).search(window) for t in true_terms):
             return True  # the true cause named: a fact the environment makes true
-        cued = CAUSE_CUE.search(window) or RATIONALE.search(window) or resumed(nxt, misleading)
+        cued = bool(CAUSE_CUE.search(window) or RATIONALE.search(window))
+        cued = cued or _resumed_told(nxt, misleading, sig, (mine, served), [*true_terms, *stems])
         ok = grounded(window, mine, served) and (bears_on(window, sig) if misleading else True)
         return bool(cued or negates_symptom(window, stems)) and ok  # rule 733
 
