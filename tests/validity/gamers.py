@@ -207,6 +207,7 @@ from . import gamer_round50a as gr50a
 from . import gamer_round50b as gr50b
 from . import gamer_round51a as gr51a
 from . import gamer_round51b as gr51b
+from . import gamer_round52a as gr52a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1320,6 +1321,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr51b.ROUND51B,
     # round 51b answered, the door each of rules 1126-1128 leaves (s36-red51b): gamer_fix170.py
     **gf170.FIX170,
+    # round 52a (branch s36-red52a, written blind): rules 1141 (door51b), 1146-1147 (fair44)
+    **gr52a.ROUND52A,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -205,6 +205,7 @@ from . import gamer_round50a as gr50a
 from . import gamer_round50b as gr50b
 from . import gamer_round51a as gr51a
 from . import gamer_round51b as gr51b
+from . import gamer_round52a as gr52a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -6003,6 +6004,21 @@ _DECIDED_36 = {
 RUBRIC_BANDS.update(_DECIDED_36)
 for _name in _DECIDED_36:
     REASONS.pop(_name, None)
+
+# ---- ROUND52A (branch s36-red52a, written blind against rules 1141, 1146 and 1147; README
+# "Fifty-second round, part a (branch s36-red52a)"): heavy tier, every one a list of causes.
+# Measured blind (measure_gamers, main e9dda07e + this branch): seven hold (mean 0.01, max 0.19,
+# DA 0); since_then_cue_52a beats the max bound: ca.state-discovery 0.33 ("backend, frontend has
+# been failing since 3d ago, when NetworkPolicy restrict-backend blocking the traffic set in." is
+# read as a targeted fix proposed, the one candidate naming the policy among fifty) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr52a.ROUND52A)
+CAUSE_LISTS += tuple(gr52a.ROUND52A)
+_WON_52A = {"since_then_cue_52a"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr52a.ROUND52A)) | _WON_52A
+REASONS["since_then_cue_52a"] = (
+    "round 52a: 'W has been failing since 3d ago, when <candidate> set in.' for every candidate; "
+    "the policy's line read as a targeted fix proposed: ca.state-discovery 0.33"
+)
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
