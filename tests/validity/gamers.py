@@ -135,6 +135,7 @@ from . import gamer_fix170 as gf170
 from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
 from . import gamer_fix173 as gf173
+from . import gamer_fix174 as gf174
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1323,6 +1324,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf170.FIX170,
     # round 52a (branch s36-red52a, written blind): rules 1141 (door51b), 1146-1147 (fair44)
     **gr52a.ROUND52A,
+    # round 52a answered, the doors rules 1152-1153 leave (s36-red52a): gamer_fix174.py
+    **gf174.FIX174,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
