@@ -139,6 +139,7 @@ from . import gamer_fix170 as gf170
 from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
 from . import gamer_fix173 as gf173
+from . import gamer_fix174 as gf174
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -6018,6 +6019,26 @@ FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr52a.ROUND52A)) | _WON_
 REASONS["since_then_cue_52a"] = (
     "round 52a: 'W has been failing since 3d ago, when <candidate> set in.' for every candidate; "
     "the policy's line read as a targeted fix proposed: ca.state-discovery 0.33"
+)
+# ---- round 52a answered (branch s36-red52a, the rules' code read; README "Fifty-second round,
+# part a"): rules 1152-1154 (si/_fix_history.py: a remediation word telling what happened, "set
+# in", a past passive, inside a "since" phrase, proposes no fix) take since_then_cue_52a 0.33 ->
+# 0.19 (ca.state-discovery 0.33 -> 0). FIX174, the doors: since_change_noun_52a and
+# since_active_past_52a (1152-1153's, answered by 1154) hold; after_change_noun_52a (1154's:
+# "failing after the last change to <candidate>, 3d ago") keeps ca.state-discovery 0.33:
+# undecided ("after" opens a proposal's order as often as a history: "after you update P,
+# restart W") ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf174.FIX174)
+CAUSE_LISTS += tuple(gf174.FIX174)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_52A - set(gf174.FIX174)) | {
+    "after_change_noun_52a"
+}
+for _name in _WON_52A:
+    REASONS.pop(_name, None)
+REASONS["after_change_noun_52a"] = (
+    "fix174, rule 1154's door: 'W has been failing after the last change to <candidate>, 3d "
+    "ago.' for every candidate, the policy's line read as a fix proposed: ca.state-discovery "
+    "0.33 (undecided)"
 )
 
 

@@ -1,4 +1,4 @@
-"""A remediation word telling what happened is no proposal (behaviors rules 1152-1153; SI
+"""A remediation word telling what happened is no proposal (behaviors rules 1152-1154; SI
 behavior definitions §6, ``propose_targeted_fix``: "Agent's proposed fix targets the identified
 root cause"; issue 27 item 7, round 52a).
 
