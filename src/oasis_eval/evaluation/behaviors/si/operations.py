@@ -362,9 +362,8 @@ def _marks(clause: str, every: frozenset[str]) -> tuple[list[tuple[int, int]], l
     cues = [
         c.start()
         for c in FIX_CUE.finditer(clause)
-        if not AnswerText.negated(clause, c.start())
-        and not names.holds(c.start())
-        and not history(clause, c.start())  # rules 1152-1153
+        if not (AnswerText.negated(clause, c.start()) or names.holds(c.start()))
+        and not history(clause, c.start())  # rules 1152-1154
     ]
     return inside, cues
 
