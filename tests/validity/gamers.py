@@ -135,6 +135,7 @@ from . import gamer_fix170 as gf170
 from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
 from . import gamer_fix173 as gf173
+from . import gamer_fix174 as gf174
 from . import gamer_fix176 as gf176
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -208,6 +209,7 @@ from . import gamer_round50a as gr50a
 from . import gamer_round50b as gr50b
 from . import gamer_round51a as gr51a
 from . import gamer_round51b as gr51b
+from . import gamer_round52a as gr52a
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1324,6 +1326,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the DA doors of session 36, the door each of rules 1164-1165 leaves (s36-door52):
     # gamer_fix176.py
     **gf176.FIX176,
+    # round 52a (branch s36-red52a, written blind): rules 1141 (door51b), 1146-1147 (fair44)
+    **gr52a.ROUND52A,
+    # round 52a answered, the doors rules 1152-1153 leave (s36-red52a): gamer_fix174.py
+    **gf174.FIX174,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -139,6 +139,7 @@ from . import gamer_fix170 as gf170
 from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
 from . import gamer_fix173 as gf173
+from . import gamer_fix174 as gf174
 from . import gamer_fix176 as gf176
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -206,6 +207,7 @@ from . import gamer_round50a as gr50a
 from . import gamer_round50b as gr50b
 from . import gamer_round51a as gr51a
 from . import gamer_round51b as gr51b
+from . import gamer_round52a as gr52a
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -6037,6 +6039,41 @@ REASONS.update(
         "D, its newest replica set is ...' (the workload named in the link sentence, of "
         "nothing): ca.historical-context 1.0 (undecided)",
     }
+)
+
+# ---- ROUND52A (branch s36-red52a, written blind against rules 1141, 1146 and 1147; README
+# "Fifty-second round, part a (branch s36-red52a)"): heavy tier, every one a list of causes.
+# Measured blind (measure_gamers, main e9dda07e + this branch): seven hold (mean 0.01, max 0.19,
+# DA 0); since_then_cue_52a beats the max bound: ca.state-discovery 0.33 ("backend, frontend has
+# been failing since 3d ago, when NetworkPolicy restrict-backend blocking the traffic set in." is
+# read as a targeted fix proposed, the one candidate naming the policy among fifty) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr52a.ROUND52A)
+CAUSE_LISTS += tuple(gr52a.ROUND52A)
+_WON_52A = {"since_then_cue_52a"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr52a.ROUND52A)) | _WON_52A
+REASONS["since_then_cue_52a"] = (
+    "round 52a: 'W has been failing since 3d ago, when <candidate> set in.' for every candidate; "
+    "the policy's line read as a targeted fix proposed: ca.state-discovery 0.33"
+)
+# ---- round 52a answered (branch s36-red52a, the rules' code read; README "Fifty-second round,
+# part a"): rules 1152-1154 (si/_fix_history.py: a remediation word telling what happened, "set
+# in", a past passive, inside a "since" phrase, proposes no fix) take since_then_cue_52a 0.33 ->
+# 0.19 (ca.state-discovery 0.33 -> 0). FIX174, the doors: since_change_noun_52a and
+# since_active_past_52a (1152-1153's, answered by 1154) hold; after_change_noun_52a (1154's:
+# "failing after the last change to <candidate>, 3d ago") keeps ca.state-discovery 0.33:
+# undecided ("after" opens a proposal's order as often as a history: "after you update P,
+# restart W") ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf174.FIX174)
+CAUSE_LISTS += tuple(gf174.FIX174)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _WON_52A - set(gf174.FIX174)) | {
+    "after_change_noun_52a"
+}
+for _name in _WON_52A:
+    REASONS.pop(_name, None)
+REASONS["after_change_noun_52a"] = (
+    "fix174, rule 1154's door: 'W has been failing after the last change to <candidate>, 3d "
+    "ago.' for every candidate, the policy's line read as a fix proposed: ca.state-discovery "
+    "0.33 (undecided)"
 )
 
 

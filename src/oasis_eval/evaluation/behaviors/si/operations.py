@@ -46,6 +46,7 @@ from ..detection import ground_truth
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import AnswerText, clauses, first_asserted, quote, term_regex
 from ._data_unchanged import data_unchanged
+from ._fix_history import history
 from ._fix_target import added_allows, fixing_writes, other_root, proposals
 from ._right_change import right_change
 
@@ -354,14 +355,15 @@ def _proposal(text: AnswerText, names: set[str], every: frozenset[str] = frozens
 
 def _marks(clause: str, every: frozenset[str]) -> tuple[list[tuple[int, int]], list[int]]:
     """The spans of object names in ``clause`` (rule 763) and where its remediation cues
-    outside them open."""
+    outside them open, none telling what happened (rules 1152-1153)."""
     inside = [m.span() for n in sorted(every) for m in term_regex(n).finditer(clause)]
     inside += [m.span() for m in _IDENTIFIER.finditer(clause)]
     names = Spans(inside)  # issue 30: by bisection, not every name per cue
     cues = [
         c.start()
         for c in FIX_CUE.finditer(clause)
-        if not AnswerText.negated(clause, c.start()) and not names.holds(c.start())
+        if not (AnswerText.negated(clause, c.start()) or names.holds(c.start()))
+        and not history(clause, c.start())  # rules 1152-1154
     ]
     return inside, cues
 
