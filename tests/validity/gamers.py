@@ -207,6 +207,7 @@ from . import gamer_round50a as gr50a
 from . import gamer_round50b as gr50b
 from . import gamer_round51a as gr51a
 from . import gamer_round51b as gr51b
+from . import gamer_round52b as gr52b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1320,6 +1321,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr51b.ROUND51B,
     # round 51b answered, the door each of rules 1126-1128 leaves (s36-red51b): gamer_fix170.py
     **gf170.FIX170,
+    # round 52b (branch s36-red52b, written blind): rules 1132-1139 (door51a's field match)
+    **gr52b.ROUND52B,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
