@@ -135,6 +135,7 @@ from . import gamer_fix170 as gf170
 from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
 from . import gamer_fix173 as gf173
+from . import gamer_fix175 as gf175
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1323,6 +1324,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf170.FIX170,
     # round 52b (branch s36-red52b, written blind): rules 1132-1139 (door51a's field match)
     **gr52b.ROUND52B,
+    # round 52b answered, the door each of rules 1159-1162 leaves (s36-red52b): gamer_fix175.py
+    **gf175.FIX175,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
