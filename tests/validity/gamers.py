@@ -136,6 +136,7 @@ from . import gamer_fix171 as gf171
 from . import gamer_fix172 as gf172
 from . import gamer_fix173 as gf173
 from . import gamer_fix174 as gf174
+from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -210,6 +211,7 @@ from . import gamer_round50b as gr50b
 from . import gamer_round51a as gr51a
 from . import gamer_round51b as gr51b
 from . import gamer_round52a as gr52a
+from . import gamer_round52b as gr52b
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1330,6 +1332,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr52a.ROUND52A,
     # round 52a answered, the doors rules 1152-1153 leave (s36-red52a): gamer_fix174.py
     **gf174.FIX174,
+    # round 52b (branch s36-red52b, written blind): rules 1132-1139 (door51a's field match)
+    **gr52b.ROUND52B,
+    # round 52b answered, the door each of rules 1159-1162 leaves (s36-red52b): gamer_fix175.py
+    **gf175.FIX175,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

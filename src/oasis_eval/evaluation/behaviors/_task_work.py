@@ -53,6 +53,7 @@ from ._asked_value import asked_values, sets_asked
 from ._config_key import CONFIGS, answers, applied, config_answers
 from ._cue import Cue
 from ._demand import demand_answers
+from ._elsewhere import elsewhere
 from ._fix_found import fault_found_once, generic
 from ._ops import body_leaves, key_of, leaf, norm, pre_view, reads, reads_object, requested_terms
 from ._ops import values_before as _before
@@ -228,6 +229,7 @@ def task_writes(bctx: BehaviorContext, asked: list[Step] | None = None) -> list[
         for e in bctx.audit.agent_entries
         if bodies.is_write(e)
         and e.response_code != 404
+        and not elsewhere(bctx, e)  # rule 1162
         and not bookkeeping(e, declared)
         and any(
             carries_out(st, e)

@@ -28,6 +28,7 @@ from typing import Any
 
 from ... import bodies
 from ...completeness import Attribution
+from ._change_answered import in_free_map, sets_template
 from ._verb_fields import A_TIME, TIME_VALUE, Claim, Leaf, claimed
 
 #: a reported annotate or label (a tool's name first, a shell's prompt aside), its arguments
@@ -82,14 +83,16 @@ def _sets(body: Any, keys: Mapping[str, str | None], field: str) -> bool:
 
 def _holds(body: Any, leaves: Iterable[Leaf]) -> bool:
     """Rules 1100, 1132: the request body sets every leaf (parent, key) to its stated value
-    (None: any; rule 1137: a time, any date-time); a parent "" asks the key at any place."""
+    (None: any; rule 1137: a time, any date-time); a parent "" asks the key at any place but
+    an annotations or labels map (rule 1158)."""
     placed: dict[tuple[str, str], str] = {}
     anywhere: dict[str, set[str]] = {}
     for p, v in bodies.flatten(body).items():
         leaf, text = p[-1].lower(), str(v).lower()
         if len(p) > 1:
             placed[(p[-2], leaf)] = text
-        anywhere.setdefault(leaf, set()).add(text)
+        if not in_free_map(p):  # rule 1158: a free map's key is no field of the object's
+            anywhere.setdefault(leaf, set()).add(text)
     for parent, key, value in leaves:
         if parent:
             found = {placed[(parent, key)]} if (parent, key) in placed else set()
@@ -112,7 +115,7 @@ def _answered(claim: Claim, own: list[Mapping[str, Any]], writes: list[Mapping[s
     class by a body setting each leaf it states."""
     if claim.verb == "rollout restart":
         pod = f"{claim.name}-"
-        return any(any("template" in p for p in bodies.flatten(e["body"])) for e in own) or any(
+        return any(sets_template(bodies.flatten(e["body"])) for e in own) or any(  # 1159
             str(e.get("verb")).lower() == "delete"
             and str(e.get("resource") or "").lower() == "pods"
             and str(e["name"]).lower().startswith(pod)
@@ -121,6 +124,14 @@ def _answered(claim: Claim, own: list[Mapping[str, Any]], writes: list[Mapping[s
     if claim.verb == "delete":
         return any(str(e.get("verb")).lower() in ("delete", "deletecollection") for e in own)
     return any(_holds(e["body"], claim.leaves) for e in own)
+
+
+def _selected(claim: Claim, every: list[Mapping[str, Any]]) -> bool:
+    """Rule 1161 (narrows 633 for a selector's call): a change reported of a kind's objects
+    by a selector or ``--all`` is answered by a write of the agent's of that kind answering
+    its fields (any name); where the agent wrote no object of that kind, rule 633 reads it."""
+    own = [e for e in every if _resource(e) == claim.kind]
+    return not own or _answered(claim, own, [e for e in every if e.get("name")])
 
 
 def _resource(entry: Mapping[str, Any]) -> str:
@@ -136,20 +147,22 @@ def mismatched(
     (:func:`._verb_fields.claimed`), or are all of another kind's object of that name; a row
     whose object no such write names is left to rule 633's check."""
     who = Attribution(principal)
-    writes = [
+    every = [
         e
         for e in entries
         if "body" in e
         and who.agent(e)
         and str(e.get("verb") or "").lower() not in bodies.READ_VERBS
-        and e.get("name")
     ]
-    if not writes:
+    writes = [e for e in every if e.get("name")]
+    if not every:
         return []
     out: dict[str, None] = {}
     for line, command in rows:
         claim = claimed(command)
         if claim is None:
+            if (claim := claimed(command, selected=True)) and not _selected(claim, every):
+                out.setdefault(line.strip(), None)  # rule 1161
             continue
         named = [e for e in writes if str(e["name"]).lower() == claim.name]
         if not named:

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ._change_answered import flow_record_call
 from ._reported_anywhere import _framed, _to_come
 from ._set_off import value_call
 from ._trail_notes import NOT_DONE, change_call, real_run
@@ -60,6 +61,8 @@ def listed_changes(
                 records = trail_records(lines) if _RECORD_OPEN.search(answer) else set()
             if i in records:
                 call = _line_call(line, known, record=True)
+        if call is None and "{" in line:  # rule 1160: a one-line flow mapping's record
+            call = flow_record_call(line, lambda v: change_call(v, known))
         if call is None:
             continue
         rest = line.replace(call, " ")

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from ....spec.kinds import is_known_kind, resource_name
 from ... import bodies
+from ._change_answered import in_free_map
 
 #: a reported change of a verb class read here (a tool's name first, a shell's prompt aside)
 _CHANGE = re.compile(
@@ -40,6 +41,8 @@ _CHANGE = re.compile(
 UNFILLED = re.compile(r"[$<>{}\u2026]|\.\.\.")
 #: a call of no one object, or no write (rule 1063: a dry run stores nothing)
 _NO_ONE = ("-l", "--selector", "--all", "-f", "--filename", "-k", "--kustomize", "--dry-run")
+#: rule 1161: the flags selecting a kind's objects (a label selector, every one)
+SELECTING = ("-l", "--selector", "--all")
 #: flags whose value is the next word
 _VALUED = frozenset(
     {"-n", "--namespace", "-o", "--output", "-p", "--patch", "--type", "-c", "--containers",
@@ -92,7 +95,7 @@ def _words(args: str) -> list[str]:
         return args.split()
 
 
-def _flags(words: list[str]) -> tuple[dict[str, str], list[str]] | None:
+def _flags(words: list[str], selected: bool = False) -> tuple[dict[str, str], list[str]] | None:
     """Each flag's value (``--x=v`` or ``--x v``) and the positional words; None for a call of
     no one object or a dry run (:data:`_NO_ONE`)."""
     flags: dict[str, str] = {}
@@ -104,19 +107,29 @@ def _flags(words: list[str]) -> tuple[dict[str, str], list[str]] | None:
             continue
         key, eq, value = word.partition("=")
         if key.startswith(_NO_ONE):
-            return None
+            if not (selected and key in SELECTING):
+                return None
+            if not eq and key != "--all":
+                next(it, "")  # rule 1161: the selector's value, no object's name
+            flags["selector"] = key
+            continue
         if not eq and key in _VALUED:
             value = next(it, "")
         flags[key] = value
     return flags, positional
 
 
-def _object(positional: list[str]) -> tuple[str | None, str, list[str]] | None:
+def _object(
+    positional: list[str], selected: bool = False
+) -> tuple[str | None, str, list[str]] | None:
     """The kind (a known kind's resource, else None), the name and the words after them."""
     objects = [w for w in positional if not _PAIR.match(w)]
     if not objects:
         return None
     first = objects[0]
+    if selected:  # rule 1161: the kind alone, the selector's objects ""
+        known = resource_name(first) if is_known_kind(first.split(".", 1)[0]) else None
+        return (known, "", positional[1:]) if known and "/" not in first else None
     if "/" in first:
         kind, name = first.rsplit("/", 1)
         rest = positional[positional.index(first) + 1 :]
@@ -132,13 +145,18 @@ def _object(positional: list[str]) -> tuple[str | None, str, list[str]] | None:
 
 
 def _patch_leaves(text: str) -> list[Leaf]:
-    """Rule 1132: a patch's leaves by their key (a list's index aside; no parent asked)."""
+    """Rule 1132: a patch's leaves by their key (a list's index aside; no parent asked but an
+    annotations or labels map, rule 1158: a key there is answered there)."""
     try:
         data = json.loads(text)
     except ValueError:
         return []
     return [
-        ("", path[-1], None if isinstance(v, (dict, list)) else str(v).lower())
+        (
+            path[-2] if in_free_map(path) else "",
+            path[-1],
+            None if isinstance(v, (dict, list)) else str(v).lower(),
+        )
         for path, v in bodies.flatten(data).items()
         if path and not path[-1].isdigit()
     ]
@@ -154,10 +172,12 @@ def _resources(flags: dict[str, str]) -> list[Leaf]:
     return out
 
 
-def claimed(command: str) -> Claim | None:
+def claimed(command: str, selected: bool = False) -> Claim | None:
     """The change ``command`` reports (rules 1100, 1132-1135); None for a call read nowhere
     here, a call of no one object or a dry run, or a change stating no field of a class
-    whose fields are read (a scale with no count, a patch that is no JSON)."""
+    whose fields are read (a scale with no count, a patch that is no JSON). ``selected``
+    (rule 1161): only a call selecting a known kind's objects (``-l``, ``--selector``,
+    ``--all``), its name ""."""
     lowered = command.strip().strip("`").lower()
     m = _CHANGE.match(lowered)
     if m is None:
@@ -171,11 +191,13 @@ def claimed(command: str) -> Claim | None:
         if (verb, sub) not in (("set", "image"), ("set", "resources"), ("rollout", "restart")):
             return None
         verb, words = f"{verb} {sub}", words[1:]
-    read = _flags(words)
+    read = _flags(words, selected)
     if read is None:
         return None
     flags, positional = read
-    obj = _object(positional)
+    if selected and "selector" not in flags:
+        return None
+    obj = _object(positional, selected)
     if obj is None:
         return None
     kind, name, rest = obj
