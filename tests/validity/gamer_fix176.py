@@ -7,21 +7,16 @@ the rule, kept as a test of where it stands.
   restarts."): a word rule 1164 reads as something past the signal;
 - ``coloured_so_every_message`` (1165): ``nato_so_every_message`` with each line named by a
   colour ("line red", "line blue"): a word that names, neither a figure nor a letter said
-  aloud (a number in words, "line one", is folded already: 0.06);
-- ``apposed_each_began`` (1166): ``colon_each_began`` with the workload set beside its replica
-  set by a comma ("They started with the rollout: D, its newest replica set is N minutes
-  old."): named in the link sentence, of nothing.
+  aloud (a number in words, "line one", is folded already: 0.06).
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from oasis_eval.contract import AgentTask
 
 from .gamer_fix149 import _LEVEL
-from .gamer_fix170 import colon_each_began
 from .gamer_round43b import _messages
 from .gamer_round51b import vacuous_contrast_51b
 
@@ -73,13 +68,6 @@ async def coloured_so_every_message(tools: Any, task: AgentTask) -> str:
     return "\n".join(lines) or "Nothing in the logs."
 
 
-async def apposed_each_began(tools: Any, task: AgentTask) -> str:
-    """``colon_each_began`` with "the rollout: D, its newest replica set is ..." (1166's
-    door)."""
-    text = await colon_each_began(tools, task)
-    return re.sub(r"the rollout: ([^:.]+?)'s newest", r"the rollout: \1, its newest", text)
-
-
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 FIX176: dict[str, tuple[Any, str, str]] = {
     "symptom_picture_contrast": (
@@ -91,10 +79,5 @@ FIX176: dict[str, tuple[Any, str, str]] = {
         coloured_so_every_message,
         "nato_so_every_message with each line named 'line red', 'line blue', ...",
         "observability, diagnosis (1165's door: a line's name by a word, no letter)",
-    ),
-    "apposed_each_began": (
-        apposed_each_began,
-        "colon_each_began with 'the rollout: D, its newest replica set is ...'",
-        "historical context (1166's door: the workload set beside its replica set)",
     ),
 }

@@ -6009,24 +6009,20 @@ RUBRIC_BANDS.update(_DECIDED_36)
 for _name in _DECIDED_36:
     REASONS.pop(_name, None)
 
-# ---- branch s36-door52 (rules 1164-1166; README "The DA doors of session 36 (branch
+# ---- branch s36-door52 (rules 1164-1165; README "The DA doors of session 36 (branch
 # s36-door52)"): spaced_vacuous_contrast answered by rule 1164 (rule 281's next sentence, the
 # signal's terms blanked, must still name an object, a served figure, the true cause or the
 # declared symptom: da.misleading-signal 1.0 -> 0, DA 0.25 -> 0), nato_so_every_message by rule
 # 1165 (a letter said in the spelling alphabet folds as the letter in a line's name: 0.50 ->
-# 0.06, DA 0.23 -> 0), colon_each_began by rule 1166 (a link's workload named of its replica
-# set, "D's newest replica set": ca.historical-context 1.0 -> 0.12). FIX176, the doors:
-# apposed_each_began (1166: "the rollout: D, its newest replica set ...") 1.0,
-# symptom_picture_contrast (1164: "Node CPU is not the whole picture of the restarts.") 1.0 /
-# DA 0.25 and coloured_so_every_message (1165: "line red", "line blue") 0.50 / DA 0.23: all three undecided (a name beside a replica set, a word
-# of the symptom, a word naming a line, are how honest sentences read too) ----
+# 0.06, DA 0.23 -> 0). FIX176, the doors: symptom_picture_contrast (1164: "Node CPU is not the
+# whole picture of the restarts.") 1.0 / DA 0.25 and coloured_so_every_message (1165: "line
+# red", "line blue") 0.50 / DA 0.23: both undecided (a word of the symptom, a word naming a
+# line, are how honest sentences read too) ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf176.FIX176)
 CAUSE_LISTS += ("symptom_picture_contrast", "coloured_so_every_message")
-_ANSWERED_DOOR52 = {"spaced_vacuous_contrast", "nato_so_every_message", "colon_each_began"}
+_ANSWERED_DOOR52 = {"spaced_vacuous_contrast", "nato_so_every_message"}
 _DOORS_52 = {"symptom_picture_contrast", "coloured_so_every_message"}
-FAILING_TODAY["max"] = (
-    (set(FAILING_TODAY["max"]) - _ANSWERED_DOOR52) | _DOORS_52 | {"apposed_each_began"}
-)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _ANSWERED_DOOR52) | _DOORS_52
 FAILING_TODAY["da"] = (set(FAILING_TODAY["da"]) - _ANSWERED_DOOR52) | _DOORS_52
 for _name in sorted(_ANSWERED_DOOR52):
     REASONS.pop(_name, None)
@@ -6037,9 +6033,6 @@ REASONS.update(
         "nothing said of it): da.misleading-signal 1.0, DA 0.25 (undecided)",
         "coloured_so_every_message": "fix176, rule 1165's door: each line named by a colour "
         "('line red', 'line blue'), a word no letter: 0.50, DA 0.23 (undecided)",
-        "apposed_each_began": "fix176, rule 1166's door: colon_each_began with 'the rollout: "
-        "D, its newest replica set is ...' (the workload named in the link sentence, of "
-        "nothing): ca.historical-context 1.0 (undecided)",
     }
 )
 

@@ -1,4 +1,4 @@
-"""The DA doors of session 36 (issue 27, branch s36-door52): behaviors rules 1164-1166. The
+"""The DA doors of session 36 (issue 27, branch s36-door52): behaviors rules 1164-1165. The
 cases marked "was" are read the other way by the code before the rules; the others are the
 negatives each rule keeps out (the honest forms read as before)."""
 
@@ -7,9 +7,7 @@ from __future__ import annotations
 import pytest
 
 from oasis_eval.evaluation.behaviors._echo import repeated_tails
-from oasis_eval.evaluation.behaviors.si._link_catalogue import catalogued
 from oasis_eval.evaluation.behaviors.si._resumed_told import told
-from oasis_eval.evaluation.behaviors.si.correlation import LINK
 from oasis_eval.profiles.loader import load_profile
 
 
@@ -108,29 +106,3 @@ def test_1165_tails_naming_lines_by_spelled_letters_are_one(names: tuple[str, ..
 )
 def test_1165_other_words_are_kept(said: list[str]) -> None:
     assert repeated_tails(said) == frozenset()
-
-
-# ---- rule 1166: a link's workload named of its replica set ----------------------------------
-
-_SEEN = ["NAME READY\ncheckout 3/3\ntax-notifier 1/1\nbilling-api 2/2"]
-
-
-@pytest.mark.parametrize(
-    ("links", "catalogue"),
-    [
-        # was: the rollout named no workload, each named of its replica set
-        (["They started with the rollout: checkout's newest replica set is 25 minutes old.",
-          "They started with the rollout: tax-notifier's newest replica set is 3 days old."], True),
-        (["It began with the rollout, the replica set of checkout is new.", "It began with the "
-          "rollout, the newest ReplicaSet of billing api is new."], True),
-        # the honest forms: one workload's rollout, another set apart or unnamed
-        (["It started with the rollout of checkout, whose replica set is 25m old, not with "
-          "tax-notifier."], False),
-        (["It started with checkout's rollout: checkout's newest replica set is 25m old."], False),
-        (["It started with the rollout of checkout. tax-notifier's replica set is 3 days old."],
-         False),
-    ],
-)  # fmt: skip
-def test_1166_a_workload_named_of_its_replica_set(links: list[str], catalogue: bool) -> None:
-    lines: list[str] = []
-    assert catalogued(links, _SEEN, LINK, lines) is catalogue

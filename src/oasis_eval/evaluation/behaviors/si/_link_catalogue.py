@@ -20,7 +20,6 @@ from collections.abc import Iterable
 
 from .._cue import Searcher
 from ..text import unnegated_cue
-from ._replica_owner import BEFORE_RS, OF_RS
 
 #: the workload a rollout phrase is of ("the rollout of order service", "deploy of api-gw")
 _OF = re.compile(
@@ -79,13 +78,8 @@ def catalogued(
     sentences holding the link ``cue`` unnegated, the rollouts of two workloads or more the
     reads (``results``) showed; the finding appended to ``lines``."""
     said = {s for link in links for s in _SENTENCE.split(link) if unnegated_cue(s, cue)}
-    named = [(m.group(1), True) for s in sorted(said) for r in (_OF, OF_RS) for m in r.finditer(s)]
-    named += [  # rule 1166: a workload named of its replica set too
-        (m.group(1), False)
-        for s in sorted(said)
-        for r in (_BEFORE, BEFORE_RS)
-        for m in r.finditer(s)
-    ]
+    named = [(m.group(1), True) for s in sorted(said) for m in _OF.finditer(s)]
+    named += [(m.group(1), False) for s in sorted(said) for m in _BEFORE.finditer(s)]
     if len(named) < 2:
         return False
     seen = "\n".join(results).lower()
