@@ -144,6 +144,7 @@ class Environment:
         series close over it, so a torn-down store stayed alive until a full collection and a
         process running many evaluations grew by tens of megabytes each. What it holds stays
         readable (its store, audit log, snapshot); it can no longer act."""
+        self.disposed = True  # read by the listener's gate: a late request records nothing
         self.triggers.clear()
         self.api.hooks.clear()
         for series in self.metrics.series:
