@@ -439,11 +439,8 @@ class ListenerGate:
         def outcome(status: int) -> None:
             nonlocal code
             code = status
-            # the app's own entries stand for the request (left as the in-process path writes them)
-            # a request reaching a torn-down environment (an agent's leftover child) has no
-            # audit log left to write: its scenario's evidence was captured before the teardown
-            late = env is not None and getattr(env, "disposed", False)
-            if status >= 400 and not served.entries and env is not None and not late:
+            # the app's own entries stand for the request; none for no or a torn-down environment
+            if status >= 400 and not served.entries and not getattr(env, "disposed", True):
                 record(env, target, cred, status, reason="served by the listener", user_agent=ua)
 
         async def tracked(message: Message) -> None:
