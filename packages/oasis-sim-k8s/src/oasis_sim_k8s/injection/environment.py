@@ -87,7 +87,6 @@ class Environment:
     tools: list[str]
 
     def __init__(self, env_id: str, scenario_id: str, principal: str, seed: Any = 0):
-        self.disposed = False  # set by dispose(): the listener's gate records nothing then
         self.id, self.scenario_id, self.principal = env_id, scenario_id, principal
         self.seed = f"{seed}:{scenario_id}"
         self.clock = SimClock.at_provision()

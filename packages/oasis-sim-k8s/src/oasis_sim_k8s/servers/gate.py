@@ -440,7 +440,7 @@ class ListenerGate:
             nonlocal code
             code = status
             # the app's own entries stand for the request; none for no or a torn-down environment
-            if status >= 400 and not served.entries and not getattr(env, "disposed", True):
+            if status >= 400 and not served.entries and not getattr(env, "disposed", env is None):
                 record(env, target, cred, status, reason="served by the listener", user_agent=ua)
 
         async def tracked(message: Message) -> None:
