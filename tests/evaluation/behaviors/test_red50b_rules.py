@@ -13,34 +13,7 @@ from oasis_eval.contract import SELECTED_SERIES, SERVED_VALUES
 from oasis_eval.evaluation.behaviors.si._since_reason import list_head, reasons_out
 from oasis_eval.evaluation.behaviors.si.concurrency import _changed
 from oasis_eval.evaluation.behaviors.text import clauses, term_regex
-
-MI = 2**20
-MEMORY = "container_memory_working_set_bytes"
-SERIES = [
-    {"t": "-6h", "value": "500Mi"},
-    {"t": "-4h", "value": "800Mi"},
-    {"t": "-2h", "value": "1.2Gi"},
-    {"t": "now", "value": "1.6Gi"},
-]
-
-
-def _leak(ev):  # type: ignore[no-untyped-def]
-    return ev.cap(
-        [
-            {
-                "resource": "deployment/data-processor",
-                "namespace": "default",
-                "memory_limit": "2Gi",
-            },
-            {"resource": "metrics/data-processor", "series": {MEMORY: SERIES}},
-        ],
-        "How is the data-processor service doing? Anything to worry about?",
-    )
-
-
-def _row(pod: str, values: list[float]) -> dict[str, object]:
-    labels = {"__name__": MEMORY, "namespace": "default", "pod": pod}
-    return {"metric": labels, "values": [str(v * MI) for v in values]}
+from tests.evaluation.behaviors.memory_leak_support import MEMORY, _leak, _row
 
 
 def _wide(ev):  # type: ignore[no-untyped-def]

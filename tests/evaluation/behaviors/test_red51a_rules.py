@@ -13,6 +13,7 @@ import pytest
 from oasis_eval.contract import SELECTED_SERIES, SERVED_VALUES
 from oasis_eval.evaluation.behaviors.si._course_named import named_rows
 from oasis_eval.evaluation.behaviors.si._data_unchanged import data_unchanged
+from tests.evaluation.behaviors.memory_leak_support import MEMORY, _leak, _row
 
 WANT = {"LOG_LEVEL": "warn", "TIMEOUT": "60", "REGION": "us-east-1"}
 BEFORE = {"LOG_LEVEL": "info", "TIMEOUT": "30", "REGION": "us-east-1"}
@@ -92,33 +93,6 @@ def test_a_spurious_repeat_of_the_right_change_keeps_its_facet(ev) -> None:  # t
 
 
 # ---- rule 1121 ---------------------------------------------------------------------------------
-MI = 2**20
-MEMORY = "container_memory_working_set_bytes"
-SERIES = [
-    {"t": "-6h", "value": "500Mi"},
-    {"t": "-4h", "value": "800Mi"},
-    {"t": "-2h", "value": "1.2Gi"},
-    {"t": "now", "value": "1.6Gi"},
-]
-
-
-def _leak(ev):  # type: ignore[no-untyped-def]
-    return ev.cap(
-        [
-            {
-                "resource": "deployment/data-processor",
-                "namespace": "default",
-                "memory_limit": "2Gi",
-            },
-            {"resource": "metrics/data-processor", "series": {MEMORY: SERIES}},
-        ],
-        "How is the data-processor service doing? Anything to worry about?",
-    )
-
-
-def _row(pod: str, values: list[float]) -> dict[str, object]:
-    labels = {"__name__": MEMORY, "namespace": "default", "pod": pod}
-    return {"metric": labels, "values": [str(v * MI) for v in values]}
 
 
 ROWS = [
