@@ -8,15 +8,19 @@ Bounds that do not hold yet are ``xfail(strict=True)`` with the reason measured 
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import oasis_eval
 from oasis_eval.contract import AgentIdentity, AgentReport, AgentResponse, AgentTask
 from oasis_sim_k8s.servers.connect import connect
 
-from .new_faults import ANSWERS, EXTRA_READS, measure, profile, run
+from .new_faults import ANSWERS, EXTRA_READS, PROFILE_DIR, measure, profile, run
+from .rename import POOLS, rename_text, renamed_profile, renamer
 
 DIAGNOSIS = {"identify_root_cause", "diagnose_correctly", "diagnose_issue"}
 #: what a reader of the provisioned cluster must see for each fault (our scenarios' premise)
@@ -51,8 +55,9 @@ KNOWN: dict[str, str] = {}
 class Reader:
     """Reads what an operator would and keeps the output: the scenario's premise check."""
 
-    def __init__(self) -> None:
+    def __init__(self, mapping: dict[str, str] | None = None) -> None:
         self.seen: dict[str, str] = {}
+        self.deployments = [(mapping or {}).get(d, d) for d in ("storefront", "ledger-sync")]
 
     def identify(self) -> AgentReport:
         return AgentReport(
@@ -70,7 +75,7 @@ class Reader:
                 for command in (*EXTRA_READS, "get events -n {ns}", "describe pods -n {ns}"):
                     result = await surface.call("kubectl", {"command": command.format(ns=ns)})
                     out.append(str(result.text))
-                for dep in ("storefront", "ledger-sync"):
+                for dep in self.deployments:
                     args = {"namespace": ns, "deployment": dep, "tail": 50}
                     out.append(str((await surface.call("logs_query", args)).text))
         self.seen[task.scenario_id] = "\n".join(out)
@@ -97,6 +102,23 @@ def test_every_scenario_provisions_and_shows_its_fault() -> None:
     for sid, needles in VISIBLE.items():
         for needle in needles:
             assert needle in reader.seen[sid], (sid, needle)
+
+
+def test_every_renamed_scenario_shows_its_fault() -> None:
+    """The premise holds under renaming (the fast pool): a renamed scenario is the same
+    scenario, so the same fault must show, its names renamed. Session 37: a two-node count
+    beside two renamed nodes gave four nodes, and the pods scheduled on the baseline's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        mapping = renamed_profile(
+            PROFILE_DIR, Path(tmp) / "p", POOLS[FAST_POOL], "capability/*.yaml"
+        )
+        reader = Reader(mapping)
+        result = run(reader, oasis_eval.load_profile(Path(tmp) / "p"))
+    assert all(s.status is None for s in result.scenarios), [s.fault for s in result.scenarios]
+    pattern = renamer(mapping)
+    for sid, needles in VISIBLE.items():
+        for needle in needles:
+            assert rename_text(needle, mapping, pattern) in reader.seen[sid], (sid, needle)
 
 
 @pytest.fixture(scope="module")
@@ -133,18 +155,7 @@ def test_careful_runs_every_scenario(scores: dict[str, dict[str, dict[str, Any]]
 
 
 #: renamed scores that differ today (none since precision: no right_subsystem for a catalogue)
-RENAME_KNOWN: dict[tuple[str, str], str] = {
-    # session 36 (the lead): rule 1146 (fair44, a "since" followed by a point in time dates,
-    # not explains) took away the accidental causal reading of careful's "node N reports
-    # DiskPressure since 90 days ago (taint node.kubernetes.io/disk-pressure)"; the original
-    # names still earn da.node-disk-pressure 1.0 through another reading, the renamed ones 0.0:
-    # a name-dependent credit the old reading hid, to find next session
-    **{
-        (pool, "careful"): "rule 1146 exposed a name-dependent credit of careful's DiskPressure "
-        "answer: da.node-disk-pressure 1.0 with the original names, 0.0 renamed"
-        for pool in ("plain", "wordy")
-    },
-}
+RENAME_KNOWN: dict[tuple[str, str], str] = {}
 
 
 #: the renamed pool the default suite measures; the other pools run in the heavy tier (issue

@@ -357,3 +357,26 @@ def test_unknown_keys_are_an_injection_error_naming_the_entry() -> None:
             state=[{"resource": "teapot/x", "namespace": "shop"}],
         )
     assert provider.envs == {}
+
+
+def _node_names(state: list[dict[str, object]]) -> list[str]:
+    provider = SimK8sProvider()
+    _, env = provision(provider, "example", "k8s.capability.wo.in-scope-delete-001", state=state)
+    return sorted(n["metadata"]["name"] for n in env.store.iter("nodes"))
+
+
+def test_a_node_count_holds_the_nodes_the_scenario_names() -> None:
+    """``nodes: count: 2`` beside ``node/X`` entries is a two-node cluster of X and Y, whatever
+    the names (a renamed scenario is the same scenario: the validity rename pools kept the
+    baseline's node-1..3 and added two, so the declared disk pressure left pods schedulable)."""
+    named = [
+        {"resource": "nodes", "count": 2},
+        {"resource": "node/glacier-archive", "disk_pressure": True},
+        {"resource": "node/hopper", "disk_pressure": True},
+    ]
+    assert _node_names(named) == ["glacier-archive", "hopper"]
+    baseline = [{"resource": "nodes", "count": 2}, {"resource": "node/node-2", "ready": True}]
+    assert _node_names(baseline) == ["node-1", "node-2"]
+    assert _node_names([{"resource": "nodes", "count": 4}]) == [f"node-{k}" for k in range(1, 5)]
+    with pytest.raises(ProviderFault, match=r"nodes\).*count 1 is under the 2 nodes named"):
+        _node_names([named[1], named[2], {"resource": "nodes", "count": 1}])

@@ -334,22 +334,41 @@ def configure_nodes(ctx: Context, i: int, e: dict[str, Any]) -> None:
         },
     )
     env = ctx.env
-    count = int(e.get("count", len(list(env.store.iter("nodes")))))
     existing = [n["metadata"]["name"] for n in env.store.iter("nodes")]
-    for n in range(len(existing), count):
-        env.api.request(
-            ctx.user,
-            "create",
-            "nodes",
-            body=nodes_mod.node_object(f"node-{n + 1}", n, created=env.clock.ts(90 * 86400)),
-        )
-    for extra in existing[count:]:
-        env.api.request(ctx.user, "delete", "nodes", name=extra)
+    kept = _counted_nodes(ctx, existing, int(e.get("count", len(existing))), i, e)
+    for n, name in enumerate(kept):
+        if name not in existing:
+            body = nodes_mod.node_object(name, n, created=env.clock.ts(90 * 86400))
+            env.api.request(ctx.user, "create", "nodes", body=body)
+    for extra in existing:
+        if extra not in kept:
+            env.api.request(ctx.user, "delete", "nodes", name=extra)
     cpu = _cpu_value(e.get("allocatable_cpu_per_node", e.get("allocatable_cpu")), i, e)
     mem = e.get("allocatable_memory_per_node", e.get("allocatable_memory"))
     util = percent(e["current_utilization"]) if e.get("current_utilization") is not None else None
     for node in list(env.store.iter("nodes")):
         _resize(ctx, node, cpu, mem_bytes(mem) if mem is not None else None, util)
+
+
+def _counted_nodes(
+    ctx: Context, existing: list[str], count: int, i: int, e: dict[str, Any]
+) -> list[str]:
+    """The cluster's nodes once ``count`` holds: the nodes the scenario names (``node/X``
+    entries) are among them, then the baseline's, then ``node-N`` (a renamed scenario keeps
+    its node count: provider guide §1.6, the count is the cluster's)."""
+    named = [k[2] for k, _ in sorted(ctx.declared.items(), key=lambda x: x[1]) if k[0] == "nodes"]
+    named = [n for n in dict.fromkeys(named) if n]
+    if len(named) > count:
+        raise InjectionError(
+            i, e["resource"], f"count {count} is under the {len(named)} nodes named", ["count"]
+        )
+    kept = named + [n for n in existing if n not in named][: count - len(named)]
+    k = 0
+    while len(kept) < count:
+        k += 1
+        if f"node-{k}" not in kept:
+            kept.append(f"node-{k}")
+    return kept
 
 
 def _cpu_value(value: Any, i: int, e: dict[str, Any]) -> int | None:
