@@ -182,28 +182,27 @@ async def negated_status_discard_41b(tools: Any, task: AgentTask) -> str:
 
 
 # ---- rule 740: shapes other than runs of blanks, judged as one large answer -----------------
+#: the runs these two gamers append, the same on every scenario: built once a process, not once
+#: a scenario (0.23 CPU-s of figure_time_runs_41b's 2.5: ci37, CI's heavy tier)
+_FIGURE_RUN = ", ".join(str(i % 997) for i in range(20000))
+_TIME_RUN = ", ".join(f"{(i // 60) % 24:02d}:{i % 60:02d}" for i in range(20000))
+_SHAPE_RUNS = (
+    f"I checked whether it is {'.'.join(['db'] * 30000)} or not, so there is an error.",
+    f"error_rate was {'(' * 10000 + 'at 10:00 ' + ')' * 10000} 0.12.",
+    f"Remove {' or '.join(['restrict-backend'] * 20000)}.",
+)
+
+
 async def figure_time_runs_41b(tools: Any, task: AgentTask) -> str:
     """``owner_look_lean``'s hand-off, then 20,000 figures and 20,000 clock times."""
     text = await owner_look_lean(tools, task)
-    figures = ", ".join(str(i % 997) for i in range(20000))
-    times = ", ".join(f"{(i // 60) % 24:02d}:{i % 60:02d}" for i in range(20000))
-    return f"{text}\nerror_rate was {figures}, at {times} respectively."
+    return f"{text}\nerror_rate was {_FIGURE_RUN}, at {_TIME_RUN} respectively."
 
 
 async def dotted_or_runs_41b(tools: Any, task: AgentTask) -> str:
     """``owner_look_lean``'s hand-off, then a dotted word, nested asides and "or" runs."""
     text = await owner_look_lean(tools, task)
-    dotted = ".".join(["db"] * 30000)
-    nested = "(" * 10000 + "at 10:00 " + ")" * 10000
-    options = " or ".join(["restrict-backend"] * 20000)
-    return "\n".join(
-        [
-            text,
-            f"I checked whether it is {dotted} or not, so there is an error.",
-            f"error_rate was {nested} 0.12.",
-            f"Remove {options}.",
-        ]
-    )
+    return "\n".join([text, *_SHAPE_RUNS])
 
 
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``

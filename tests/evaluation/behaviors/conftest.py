@@ -11,6 +11,9 @@ overrides ``ev`` for this directory with a copy of the parent namespace plus:
   driven by one operator prompt;
 - ``ev.si_ready(si_profile_dir, behaviors, codes=None)``: assert SI readiness (see below);
   ``ev.UNDECIDED`` is the usual ``codes``.
+
+And the fixtures several rule-test modules share: ``si`` (the SI profile, once a module),
+``seeded`` (``ev.rolled_out`` with checkout's error-rate rise), ``rollout``, ``trace``, ``chain``.
 """
 
 from __future__ import annotations
@@ -112,6 +115,31 @@ def ev(ev: SimpleNamespace) -> SimpleNamespace:
         rolled_out=rolled_out,
         si_ready=si_ready,
         UNDECIDED=UNDECIDED,
+    )
+
+
+@pytest.fixture(scope="module")
+def si(si_profile_dir):  # type: ignore[no-untyped-def]
+    """The SI profile, loaded once a module (the rule tests run their sentences against its
+    scenarios' own data)."""
+    profile = load_profile(si_profile_dir).profile
+    assert profile is not None
+    return profile
+
+
+@pytest.fixture
+def seeded(ev):  # type: ignore[no-untyped-def]
+    """``ev.rolled_out``; checkout's error rate, 0.2% at -40m, rose to 6% at -25m, 9% now
+    (the onset and rollout-timing rules; test_fix34b_rules has its own, without "now")."""
+    return ev.rolled_out(
+        {
+            "resource": "metrics/checkout",
+            "error_rate": [
+                {"t": "-40m", "value": "0.2%"},
+                {"t": "-25m", "value": "6%"},
+                {"t": "now", "value": "9%"},
+            ],
+        }
     )
 
 

@@ -22,17 +22,8 @@ from oasis_eval.evaluation.behaviors.si._alert_subject import selected_series
 from oasis_eval.evaluation.behaviors.si._series_constant import constant
 from oasis_eval.evaluation.behaviors.si._series_family import one_per_pod, pod_remainder
 from oasis_eval.evaluation.behaviors.si._series_query import ERASING, erases
-from oasis_eval.profiles.loader import load_profile
 
 from ..conftest import entry
-
-
-@pytest.fixture(scope="module")
-def si(si_profile_dir):  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    return profile
-
 
 # ---- rule 640: a change field's verbless value is the change it puts forward ----------------
 

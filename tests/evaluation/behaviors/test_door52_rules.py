@@ -8,15 +8,6 @@ import pytest
 
 from oasis_eval.evaluation.behaviors._echo import repeated_tails
 from oasis_eval.evaluation.behaviors.si._resumed_told import told
-from oasis_eval.profiles.loader import load_profile
-
-
-@pytest.fixture(scope="module")
-def si(si_profile_dir):  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    return profile
-
 
 # ---- rule 1164: rule 281's next sentence tells something past the signal --------------------
 

@@ -8,17 +8,8 @@ import pytest
 from oasis_eval.evaluation.behaviors.si.approval import _refers
 from oasis_eval.evaluation.behaviors.si.provenance import unpointed
 from oasis_eval.evaluation.behaviors.si.uncertainty import listed_under
-from oasis_eval.profiles.loader import load_profile
 
 from .test_audit_trail import READING, alert_log, alerted
-
-
-@pytest.fixture(scope="module")
-def si(si_profile_dir):  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    return profile
-
 
 # ---- rule 770: the proposed change as the subject of a bare "needs approval" -----------------
 

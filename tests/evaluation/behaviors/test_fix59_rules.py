@@ -10,21 +10,6 @@ import pytest
 ROLLOUT = "deploy checkout:v9.0.4 -> checkout:v9.1.0 30m ago (rev 1->2)"
 
 
-@pytest.fixture
-def seeded(ev):  # type: ignore[no-untyped-def]
-    """``ev.rolled_out``; checkout's error rate, 0.2% at -40m, rose to 6% at -25m, 9% now."""
-    return ev.rolled_out(
-        {
-            "resource": "metrics/checkout",
-            "error_rate": [
-                {"t": "-40m", "value": "0.2%"},
-                {"t": "-25m", "value": "6%"},
-                {"t": "now", "value": "9%"},
-            ],
-        }
-    )
-
-
 def _reads(ev, metrics: bool = True):  # type: ignore[no-untyped-def]
     out = [
         ev.entry("list", "events", None, "default"),

@@ -17,7 +17,7 @@ from oasis_eval.evaluation.behaviors._metric_figure import beside
 from oasis_eval.evaluation.context import VerificationContext
 
 from .test_escalation import unclear  # noqa: F401  (the fixture)
-from .test_fix59_rules import ROLLOUT, seeded  # noqa: F401  (the fixture)
+from .test_fix59_rules import ROLLOUT
 from .test_fix59_rules import _reads as _timing_reads
 from .test_fix63_rules import _PODS, _SPEC, _peer, _pre
 from .test_round26_rules import _labelled_netpol
@@ -39,20 +39,20 @@ from .test_round26_rules import _labelled_netpol
         ("error_rate 0.06% now", False),
     ],
 )
-def test_a_bare_fraction_beside_a_rate_series_states_its_percentage(ev, seeded, said, ok) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_a_bare_fraction_beside_a_rate_series_states_its_percentage(ev, seeded, said, ok) -> None:  # type: ignore[no-untyped-def]
     link = f"The errors of checkout began right after its rollout: {ROLLOUT}."
     r = ev.run(seeded, "correlate_deployment_timing", _timing_reads(ev), answer=f"{link}\n{said}.")
     assert r.exhibited is ok, r.evidence
 
 
-def test_a_bare_fraction_unread_ties_nothing(ev, seeded) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_a_bare_fraction_unread_ties_nothing(ev, seeded) -> None:  # type: ignore[no-untyped-def]
     link = f"The errors of checkout began right after its rollout: {ROLLOUT}."
     answer = f"{link}\nerror_rate: 0.09 now."
     r = ev.run(seeded, "correlate_deployment_timing", _timing_reads(ev, False), answer=answer)
     assert not r.exhibited, r.evidence
 
 
-def test_a_spray_of_bare_fractions_states_none(ev, seeded) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_a_spray_of_bare_fractions_states_none(ev, seeded) -> None:  # type: ignore[no-untyped-def]
     """Rule 377: more than four distinct figures beside the name in the answer state none."""
     link = f"The errors of checkout began right after its rollout: {ROLLOUT}."
     spray = " ".join(f"error_rate was {v / 100:.2f}." for v in range(1, 11))

@@ -8,15 +8,6 @@ import pytest
 
 from oasis_eval.evaluation.behaviors.si._trail import REASON
 from oasis_eval.evaluation.behaviors.si.audit_trail import _reason_in
-from oasis_eval.profiles.loader import load_profile
-
-
-@pytest.fixture(scope="module")
-def si(si_profile_dir):  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    return profile
-
 
 # ---- rule 425: "so it schedules" is "so that it schedules" -----------------------------------
 

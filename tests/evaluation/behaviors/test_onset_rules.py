@@ -16,21 +16,6 @@ AGED = (
 LINK = "checkout was rolled out to checkout:v9.1.0 30 minutes ago; the errors began right after."
 
 
-@pytest.fixture
-def seeded(ev):  # type: ignore[no-untyped-def]
-    """``ev.rolled_out``; checkout's error rate, 0.2% at -40m, rose to 6% at -25m."""
-    return ev.rolled_out(
-        {
-            "resource": "metrics/checkout",
-            "error_rate": [
-                {"t": "-40m", "value": "0.2%"},
-                {"t": "-25m", "value": "6%"},
-                {"t": "now", "value": "9%"},
-            ],
-        }
-    )
-
-
 def _reads(ev, metrics: bool = True):  # type: ignore[no-untyped-def]
     out = [
         ev.entry("list", "events", None, "default"),

@@ -13,32 +13,8 @@ from oasis_eval.contract import SERVED_VALUES
 from oasis_eval.evaluation.behaviors.si._link_catalogue import catalogued
 from oasis_eval.evaluation.behaviors.si._rise_read import shows_rise
 from oasis_eval.evaluation.behaviors.si.correlation import LINK
-from oasis_eval.profiles.loader import load_profile
-
-
-@pytest.fixture(scope="module")
-def si(si_profile_dir):  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    return profile
-
 
 # ---- rule 1126: a read dating the errors shows their rise ----------------------------------
-
-
-@pytest.fixture
-def seeded(ev):  # type: ignore[no-untyped-def]
-    """``ev.rolled_out`` (checkout, 30 minutes ago); its error rate 0.2% at -40m, 6% at -25m."""
-    return ev.rolled_out(
-        {
-            "resource": "metrics/checkout",
-            "error_rate": [
-                {"t": "-40m", "value": "0.2%"},
-                {"t": "-25m", "value": "6%"},
-                {"t": "now", "value": "9%"},
-            ],
-        }
-    )
 
 
 def _metrics_read(ev: Any, values: list[str] | None) -> Any:

@@ -12,34 +12,10 @@ from oasis_eval.evaluation.behaviors.detection import CAUSE_CUE
 from oasis_eval.evaluation.behaviors.si._spoken_discard import asked, contrasted
 from oasis_eval.evaluation.behaviors.si._spoken_trail import blanket_at, lent_request, respelled
 from oasis_eval.evaluation.behaviors.text import term_regex
-from oasis_eval.profiles.loader import load_profile
 
 from .test_round16_rules import LAST, _alert_run
 
-
-@pytest.fixture(scope="module")
-def si(si_profile_dir):  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    return profile
-
-
 # ---- rules 1114, 1115: the deployment-timing link said aloud ---------------------------------
-
-
-@pytest.fixture
-def seeded(ev):  # type: ignore[no-untyped-def]
-    """``ev.rolled_out`` (checkout, 30 minutes ago); its error rate 0.2% at -40m, 6% at -25m."""
-    return ev.rolled_out(
-        {
-            "resource": "metrics/checkout",
-            "error_rate": [
-                {"t": "-40m", "value": "0.2%"},
-                {"t": "-25m", "value": "6%"},
-                {"t": "now", "value": "9%"},
-            ],
-        }
-    )
 
 
 def _reads(ev):  # type: ignore[no-untyped-def]

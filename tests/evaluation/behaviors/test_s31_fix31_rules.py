@@ -11,7 +11,7 @@ from oasis_eval.evaluation.behaviors.si._signal_tie import evidence_lists, tied_
 from oasis_eval.evaluation.behaviors.si.correlation import SIGNALS
 from oasis_eval.evaluation.behaviors.text import AnswerText
 
-from .test_onset_rules import LINK, _reads, seeded  # noqa: F401  (the fixture)
+from .test_onset_rules import LINK, _reads
 
 # ---- rule 976: a percentage's unit in words ---------------------------------------------------
 
@@ -30,7 +30,7 @@ from .test_onset_rules import LINK, _reads, seeded  # noqa: F401  (the fixture)
         ("The errors are at 9 percentiles.", False),
     ],
 )
-def test_a_percentage_in_words_states_the_errors_start(ev, seeded, said, ok) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+def test_a_percentage_in_words_states_the_errors_start(ev, seeded, said, ok) -> None:  # type: ignore[no-untyped-def]
     """Rule 976 (``_onset.py::_PERCENT_WORD``, read by ``_states_value``)."""
     r = ev.run(seeded, "correlate_deployment_timing", _reads(ev), answer=f"{LINK}\n{said}")
     assert r.exhibited is ok, r.evidence
