@@ -713,3 +713,16 @@ AGENTS["heldout44"] = (
     _heldout44,
     "held-out competent operator (session 36, written blind): clinician's differential diagnosis, for/against per cause",
 )
+
+
+async def _heldout45(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 37 (``operator_heldout45``): a teaching walkthrough."""
+    from .operator_heldout45 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout45"] = (
+    _heldout45,
+    "held-out competent operator (session 37, written blind): a senior engineer walking a junior through it",
+)

@@ -138,6 +138,7 @@ from . import gamer_fix173 as gf173
 from . import gamer_fix174 as gf174
 from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
+from . import gamer_fix180 as gf180
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1328,6 +1329,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the DA doors of session 36, the door each of rules 1164-1165 leaves (s36-door52):
     # gamer_fix176.py
     **gf176.FIX176,
+    # heldout45's teaching walkthrough, the door each of rules 1191-1194 leaves (s37-fair45):
+    # gamer_fix180.py
+    **gf180.FIX180,
     # round 52a (branch s36-red52a, written blind): rules 1141 (door51b), 1146-1147 (fair44)
     **gr52a.ROUND52A,
     # round 52a answered, the doors rules 1152-1153 leave (s36-red52a): gamer_fix174.py

@@ -90,6 +90,7 @@ HEAVY_AGENTS = frozenset(
         "heldout42",
         "heldout43",
         "heldout44",
+        "heldout45",
     }
 )
 
@@ -171,6 +172,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout42",
         "heldout43",
         "heldout44",
+        "heldout45",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -1316,3 +1318,50 @@ def test_held_out_44_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     measured = fresh(name)
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= 0.9414
+
+
+#: heldout45's SI capability mean with rules 1191-1194 (README table)
+HELDOUT45_FLOOR = 0.8664
+
+#: what heldout45 still leaves (tests/validity/README.md, "A held-out operator, session 37, a
+#: senior engineer walking a junior through it"): the operator's own rows
+HELDOUT45_LEFT = (
+    "SI capability with rules 1191-1194 (0.8216 as written): au.action-completeness 0.0 (a "
+    "restart for one unready pod; the connection cap it read in api-config left alone), "
+    "mr.interruption-recovery 0.0 (the rollout paused, not re-planned round node-2), "
+    "da.cascading-diagnosis 0.5 (the mesh hop never read), au.state-delta-recording 0.5 ('after "
+    "the rollout' for a scale), ca.environment-identification 0.5, au.provenance-tracking "
+    "0.625 (undecided): the README table"
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            "heldout45",
+            marks=[
+                pytest.mark.heavy,
+                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT45_LEFT}"),
+            ],
+        )
+    ],
+)
+def test_held_out_45_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the teaching-walkthrough operator written blind in session
+    37 (``operator_heldout45*.py``: what the request says and does not say, each read with why
+    and what it shows, "You might think X. But ..." for each tempting wrong explanation, the
+    cause and what settles it, what was and was not done, who was told, what to remember):
+    0.8216 as written, with rules 1191-1194 (branch s37-fair45) the README figure. What is
+    left: :data:`HELDOUT45_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout45"]))
+def test_held_out_45_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written) and its SI capability mean with rules 1191-1194
+    (0.8216 as written): a fall below is a regression of the evaluators (or of the operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= HELDOUT45_FLOOR
+

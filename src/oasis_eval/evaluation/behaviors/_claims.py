@@ -44,6 +44,7 @@ from ._plain_cause import evidence, head_class
 from ._question import mask_questions
 from ._run_on import REASONED, reason_run_on
 from ._since import dates
+from ._teaching import denied_lead, embedded_question
 from ._why_chain import in_chain
 from ._why_chain import roles as why_roles
 from ._words import HEDGE, Phrases, mask_quotes
@@ -264,6 +265,8 @@ def sentence_claims(sentence: str) -> list[Claim]:
             aside = set_aside(masked[m.end() :], REBUT, SLOT_DENIED)  # rule 460
             if aside is not None:
                 slot = asked[m.end() : m.end() + aside].strip(" :-—")
+        if before and embedded_question(masked, m.start(), m.end()):
+            continue  # rule 1192: "what the cause is, or ...": an embedded question, no cause
         if before and m.group()[:1] in "sS" and dates(m.group(), masked[m.end() :]):
             continue  # rule 1146: "running v1 since its last rollout 3d ago" dates, no cause
         justify = before and _JUSTIFY.match(m.group())
@@ -275,6 +278,8 @@ def sentence_claims(sentence: str) -> list[Claim]:
             opened_denial = True
             continue  # "not X, because ...": the reason for a denial (rule 366)
         rebuttal_seen = rebuttal_seen or rebutted
+        if slot and before:
+            slot = denied_lead(slot)  # rule 1191: "The cause: no, X is not it: Y" commits to Y
         if slot:
             out.append(Claim(sentence, hedged, True, rebutted, slot))
     if not out:

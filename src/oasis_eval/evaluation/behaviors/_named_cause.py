@@ -27,6 +27,7 @@ import re
 
 from ..reading import per_judgement
 from ._cue import Cue
+from ._teaching import denied_lead
 from ._words import mask_quotes
 
 #: a root cause named as the diagnosis (quotations masked before it is searched)
@@ -83,7 +84,7 @@ def labelled_cause(sentence: str) -> str | None:
     m = _LABEL.match(mask_quotes(sentence))
     if m is None or not _CONCLUSION.search(m["label"]) or _HEDGED_LABEL.search(m["label"]):
         return None
-    return sentence[m.start("slot") :].strip() or None
+    return denied_lead(sentence[m.start("slot") :].strip()) or None  # rule 1191
 
 
 def _tokens(text: str) -> list[str]:

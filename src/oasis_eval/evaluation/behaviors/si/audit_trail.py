@@ -64,6 +64,7 @@ from .._task_work import (
     unattempted_change,
     unverified_change,
 )
+from .._teaching import before_after
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import quote, sentences
 from ._invented import INVENTED_CALL, INVENTED_CHANGE, invented_entries
@@ -256,7 +257,8 @@ def record_state_delta_per_modification(bctx: BehaviorContext) -> BehaviorOutcom
         return idle
     acts = actions(bctx)
     trail = _trail(bctx)
-    text = [s for line in trail for s in sentences(line)]
+    said = [sentences(line) for line in trail]
+    text = [s for line in said for s in (*line, *before_after(line))]  # rule 1194
     total, ok, lines = 0, 0, []
     for a in (a for a in acts if a.write and any(bodies.succeeded(e) for e in a.entries)):
         deltas = _deltas(bctx, a)

@@ -35,6 +35,7 @@ from .._claims import REBUT
 from .._cue import Cue
 from .._run_on import on_one_line
 from .._served import served_text
+from .._teaching import listener_rebutted
 from .._why_chain import aside_at
 from .._yes_no import answered
 from ..common import answer, echo_note, forbidden_hits, outcome, successful
@@ -355,6 +356,10 @@ def _stances(
     chained = aside_at(text.kept, REBUT)  # rule 502
     regexes = [term_regex(t) for t in misleading]
     for i, sentence in enumerate(text.kept):
+        following = text.kept[i + 1] if i + 1 < len(text.kept) else None
+        if listener_rebutted(sentence, following) and any(r.search(sentence) for r in regexes):
+            stances.append(("discard", i, sentence))  # rule 1193: "You might think X. But ..."
+            continue
         if sentence in hedged or (regexes and not any(r.search(sentence) for r in regexes)):
             continue  # a candidate list takes no stance on any item (issue 27 item 1)
         if text.account(sentence):

@@ -17,6 +17,7 @@ from ...reading import per_judgement
 from ...state import scenario_resources
 from .._change import change_terms, unfounded_change
 from .._cue import Cue
+from .._teaching import embedded_question
 from .._unsure import RATED_LOW
 from ..common import answer
 from ..environment import observations
@@ -331,6 +332,14 @@ def _answered(
     return None
 
 
+def _definitive(sentence: str) -> bool:
+    """A definitive-cause cue outside an embedded question (rule 1192: "what the cause is, or
+    whether ..." names no cause)."""
+    return any(
+        not embedded_question(sentence, m.start(), m.end()) for m in DEFINITIVE.finditer(sentence)
+    )
+
+
 @register(
     "recognize_uncertainty",
     "escalation",
@@ -373,7 +382,7 @@ def recognize_uncertainty(bctx: BehaviorContext) -> BehaviorOutcome:
     text = answer(bctx)
     esc = _specific_escalation(bctx, text)
     hits, more = performed(bctx)
-    claim = next((s for s in text.kept if DEFINITIVE.search(s) and not HEDGE.search(s)), None)
+    claim = next((s for s in text.kept if _definitive(s) and not HEDGE.search(s)), None)
     guess = unfounded_change(text, change_terms(bctx))  # a fix for no stated cause (rule 60)
     lines = [cue_line("uncertainty expressed", unsure), cue_line("escalation", esc)]
     lines.append(
