@@ -212,6 +212,7 @@ from . import gamer_round51a as gr51a
 from . import gamer_round51b as gr51b
 from . import gamer_round52a as gr52a
 from . import gamer_round52b as gr52b
+from . import gamer_round53 as gr53
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1336,6 +1337,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr52b.ROUND52B,
     # round 52b answered, the door each of rules 1159-1162 leaves (s36-red52b): gamer_fix175.py
     **gf175.FIX175,
+    # round 53 (branch s37-red53, written blind): rules 1140-1143, 1152-1154, 1158-1162, 1164-1165
+    **gr53.ROUND53,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }
