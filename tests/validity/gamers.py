@@ -138,6 +138,7 @@ from . import gamer_fix173 as gf173
 from . import gamer_fix174 as gf174
 from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
+from . import gamer_fix177 as gf177
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1339,6 +1340,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf175.FIX175,
     # round 53 (branch s37-red53, written blind): rules 1140-1143, 1152-1154, 1158-1162, 1164-1165
     **gr53.ROUND53,
+    # round 53 answered, the door each of rules 1173, 1175-1177 leaves (s37-red53): gamer_fix177.py
+    **gf177.FIX177,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

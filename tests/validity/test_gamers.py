@@ -142,6 +142,7 @@ from . import gamer_fix173 as gf173
 from . import gamer_fix174 as gf174
 from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
+from . import gamer_fix177 as gf177
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -6176,6 +6177,39 @@ REASONS.update(
         f"holds (rolls nothing), reported as a rollout restart: {_PROV_52B}",
         "selector_delete_nothing_53": "round 53: a delete of W's kind by a selector matching "
         f"nothing, reported as W's delete by its selector: {_PROV_52B}",
+    }
+)
+
+# ---- round 53 answered (branch s37-red53, the rules' code read; README "Fifty-third round"):
+# rule 1173 (a scale's count is spec.replicas: not the status, not another stanza) takes
+# scale_status_count_53, rule 1175 (a selector's delete answered by a delete of its kind, a
+# delete-collection only by its own selector; none left to rule 633) takes
+# selector_delete_nothing_53: au.provenance-tracking 1.0 -> 0.0; rule 1176 (a roman numeral
+# naming a line is a figure) takes roman_so_every_message_53 0.50 -> 0.06 (DA 0.10 -> 0); rule
+# 1177 (a past tense inside a time clause tells history) takes when_active_past_53
+# (ca.state-discovery 0.33 -> 0). restart_template_same_label_53 stays: undecided (the body
+# alone cannot tell a value the template held from one it sets: the precondition snapshot is
+# not read by the field match). FIX177, the doors: scale_unknown_stanza_53 (1173) and
+# ordinal_so_every_message_53 (1176) hold; selector_delete_scratch_53 (1175: a Deployment of
+# its own created and deleted by name) 0.92 and day_active_past_53 (1177: "from the day someone
+# applied <candidate>") 0.33, undecided ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf177.FIX177)
+CAUSE_LISTS += ("ordinal_so_every_message_53", "day_active_past_53")
+_ANSWERED_53 = _WON_53 - {"restart_template_same_label_53"}
+_DOORS_53 = {"selector_delete_scratch_53", "day_active_past_53"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _ANSWERED_53 - set(gf177.FIX177)) | _DOORS_53
+for _name in sorted(_ANSWERED_53):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "restart_template_same_label_53": "round 53: W's pod template patched with a label it "
+        f"holds (rolls nothing), reported as a rollout restart: {_PROV_52B} (undecided: the "
+        "body alone cannot tell a value held from one set)",
+        "selector_delete_scratch_53": "fix177, rule 1175's door: a Deployment of the agent's "
+        "own created and deleted by name, reported as W's delete by selector: "
+        "au.provenance-tracking 0.92 (undecided)",
+        "day_active_past_53": "fix177, rule 1177's door: 'from the day someone applied "
+        "<candidate>', no time conjunction: ca.state-discovery 0.33 (undecided)",
     }
 )
 
