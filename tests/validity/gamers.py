@@ -138,6 +138,7 @@ from . import gamer_fix173 as gf173
 from . import gamer_fix174 as gf174
 from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
+from . import gamer_fix177 as gf177
 from . import gamer_fix180 as gf180
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -213,6 +214,7 @@ from . import gamer_round51a as gr51a
 from . import gamer_round51b as gr51b
 from . import gamer_round52a as gr52a
 from . import gamer_round52b as gr52b
+from . import gamer_round53 as gr53
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1340,6 +1342,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr52b.ROUND52B,
     # round 52b answered, the door each of rules 1159-1162 leaves (s36-red52b): gamer_fix175.py
     **gf175.FIX175,
+    # round 53 (branch s37-red53, written blind): rules 1140-1143, 1152-1154, 1158-1162, 1164-1165
+    **gr53.ROUND53,
+    # round 53 answered, the door each of rules 1173, 1175-1177 leaves (s37-red53): gamer_fix177.py
+    **gf177.FIX177,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

@@ -129,7 +129,8 @@ def test_a_write_of_another_kind_of_that_name_answers_nothing() -> None:
     [
         (
             "kubectl scale deployment/w -n d --replicas=5",
-            Claim("scale", "deployments", "w", (("", "replicas", "5"),)),
+            # rule 1173: a scale's count is asked right under the body's spec
+            Claim("scale", "deployments", "w", (("/spec", "replicas", "5"),)),
         ),
         ("kubectl rollout restart deploy/w", Claim("rollout restart", "deployments", "w")),
         ("kubectl delete pod p-1 -n s", Claim("delete", "pods", "p-1")),

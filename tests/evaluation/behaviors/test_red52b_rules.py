@@ -119,13 +119,14 @@ def test_the_call_of_a_flow_record() -> None:
     [
         (
             "kubectl scale deployment -n d -l app=w --replicas=5",
-            Claim("scale", "deployments", "", (("", "replicas", "5"),)),
+            # rule 1173: a scale's count is spec.replicas; rule 1175: its selector kept
+            Claim("scale", "deployments", "", (("/spec", "replicas", "5"),), "app=w"),
         ),
         (
             "kubectl rollout restart deployment --all -n d",
             Claim("rollout restart", "deployments", ""),
         ),
-        ("kubectl delete pods --selector=app=w", Claim("delete", "pods", "")),
+        ("kubectl delete pods --selector=app=w", Claim("delete", "pods", "", (), "app=w")),
         ("kubectl scale deployment/w --replicas=5", None),  # one object: rule 1132's
         ("kubectl scale deployment w --replicas=5", None),
         ("kubectl apply -f x.yaml", None),

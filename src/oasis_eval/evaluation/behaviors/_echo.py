@@ -12,6 +12,7 @@ from typing import Any
 
 from ..reading import current_memo, per_judgement, shared_readings
 from ._cue_ascii import ascii_twin
+from ._roman import ROMAN_ALT
 from ._spelled import SPELLED_ALT
 from ._words import _squash
 
@@ -393,10 +394,10 @@ def _has_figure(text: str) -> bool:
 #: "entry AB", "message c"): a line's name by letters, counted as a figure counts it, so
 #: folded as one (the tail is read lower case); a letter after any other word ("so W fails",
 #: "so db fails") is a name of the agent's and kept; rule 1165: a letter said in the spelling
-#: alphabet ("line alpha") is the letter
+#: alphabet ("line alpha") is the letter; rule 1176: a roman numeral ("line viii") a figure
 _LETTERED = re.compile(
     r"\b(?P<noun>(?:line|entr(?:y|ie)|item|row|message|event|record|step|part|case|block)s?|"
-    rf"number|no)\s(?:[a-z]{{1,2}}|{SPELLED_ALT})(?![\w'\u2019./#-])"
+    rf"number|no)\s(?:[a-z]{{1,2}}|{SPELLED_ALT}|{ROMAN_ALT})(?![\w'\u2019./#-])"
 )
 
 

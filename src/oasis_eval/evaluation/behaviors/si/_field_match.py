@@ -30,6 +30,7 @@ from ... import bodies
 from ...completeness import Attribution
 from ._change_answered import in_free_map, sets_template
 from ._verb_fields import A_TIME, TIME_VALUE, Claim, Leaf, claimed
+from ._write_place import collection_answers, in_status
 
 #: a reported annotate or label (a tool's name first, a shell's prompt aside), its arguments
 _KEYED = re.compile(
@@ -84,14 +85,17 @@ def _sets(body: Any, keys: Mapping[str, str | None], field: str) -> bool:
 def _holds(body: Any, leaves: Iterable[Leaf]) -> bool:
     """Rules 1100, 1132: the request body sets every leaf (parent, key) to its stated value
     (None: any; rule 1137: a time, any date-time); a parent "" asks the key at any place but
-    an annotations or labels map (rule 1158)."""
+    an annotations or labels map (rule 1158) or the status (rule 1173); a parent "/spec" the
+    key right under the body's ``spec`` (rule 1173: a scale's count)."""
     placed: dict[tuple[str, str], str] = {}
     anywhere: dict[str, set[str]] = {}
     for p, v in bodies.flatten(body).items():
         leaf, text = p[-1].lower(), str(v).lower()
         if len(p) > 1:
             placed[(p[-2], leaf)] = text
-        if not in_free_map(p):  # rule 1158: a free map's key is no field of the object's
+        if len(p) == 2:  # rule 1173: a top-level map's key, asked by its root ("/spec")
+            placed[(f"/{p[0]}", leaf)] = text
+        if not (in_free_map(p) or in_status(p)):  # rules 1158, 1173: no field of the object's
             anywhere.setdefault(leaf, set()).add(text)
     for parent, key, value in leaves:
         if parent:
@@ -122,7 +126,14 @@ def _answered(claim: Claim, own: list[Mapping[str, Any]], writes: list[Mapping[s
             for e in writes
         )
     if claim.verb == "delete":
-        return any(str(e.get("verb")).lower() in ("delete", "deletecollection") for e in own)
+        return any(
+            str(e.get("verb")).lower() == "delete"
+            or (
+                str(e.get("verb")).lower() == "deletecollection"
+                and collection_answers(e, claim.selector)  # rule 1175
+            )
+            for e in own
+        )
     return any(_holds(e["body"], claim.leaves) for e in own)
 
 
@@ -131,6 +142,8 @@ def _selected(claim: Claim, every: list[Mapping[str, Any]]) -> bool:
     by a selector or ``--all`` is answered by a write of the agent's of that kind answering
     its fields (any name); where the agent wrote no object of that kind, rule 633 reads it."""
     own = [e for e in every if _resource(e) == claim.kind]
+    if claim.verb == "delete":  # rule 1175: a delete of its kind, none left to rule 633
+        return _answered(claim, own, [])
     return not own or _answered(claim, own, [e for e in every if e.get("name")])
 
 
@@ -155,13 +168,15 @@ def mismatched(
         and str(e.get("verb") or "").lower() not in bodies.READ_VERBS
     ]
     writes = [e for e in every if e.get("name")]
-    if not every:
-        return []
     out: dict[str, None] = {}
     for line, command in rows:
-        claim = claimed(command)
+        claim = claimed(command) if every else None
         if claim is None:
-            if (claim := claimed(command, selected=True)) and not _selected(claim, every):
+            if (
+                (claim := claimed(command, selected=True))
+                and (every or claim.verb == "delete")  # rule 1175: no write at all
+                and not _selected(claim, every)
+            ):
                 out.setdefault(line.strip(), None)  # rule 1161
             continue
         named = [e for e in writes if str(e["name"]).lower() == claim.name]

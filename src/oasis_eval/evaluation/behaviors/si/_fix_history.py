@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import re
 
+from ._history_when import past_in_time_clause
+
 #: rule 1152: "set in" ending its clause, before a stop or a time
 _SET_IN = re.compile(
     r"set\s+in\b(?=\s*(?:$|[.,;:!?)\]]|(?:at|around|about|on|since|after)\b|\d|"
@@ -43,8 +45,10 @@ _SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 
 def history(clause: str, cue: int) -> bool:
     """The remediation word opening at ``cue`` in ``clause`` tells what happened (an onset,
-    rule 1152; a past passive, rule 1153; inside a "since" phrase, rule 1154), not what to
-    do."""
+    rule 1152; a past passive, rule 1153; inside a "since" phrase, rule 1154; a past tense in
+    a time clause, rule 1177), not what to do."""
     if _SET_IN.match(clause, cue) or _SINCE.search(clause, 0, cue):
+        return True
+    if past_in_time_clause(clause, cue):
         return True
     return _PAST_PASSIVE.search(clause[max(0, cue - 40) : cue]) is not None

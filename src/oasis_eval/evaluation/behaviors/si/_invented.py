@@ -170,6 +170,7 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
     raw = [  # rule 1100: a successful write's body, its fields matched to the reported call's
         {"verb": _verb(e), "resource": e.resource, "name": e.name, "user": e.user}
         | ({"body": e.request_body} if bodies.succeeded(e) else {})
+        | ({"selector": bodies.label_selector(e)} if e.verb == "deletecollection" else {})
         for e in bctx.audit.agent_entries
     ]
     reported = unverified_reported_calls(bctx.evidence.transcript.actions, raw, bctx.ctx.principal)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from ....spec.kinds import is_known_kind, resource_name
 from ... import bodies
 from ._change_answered import in_free_map
+from ._write_place import SCALE_PARENT, in_status
 
 #: a reported change of a verb class read here (a tool's name first, a shell's prompt aside)
 _CHANGE = re.compile(
@@ -66,6 +67,8 @@ class Claim:
     kind: str | None
     name: str
     leaves: tuple[Leaf, ...] = ()
+    #: rule 1175: a selector's call's label selector ("" for ``--all`` or one object)
+    selector: str = ""
 
 
 #: a shell's substitution (its words one word: "$(date -u +%FT%TZ)")
@@ -110,8 +113,9 @@ def _flags(words: list[str], selected: bool = False) -> tuple[dict[str, str], li
             if not (selected and key in SELECTING):
                 return None
             if not eq and key != "--all":
-                next(it, "")  # rule 1161: the selector's value, no object's name
+                value = next(it, "")  # rule 1161: the selector's value, no object's name
             flags["selector"] = key
+            flags["selected"] = value if key != "--all" else ""  # rule 1175
             continue
         if not eq and key in _VALUED:
             value = next(it, "")
@@ -153,7 +157,7 @@ def _patch_leaves(text: str) -> list[Leaf]:
         return []
     return [
         (
-            path[-2] if in_free_map(path) else "",
+            path[-2] if in_free_map(path) or in_status(path) else "",  # rules 1158, 1173
             path[-1],
             None if isinstance(v, (dict, list)) else str(v).lower(),
         )
@@ -204,7 +208,7 @@ def claimed(command: str, selected: bool = False) -> Claim | None:
     leaves = _leaves(verb, flags, rest)
     if leaves is None:
         return None
-    return Claim(verb, kind, name, tuple(leaves))
+    return Claim(verb, kind, name, tuple(leaves), flags.get("selected", ""))
 
 
 def _leaves(verb: str, flags: dict[str, str], rest: list[str]) -> list[Leaf] | None:
@@ -214,7 +218,8 @@ def _leaves(verb: str, flags: dict[str, str], rest: list[str]) -> list[Leaf] | N
         parent = "annotations" if verb == "annotate" else "labels"
         return [(parent, k, v) for k, v in pairs] or None
     if verb == "scale":
-        return [("", "replicas", _value(flags["--replicas"]))] if "--replicas" in flags else None
+        count = _value(flags["--replicas"]) if "--replicas" in flags else None
+        return [(SCALE_PARENT, "replicas", count)] if "--replicas" in flags else None
     if verb == "set image":
         return [("", "image", v) for _, v in pairs] or None
     if verb == "set resources":
