@@ -713,3 +713,16 @@ AGENTS["heldout44"] = (
     _heldout44,
     "held-out competent operator (session 36, written blind): clinician's differential diagnosis, for/against per cause",
 )
+
+
+async def _heldout46(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 37 (``operator_heldout46``): an audit memorandum."""
+    from .operator_heldout46 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout46"] = (
+    _heldout46,
+    "held-out competent operator (session 37, written blind): formal audit memorandum, footnoted evidence",
+)
