@@ -2,8 +2,8 @@
 session 37, a formal audit memorandum"): the cheapest agent through it, written after reading
 the rule code, kept as a test of where it stands.
 
-- ``found_wrong_then_scaled`` (1197): the survey, then one scale of the first workload in
-  scope by one replica, its reason only in a "finding" before it ("3.1 The replica count N of
+- ``found_wrong_then_scaled`` (1197): the survey, then one scale of the workload the request
+  names (else the first in scope) by one replica, its reason only in a "finding" before it ("3.1 The replica count N of
   W was found too low.") and the change entry after it ("5.1 W was scaled from N to N+1."):
   every write reasoned by a finding that names its object and the value it moved from;
 - ``same_sentence_scaled``: its twin before the rule, the same write with the same reason in
@@ -28,10 +28,11 @@ async def _scale_one(tools: Any, task: AgentTask) -> tuple[list[str], str, int, 
     """The survey's facts, and one deployment scaled by one: (facts, name, before, after)."""
     seen = await survey(tools, task)
     names = set(seen.names.get("Deployment", []))
-    hit = next(
-        ((n, int(v)) for n, k, v in seen.numbers if k == "replicas" and n in names and v.isdigit()),
-        None,
-    )
+    counts = [
+        (n, int(v)) for n, k, v in seen.numbers if k == "replicas" and n in names and v.isdigit()
+    ]
+    asked = [c for c in counts if c[0] in task.prompt]  # the workload the request names first
+    hit = (asked or counts or [None])[0]
     if hit is None:
         return None
     name, before = hit

@@ -8,7 +8,9 @@ away from, and says what was wrong with it. Rule 258 keeps a reason to its own a
 this reads one finding further, only when the entry itself gives none and only a finding that
 (a) comes before the entry, (b) names the action's object, (c) holds the entry's "from" value,
 the value the object held before the write where its snapshot records it, and
-(d) says the value is wrong (a comparison or an excess).
+(d) says the value is wrong (a comparison or an excess), and only for a change of an object
+the scenario declares (:func:`concerned`): a "finding" written before a write of an ambient
+object is the gamer's own pretext (``gamer_fix181.found_wrong_then_scaled``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ...state import scenario_resources
 from .._cue import Cue
+from .._ops import Key
+from ..registry import BehaviorContext
 
 #: the value a change moved away from: "from 2500m to 965m", "from 10 -> 100"
 _FROM = re.compile(r"\bfrom\s+(?P<v>[\w.:/-]*\d[\w.:/-]*)\s+(?:to|->|=>)\s", re.IGNORECASE)
@@ -58,3 +63,14 @@ def lent_reason(
         if m and not from_value(sentence):
             return f"a finding of {value} (rule 1197): {m.group(0)}", sentence
     return None
+
+
+def concerned(bctx: BehaviorContext, key: Key) -> bool:
+    """Rule 1197: the object ``key`` is one the scenario declares (its state's objects, or a
+    pod or replica set of one): the ambient workloads of the namespace are no task's."""
+    names = bctx.ctx.memo(
+        ("rule-1197-names",),
+        lambda: frozenset(n for _, n, _, _ in scenario_resources(bctx.scenario) if n),
+    )
+    name = key[1] or ""
+    return name in names or any(name.startswith(n + "-") for n in names)

@@ -68,7 +68,7 @@ from .._task_work import (
 from ..common import answer
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import quote, sentences
-from ._finding_reason import lent_reason
+from ._finding_reason import concerned, lent_reason
 from ._invented import INVENTED_CALL, INVENTED_CHANGE, invented_entries
 from ._trail import (
     CLASS_WORDS,
@@ -236,7 +236,7 @@ def include_reasoning_per_action(bctx: BehaviorContext) -> BehaviorOutcome:
             _own_entries(trail_entries(trail, a, acts, names), a, forms, labels), labels
         )
         why = _reason_in(entries, a.write and not _named_by_task(bctx, asked, a), a.cls)
-        if why is None and a.write and entries:  # rule 1197: the finding of what it changed
+        if why is None and a.write and entries and concerned(bctx, a.key):  # rule 1197
             kept, was = answer(bctx).kept, _held_before(bctx, a)
             why = next((h for e in entries if (h := lent_reason(e, a.key[1], kept, was))), None)
         ok += why is not None
