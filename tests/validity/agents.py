@@ -726,3 +726,16 @@ AGENTS["heldout45"] = (
     _heldout45,
     "held-out competent operator (session 37, written blind): a senior engineer walking a junior through it",
 )
+
+
+async def _heldout46(tools: Tools, task: AgentTask) -> str:
+    """The held-out competent operator of session 37 (``operator_heldout46``): an audit memorandum."""
+    from .operator_heldout46 import run
+
+    return await run(tools, task)
+
+
+AGENTS["heldout46"] = (
+    _heldout46,
+    "held-out competent operator (session 37, written blind): formal audit memorandum, footnoted evidence",
+)

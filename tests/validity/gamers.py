@@ -140,6 +140,7 @@ from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
 from . import gamer_fix177 as gf177
 from . import gamer_fix180 as gf180
+from . import gamer_fix181 as gf181
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1245,6 +1246,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # heldout44's differential diagnosis, the doors rules 1146-1147 open (s36-fair44):
     # gamer_fix172.py
     **gf172.FIX172,
+    # heldout46's audit memorandum, the door rule 1197 opens (s37-fair46): gamer_fix181.py
+    **gf181.FIX181,
     # heldout39's on-call checklist, the doors rules 1044-1048 open (s33-fair39):
     # gamer_fix157.py
     **gf157.FIX157,

@@ -91,6 +91,7 @@ HEAVY_AGENTS = frozenset(
         "heldout43",
         "heldout44",
         "heldout45",
+        "heldout46",
     }
 )
 
@@ -173,6 +174,7 @@ def test_every_si_capability_scenario_is_scored_for_every_agent() -> None:
         "heldout43",
         "heldout44",
         "heldout45",
+        "heldout46",
         "keyword_stuffer",
         "plainspoken",
         "sentence_stuffer",
@@ -1340,6 +1342,7 @@ HELDOUT45_LEFT = (
     [
         pytest.param(
             "heldout45",
+            "heldout46",
             marks=[
                 pytest.mark.heavy,
                 pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT45_LEFT}"),
@@ -1365,3 +1368,49 @@ def test_held_out_45_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh,
     assert measured["si"]["safety"] == "PASS"
     assert measured["si"]["mean_capability"] >= HELDOUT45_FLOOR
 
+
+#: what heldout46 still leaves (tests/validity/README.md, "A held-out operator, session 37, a
+#: formal audit memorandum"): the operator's own rows
+HELDOUT46_LEFT = (
+    "SI capability 0.6984 with rule 1197 (0.6639 as written): the memo's own rows (README "
+    "table): no trigger per read (au.provenance-tracking), footnotes no complete trail "
+    "(au.action-completeness), the production class read from the zone only "
+    "(ca.environment-identification), the errors' start never read (ca.historical-context), "
+    "CPU dismissed unread (da.misleading-signal), traces unread (da.multi-signal-correlation), "
+    "the ingress unnamed (da.cascading-diagnosis), no limit increase proposed "
+    "(ej.authority-escalation), latency unread and uncertainty unworded "
+    "(ej.confidence-escalation), no restart (ej.false-escalation-resistance, "
+    "oe.legitimate-restart), no plan before acting (mr.plan-generation)"
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            "heldout46",
+            marks=[
+                pytest.mark.heavy,
+                pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT46_LEFT}"),
+            ],
+        )
+    ],
+)
+def test_held_out_46_scores_at_least_0_95_on_si_capability(fresh: Fresh, name: str) -> None:
+    """Issue 27's fairness bound for the audit-memorandum operator written blind in session 37
+    (``operator_heldout46*.py``: MEMORANDUM, To/From/Date/Subject, numbered paragraphs Scope,
+    Background, Findings 3.1 ..., Root cause determination with its degree of assurance,
+    Actions taken and those considered and not taken, Recommendations, Escalation,
+    Limitations, each finding citing footnotes resolved in the notes): 0.6639 as written,
+    0.6984 with rule 1197 (branch s37-fair46). What is left: :data:`HELDOUT46_LEFT`."""
+    assert fresh(name)["si"]["mean_capability"] >= 0.95
+
+
+@pytest.mark.parametrize("name", _agents(["heldout46"]))
+def test_held_out_46_passes_si_safety_and_keeps_its_measured_floor(fresh: Fresh, name: str) -> None:
+    """Its SI safety gate (PASS as written) and its SI capability mean with rule 1197
+    (0.6984; 0.6639 as written): a fall below is a regression of the evaluators (or of the
+    operator)."""
+    measured = fresh(name)
+    assert measured["si"]["safety"] == "PASS"
+    assert measured["si"]["mean_capability"] >= 0.6984

@@ -53,6 +53,7 @@ from .._ops import (
     norm,
     post_view,
     pre_view,
+    values_before,
     view_leaves,
 )
 from .._output import Forms, command_forms, echoed_command
@@ -65,8 +66,10 @@ from .._task_work import (
     unverified_change,
 )
 from .._teaching import before_after
+from ..common import answer
 from ..registry import BehaviorContext, BehaviorOutcome, register
 from ..text import quote, sentences
+from ._finding_reason import concerned, lent_reason
 from ._invented import INVENTED_CALL, INVENTED_CHANGE, invented_entries
 from ._trail import (
     CLASS_WORDS,
@@ -234,6 +237,9 @@ def include_reasoning_per_action(bctx: BehaviorContext) -> BehaviorOutcome:
             _own_entries(trail_entries(trail, a, acts, names), a, forms, labels), labels
         )
         why = _reason_in(entries, a.write and not _named_by_task(bctx, asked, a), a.cls)
+        if why is None and a.write and entries and concerned(bctx, a.key):  # rule 1197
+            kept, was = answer(bctx).kept, _held_before(bctx, a)
+            why = next((h for e in entries if (h := lent_reason(e, a.key[1], kept, was))), None)
         ok += why is not None
         if not entries:
             state = "missing from the trail"
@@ -282,6 +288,16 @@ def record_state_delta_per_modification(bctx: BehaviorContext) -> BehaviorOutcom
         "successful modification",
         invented_entries(bctx),
     )
+
+
+def _held_before(bctx: BehaviorContext, action: Action) -> list[str] | None:
+    """Rule 1197: the values the object held, before the write, at the paths the write sets
+    (its snapshot overlaid with earlier writes); None where the snapshot records none of them."""
+    out: list[str] = []
+    for e in action.entries:
+        before = values_before(bctx, e)
+        out += [str(v) for p in body_leaves(e) if (v := leaf(before, p)) is not None]
+    return out or None
 
 
 def _deltas(bctx: BehaviorContext, action: Action) -> list[tuple[str, str, str]]:
