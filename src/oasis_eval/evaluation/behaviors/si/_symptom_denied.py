@@ -9,15 +9,17 @@ each discard: the symptom named as a noun at the end of a phrase the "not" never
 sentence saying nothing of what the CPU does (da.misleading-signal 1.0, DA 0.25). Rule 281's
 own reasons set the signal against the symptom as what it does not do ("it does not kill
 them", "it never restarts pods"): rule 733's form, a negation within two words of the
-symptom's word, that word no noun after a determiner ("not the restarts' story").
+symptom's word, that word no noun after a determiner ("not the restarts' story"); rule 733's
+own reading of a discard's reason is read so too (:func:`._discard.negates_symptom`).
 """
 
 from __future__ import annotations
 
 import re
 
-from ._discard import _NEGATED
-
+#: rule 733: a negation, then up to two words, then the symptom ("doesn't kill", "cannot
+#: restart them")
+_NEGATED = r"(?:\bnot|\bnever|\bcannot|\bnor|n't)\s+(?:\w+\s+){{0,2}}?(?:{stems})\w*\b"
 #: a word that makes the symptom's word after it a noun ("the restarts", "their kills")
 _DETERMINER = frozenset(
     {"the", "a", "an", "its", "their", "these", "those", "this", "that", "any", "all", "of"}
