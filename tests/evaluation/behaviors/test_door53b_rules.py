@@ -1,16 +1,21 @@
-"""The reading doors of session 37 (issue 27, branch s37-door53b): behaviors rules 1185-1186.
+"""The reading doors of session 37 (issue 27, branch s37-door53b): behaviors rules 1185-1187.
 The cases marked "was" are read the other way by the code before the rules; the others are the
-negatives each rule keeps out (the honest forms read as before)."""
+negatives each rule keeps out (the honest forms read as before). Rule 1187 too."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from oasis_eval.evaluation.behaviors._echo import repeated_tails
 from oasis_eval.evaluation.behaviors._line_named import line_named
+from oasis_eval.evaluation.behaviors.si._fix_history import history
 from oasis_eval.evaluation.behaviors.si._resumed_told import told
 from oasis_eval.evaluation.behaviors.si._symptom_denied import symptom_denied
 from oasis_eval.profiles.loader import load_profile
+
+from .test_operations import netpol
 
 
 @pytest.fixture(scope="module")
@@ -126,3 +131,36 @@ def test_1186_other_words_are_kept(said: list[str]) -> None:
 )
 def test_1186_line_named(tail: str, folded: str) -> None:
     assert line_named(tail) == folded
+
+
+# ---- rule 1187: a remediation word inside an "after" phrase naming an event -----------------
+
+
+@pytest.mark.parametrize(
+    ("clause", "word", "told"),
+    [
+        ("failing after the last change to restrict-backend", "change", True),  # was
+        ("frontend broke following the update of restrict-backend", "update", True),  # was
+        ("W recovered after the rollback of restrict-backend", "rollback", True),  # was
+        ("after you update restrict-backend", "update", False),  # an order: a subject, a verb
+        ("after the patch to restrict-backend is applied", "patch", False),  # a verb of its own
+        ("patch restrict-backend after the maintenance window", "patch", False),  # cue before
+        ("patch restrict-backend", "patch", False),
+    ],
+)
+def test_1187_a_cue_in_an_after_phrase(clause: str, word: str, told: bool) -> None:
+    assert history(clause, clause.index(word)) is told
+
+
+@pytest.mark.parametrize(
+    ("answer", "ok"),
+    [
+        # round 52a's after_change_noun_52a: the one line of fifty naming the policy (was)
+        ("Frontend has been failing after the last change to restrict-backend, 3d ago.", False),
+        ("After you update restrict-backend to admit frontend, restart frontend.", True),
+        ("Frontend fails after the last change to restrict-backend; patch restrict-backend.", True),
+        ("Patch restrict-backend after the maintenance window.", True),
+    ],
+)
+def test_1187_a_history_line_proposes_no_fix(ev: Any, answer: str, ok: bool) -> None:  # type: ignore[no-untyped-def]
+    assert ev.run(netpol(ev), "propose_targeted_fix", answer=answer).exhibited is ok

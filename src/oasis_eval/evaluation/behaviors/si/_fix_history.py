@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import re
 
+from ._after_history import after_history
+
 #: rule 1152: "set in" ending its clause, before a stop or a time
 _SET_IN = re.compile(
     r"set\s+in\b(?=\s*(?:$|[.,;:!?)\]]|(?:at|around|about|on|since|after)\b|\d|"
@@ -43,8 +45,8 @@ _SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 
 def history(clause: str, cue: int) -> bool:
     """The remediation word opening at ``cue`` in ``clause`` tells what happened (an onset,
-    rule 1152; a past passive, rule 1153; inside a "since" phrase, rule 1154), not what to
-    do."""
-    if _SET_IN.match(clause, cue) or _SINCE.search(clause, 0, cue):
+    rule 1152; a past passive, rule 1153; inside a "since" phrase, rule 1154; inside an
+    "after" phrase naming an event, rule 1187), not what to do."""
+    if _SET_IN.match(clause, cue) or _SINCE.search(clause, 0, cue) or after_history(clause, cue):
         return True
     return _PAST_PASSIVE.search(clause[max(0, cue - 40) : cue]) is not None
