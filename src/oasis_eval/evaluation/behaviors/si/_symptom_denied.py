@@ -9,7 +9,8 @@ each discard: the symptom named as a noun at the end of a phrase the "not" never
 sentence saying nothing of what the CPU does (da.misleading-signal 1.0, DA 0.25). Rule 281's
 own reasons set the signal against the symptom as what it does not do ("it does not kill
 them", "it never restarts pods"): rule 733's form, a negation within two words of the
-symptom's word, that word no noun after a determiner ("not the restarts' story"); rule 733's
+symptom's word, that word no noun ("not the restarts", "not restarts' story", "is not
+restarts"; "is not killing them" is a verb); rule 733's
 own reading of a discard's reason is read so too (:func:`._discard.negates_symptom`).
 """
 
@@ -24,17 +25,31 @@ _NEGATED = r"(?:\bnot|\bnever|\bcannot|\bnor|n't)\s+(?:\w+\s+){{0,2}}?(?:{stems}
 _DETERMINER = frozenset(
     {"the", "a", "an", "its", "their", "these", "those", "this", "that", "any", "all", "of"}
 )
+#: a copula and its negation right before the symptom's word: a predicate noun unless the word
+#: is a participle ("is not restarts" against "is not killing them")
+_COPULA = re.compile(
+    r"\b(?:is|are|was|were|be|been)\s+(?:not|never)\s*$|\b(?:is|are|was|were)n't\s*$",
+    re.IGNORECASE,
+)
 
 
 def symptom_denied(rest: str, stems: list[str]) -> bool:
     """Rule 1185: ``rest`` (rule 1164's next sentence, the signal blanked) sets the signal
     against a symptom of ``stems`` as rule 733 reads a discard's reason: a negation, up to two
-    words, the symptom's word, with no determiner right before it."""
+    words, the symptom's word, no noun: no determiner right before it, no possessive mark
+    after it, no copula and its negation right before it unless it is a participle."""
     if not stems:
         return False
     alt = "|".join(re.escape(s) for s in stems)
     for m in re.finditer(_NEGATED.format(stems=alt), rest, re.IGNORECASE):
         words = m.group().split()
-        if words[-2].lower().rstrip("'\u2019") not in _DETERMINER:
-            return True
+        if words[-2].lower().rstrip("'\u2019") in _DETERMINER or rest[m.end() : m.end() + 1] in (
+            "'",
+            "\u2019",
+        ):
+            continue  # a noun: "the restarts", "restarts' picture"
+        if len(words) == 2 and not words[-1].lower().endswith("ing"):
+            if _COPULA.search(rest, 0, m.end() - len(words[-1])):
+                continue  # a predicate noun: "is not restarts"
+        return True
     return False
