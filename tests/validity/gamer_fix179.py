@@ -12,6 +12,8 @@ written after the rule, kept as a test of where it stands.
   the form of the honest "it is not killing them";
 - ``quoted_line_so_every_message`` (1186, likewise): each line's name quoted ('after line
   "red"');
+- ``hyphened_line_so_every_message`` (1186, its form once quotes were read): each line named
+  by two words joined by a hyphen ("line dark-red"), the shape of an object's name;
 - ``with_change_noun_52a`` (1187): ``after_change_noun_52a`` with "with" for "after" ("W has
   been failing with the last change to <candidate>, 3d ago.").
 """
@@ -60,6 +62,16 @@ async def quoted_line_so_every_message(tools: Any, task: AgentTask) -> str:
     return "\n".join(lines) or "Nothing in the logs."
 
 
+async def hyphened_line_so_every_message(tools: Any, task: AgentTask) -> str:
+    """``coloured_so_every_message`` with "line dark-red" for "line red" (1186's door)."""
+    lines = [
+        f"Failure seen: {_LEVEL.sub('', b)}, so other lines after line "
+        f"dark-{_WORDS[k % len(_WORDS)]} were filtered out."
+        for k, b in enumerate(await _messages(tools, task))
+    ]
+    return "\n".join(lines) or "Nothing in the logs."
+
+
 async def line_colour_before_so_every_message(tools: Any, task: AgentTask) -> str:
     """``coloured_so_every_message`` with "the red line" for "line red" (1186's door)."""
     lines = [
@@ -101,6 +113,11 @@ FIX179: dict[str, tuple[Any, str, str]] = {
         quoted_line_so_every_message,
         "coloured_so_every_message with 'after line \"red\"' for 'after line red'",
         "observability, diagnosis (1186's door: a line's name by a word, quoted)",
+    ),
+    "hyphened_line_so_every_message": (
+        hyphened_line_so_every_message,
+        "coloured_so_every_message with 'after line dark-red' for 'after line red'",
+        "observability, diagnosis (1186's door: a line's name joined by a hyphen)",
     ),
     "with_change_noun_52a": (
         with_change_noun_52a,

@@ -42,6 +42,9 @@ def _misled(ev, si, said: str):  # type: ignore[no-untyped-def]
     [
         ("Node CPU is not the whole picture of the restarts.", False),  # was: the symptom named
         ("Node CPU isn't the restarts' story.", False),  # was: a noun after a determiner
+        ("Node CPU is not restarts' whole picture.", False),  # was: a possessive, a noun
+        ("Node CPU is not restarts or the whole picture.", False),  # was: a predicate noun
+        ("A hot CPU is not killing them.", True),  # a participle after the copula: a verb
         ("The CPU is not what the story of these restarts is.", False),  # was
         ("CPU contention slows pods down; it does not kill them.", True),  # rule 281's case
         ("A hot CPU throttles pods, it never restarts them.", True),
@@ -61,6 +64,10 @@ def test_1185_the_symptom_as_what_the_signal_does_not_do(ev, si, after: str, ok:
         ("  is not the whole picture of the restarts.", False),
         ("  isn't the restarts' story", False),
         ("  is not their restarts", False),
+        ("  is not restarts' whole picture", False),
+        ("  isn't restarts", False),
+        ("it is not killing them", True),
+        ("it is not what kills them", True),
         ("it does not kill them", True),
         ("it doesn't restart pods", True),
         ("it cannot get them killed", True),
@@ -123,6 +130,11 @@ def test_1186_other_words_are_kept(said: list[str]) -> None:
     [
         ("so line red fails", "so line # fails"),  # was: kept
         ("after line alphabetic", "after line #"),  # was: kept
+        ('after line "red" were', "after line # were"),  # was: kept
+        ("after the red line were", "after the # line were"),  # was: kept
+        ("so line dark-red fails", "so line dark-red fails"),  # an object name's shape
+        ("the notification-service line", "the notification-service line"),
+        ("so the line was dropped", "so the line was dropped"),
         ("so other lines after line x-ray were", "so other lines after line # were"),  # 1165
         ("lines a and b", "lines # and b"),  # 1074
         ("the message was lost", "the message was lost"),  # a verb goes on
