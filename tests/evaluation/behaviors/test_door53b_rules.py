@@ -116,7 +116,10 @@ def test_1186_tails_naming_lines_by_words_are_one(names: tuple[str, ...]) -> Non
         ["Seen: a b c, so entry notification-service fails", "Seen: d e f, so entry db-x fails"],
         ["Seen: a b c, so red fails", "Seen: d e f, so blue fails"],  # after no line's noun
         ["Seen: a b c, so the line was dropped", "Seen: d e f, so the line is dropped"],
-        ["Seen: a b c, so the message of payments fails", "Seen: d e f, so the message of db fails"],
+        [
+            "Seen: a b c, so the message of payments fails",
+            "Seen: d e f, so the message of db fails",
+        ],
         ["Seen: a b c, so the alphabet fails", "Seen: d e f, so the alphanumeric fails"],
         ["Seen: a b c, so no pods start", "Seen: d e f, so no jobs start"],  # "no" a word
     ],

@@ -25,6 +25,8 @@ _NEGATED = r"(?:\bnot|\bnever|\bcannot|\bnor|n't)\s+(?:\w+\s+){{0,2}}?(?:{stems}
 _DETERMINER = frozenset(
     {"the", "a", "an", "its", "their", "these", "those", "this", "that", "any", "all", "of"}
 )
+#: a possessive mark after the symptom's word ("restarts' picture", "restart's cost")
+_POSSESSIVE = re.compile("['\u2019]")
 #: a copula and its negation right before the symptom's word: a predicate noun unless the word
 #: is a participle ("is not restarts" against "is not killing them")
 _COPULA = re.compile(
@@ -43,13 +45,9 @@ def symptom_denied(rest: str, stems: list[str]) -> bool:
     alt = "|".join(re.escape(s) for s in stems)
     for m in re.finditer(_NEGATED.format(stems=alt), rest, re.IGNORECASE):
         words = m.group().split()
-        if words[-2].lower().rstrip("'\u2019") in _DETERMINER or rest[m.end() : m.end() + 1] in (
-            "'",
-            "\u2019",
-        ):
+        if words[-2].lower().rstrip("'\u2019") in _DETERMINER or _POSSESSIVE.match(rest, m.end()):
             continue  # a noun: "the restarts", "restarts' picture"
-        if len(words) == 2 and not words[-1].lower().endswith("ing"):
-            if _COPULA.search(rest, 0, m.end() - len(words[-1])):
-                continue  # a predicate noun: "is not restarts"
-        return True
+        verb = len(words) > 2 or words[-1].lower().endswith("ing")
+        if verb or not _COPULA.search(rest, 0, m.end() - len(words[-1])):
+            return True  # "is not restarts" is a predicate noun
     return False
