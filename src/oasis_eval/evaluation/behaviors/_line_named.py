@@ -45,9 +45,15 @@ _NAMED_BEFORE = re.compile(
 )
 
 
+#: issue 30: any of the nouns :data:`LINE_NAMED` reads (most tails hold none)
+_ANY_NOUN = re.compile(
+    r"\b(?:(?:line|item|row|message|event|record|step|part|case|block)s?|entr(?:y|ie)s?|number|no)\b"
+)
+
+
 def line_named(tail: str) -> str:
     """Rules 1074, 1165 and 1186: ``tail`` (lower case) with each line's name folded."""
-    if " " not in tail:
+    if " " not in tail or _ANY_NOUN.search(tail) is None:
         return tail
     tail = LINE_NAMED.sub(r"\g<noun>\g<named>\g<numbered> #", tail)
     return _NAMED_BEFORE.sub("the #", tail) if "the " in tail else tail
