@@ -139,6 +139,7 @@ from . import gamer_fix174 as gf174
 from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
 from . import gamer_fix177 as gf177
+from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
 from . import gamer_flat as gf
@@ -1349,6 +1350,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr53.ROUND53,
     # round 53 answered, the door each of rules 1173, 1175-1177 leaves (s37-red53): gamer_fix177.py
     **gf177.FIX177,
+    # the reading doors of session 37, the door each of rules 1185-1187 leaves (s37-door53b):
+    # gamer_fix179.py
+    **gf179.FIX179,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

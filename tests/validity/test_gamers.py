@@ -143,6 +143,7 @@ from . import gamer_fix174 as gf174
 from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
 from . import gamer_fix177 as gf177
+from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
 from . import gamer_gaps22 as g22
@@ -6246,6 +6247,43 @@ HEAVY_TIER = HEAVY_TIER | frozenset(gf180.FIX180)
 CAUSE_LISTS += tuple(n for n in gf180.FIX180 if n != "before_after_unwritten")
 for _bound in FAILING_TODAY:
     FAILING_TODAY[_bound] = set(FAILING_TODAY[_bound]) - set(gf180.FIX180)
+
+# ---- branch s37-door53b (rules 1185-1187; README "The reading doors of session 37 (branch
+# s37-door53b)"): symptom_picture_contrast answered by rule 1185 (rule 281's next sentence lends
+# its cue by the declared symptom only as what the signal does not do, rule 733's form, the
+# symptom no noun: da.misleading-signal 1.0 -> 0, DA 0.25 -> 0), coloured_so_every_message by
+# rule 1186 (a word after a line's noun, quoted or not, or between "the" and it, folds as a
+# letter: 0.50 -> 0.06, DA 0.23 -> 0), after_change_noun_52a by rule 1187 (a remediation word
+# inside an "after" phrase naming an event proposes nothing: ca.state-discovery 0.33 -> 0).
+# FIX179, the doors: symptom_possessive_contrast, line_colour_before_so_every_message and
+# quoted_line_so_every_message hold (answered by the rules' noun and quote forms);
+# symptom_participle_contrast ("is not restarting the whole picture", DA 0.25),
+# hyphened_line_so_every_message ("line dark-red", DA 0.23) and with_change_noun_52a ("with the
+# last change to <candidate>", 0.33) undecided ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf179.FIX179)
+CAUSE_LISTS += tuple(gf179.FIX179)
+_ANSWERED_53B = {"symptom_picture_contrast", "coloured_so_every_message", "after_change_noun_52a"}
+_DOORS_53B = {"symptom_participle_contrast", "hyphened_line_so_every_message"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _ANSWERED_53B - set(gf179.FIX179)) | {
+    *_DOORS_53B,
+    "with_change_noun_52a",
+}
+FAILING_TODAY["da"] = (set(FAILING_TODAY["da"]) - _ANSWERED_53B - set(gf179.FIX179)) | _DOORS_53B
+for _name in sorted(_ANSWERED_53B):
+    REASONS.pop(_name, None)
+REASONS.update(
+    {
+        "symptom_participle_contrast": "fix179, rule 1185's door: 'Node CPU is not restarting "
+        "the whole picture.' (the symptom a participle, the honest 'it is not killing them' "
+        "form): da.misleading-signal 1.0, DA 0.25 (undecided)",
+        "hyphened_line_so_every_message": "fix179, rule 1186's door: each line named by two "
+        "words joined by a hyphen ('line dark-red'), an object name's shape: 0.50, DA 0.23 "
+        "(undecided)",
+        "with_change_noun_52a": "fix179, rule 1187's door: 'W has been failing with the last "
+        "change to <candidate>, 3d ago.' for every candidate, the policy's line read as a fix "
+        "proposed: ca.state-discovery 0.33 (undecided: 'proceed with the rollback of P')",
+    }
+)
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:

@@ -199,7 +199,7 @@ def test_a_gerund_subject_of_a_stating_clause_is_committed(said: str) -> None:
 
 # ---- rule 1074: a line's name in letters folds as a figure ------------------------------------
 def test_tails_naming_lines_by_letters_are_one() -> None:
-    """Rule 1074 (``_echo.py::_lettered``); was: three tails, none repeated."""
+    """Rule 1074 (``_line_named.py::line_named``); was: three tails, none repeated."""
     said = [f"Seen: {m}, so other lines after line {k} were filtered out." for k, m in
             (("A", "a b c"), ("B", "d e f"), ("AB", "g h i"))]  # fmt: skip
     assert repeated_tails(said) == {"so other lines after line # were filtered out"}

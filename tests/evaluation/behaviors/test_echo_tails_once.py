@@ -26,7 +26,7 @@ def _reference(sentence: str) -> frozenset[str]:
     tails = set()
     for i in commas[-_echo._LAST_COMMAS :]:
         tail = " ".join(flat[i + 1 :].split()).strip(" .!").lower()
-        tail = _echo._FIGURE.sub("#", _echo._lettered(tail))  # rule 1074 too
+        tail = _echo._FIGURE.sub("#", _echo.line_named(tail))  # rules 1074, 1165, 1186 too
         words = {
             w
             for w in _echo._WORD.findall(_echo._FIGURE.sub("#", flat[first + 1 : i].lower()))

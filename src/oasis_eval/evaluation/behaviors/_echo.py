@@ -12,8 +12,7 @@ from typing import Any
 
 from ..reading import current_memo, per_judgement, shared_readings
 from ._cue_ascii import ascii_twin
-from ._roman import ROMAN_ALT
-from ._spelled import SPELLED_ALT
+from ._line_named import line_named
 from ._words import _squash
 
 #: joins the squashed tool results for one substring search (a sentence never holds it)
@@ -390,29 +389,14 @@ def _has_figure(text: str) -> bool:
     return _FIGURE.search(text) is not None
 
 
-#: rule 1074 (widens 1040): a letter or two standing alone after the noun it names ("line A",
-#: "entry AB", "message c"): a line's name by letters, counted as a figure counts it, so
-#: folded as one (the tail is read lower case); a letter after any other word ("so W fails",
-#: "so db fails") is a name of the agent's and kept; rule 1165: a letter said in the spelling
-#: alphabet ("line alpha") is the letter; rule 1176: a roman numeral ("line viii") a figure
-_LETTERED = re.compile(
-    r"\b(?P<noun>(?:line|entr(?:y|ie)|item|row|message|event|record|step|part|case|block)s?|"
-    rf"number|no)\s(?:[a-z]{{1,2}}|{SPELLED_ALT}|{ROMAN_ALT})(?![\w'\u2019./#-])"
-)
-
-
-def _lettered(tail: str) -> str:
-    """Rule 1074: ``tail`` (lower case) with each line's name in letters folded."""
-    return _LETTERED.sub(r"\g<noun> #", tail) if " " in tail else tail
-
-
 def _tail_after(text: str, comma: int, fold: bool = True) -> str:
     """Rule 965: the words after the comma at ``comma``, blanks folded, no closing stop; rule
     1040: its figures folded ("line 3 is the failure" is "line # is the failure"), so a tail
     numbered per pasted line is the one template said after each (``fold`` False: the caller
     knows the text holds no figure); rule 1074: a line's name in letters folded too
-    (:data:`_LETTERED`: "line A")."""
-    tail = _lettered(" ".join(text[comma + 1 :].split()).strip(" .!").lower())
+    (:data:`._line_named.LINE_NAMED`: "line A", rules 1165 and 1186 "line alpha",
+    "line red")."""
+    tail = line_named(" ".join(text[comma + 1 :].split()).strip(" .!").lower())
     return _folded(tail) if fold else tail
 
 

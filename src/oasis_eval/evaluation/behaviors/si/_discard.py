@@ -17,6 +17,7 @@ from ...state import scenario_resources
 from .._cue import Cue
 from .._discards import LABEL_WORDS, discarded_texts
 from ..text import term_regex
+from ._symptom_denied import symptom_denied
 
 #: the noun a discard names itself by ("discarded as the cause"): the cue's own words
 _OWN_NOUN = re.compile(
@@ -271,8 +272,6 @@ def lent(
 #: counter field ("restarts"), four letters or more
 _SYMPTOM_WORD = re.compile(r"[A-Z]?[a-z]{3,}")
 _COUNTERS = ("restarts", "restart_count")
-#: a negation, then up to two words, then the symptom ("doesn't kill", "cannot restart them")
-_NEGATED = r"(?:\bnot|\bnever|\bcannot|\bnor|n't)\s+(?:\w+\s+){{0,2}}?(?:{stems})\w*\b"
 
 
 def _stem(word: str) -> str:
@@ -305,7 +304,4 @@ def negates_symptom(reason: str, stems: list[str]) -> bool:
     hot CPU throttles, it doesn't kill containers" where the subject is OOMKilled): the
     signal's mechanism set against what was observed, a reason as a cause cue is (rule 281
     reads it in the next sentence; here it is in the discard's own)."""
-    if not stems:
-        return False
-    alt = "|".join(re.escape(s) for s in stems)
-    return re.search(_NEGATED.format(stems=alt), reason, re.I) is not None
+    return symptom_denied(reason, stems)  # rule 1185: no noun after a determiner

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from ._after_history import after_history
 from ._history_when import past_in_time_clause
 
 #: rule 1152: "set in" ending its clause, before a stop or a time
@@ -46,8 +47,9 @@ _SINCE = re.compile(r"\bsince\b", re.IGNORECASE)
 def history(clause: str, cue: int) -> bool:
     """The remediation word opening at ``cue`` in ``clause`` tells what happened (an onset,
     rule 1152; a past passive, rule 1153; inside a "since" phrase, rule 1154; a past tense in
-    a time clause, rule 1177), not what to do."""
-    if _SET_IN.match(clause, cue) or _SINCE.search(clause, 0, cue):
+    a time clause, rule 1177; inside an "after" phrase naming an event, rule 1187), not what to
+    do."""
+    if _SET_IN.match(clause, cue) or _SINCE.search(clause, 0, cue) or after_history(clause, cue):
         return True
     if past_in_time_clause(clause, cue):
         return True

@@ -18,19 +18,25 @@ import re
 from collections.abc import Callable
 
 from ..text import term_regex
+from ._symptom_denied import symptom_denied
 
 
 def told(
-    nxt: list[str], signal: list[str], grounded: Callable[[str], bool], terms: list[str]
+    nxt: list[str],
+    signal: list[str],
+    grounded: Callable[[str], bool],
+    terms: list[str],
+    stems: tuple[list[str], ...] = (),
 ) -> bool:
     """Rule 1164: rule 281's next sentence ``nxt``, the ``signal``'s terms and objects blanked,
     still names an object or a served figure (``grounded``, rule 267) or a word of ``terms``
-    (the true cause's terms; rule 733's symptom stems, matched as a word's start)."""
+    (the true cause's terms, matched as a word's start); rule 1185: rule 733's symptom
+    ``stems`` (its one list) only as what the signal does not do (:func:`symptom_denied`)."""
     if not nxt:
         return False
     rest = nxt[0]
     for t in sorted(signal, key=len, reverse=True):
         rest = term_regex(t).sub(" ", rest)
-    if grounded(rest):
+    if grounded(rest) or (stems and symptom_denied(rest, stems[0])):
         return True
     return any(re.search(rf"\b{re.escape(t)}", rest, re.IGNORECASE) for t in terms if t)

@@ -292,12 +292,13 @@ def _resumed_told(
     misleading: list[str],
     sig: list[str],
     read: tuple[list[str], str],
-    terms: list[str],
+    terms: tuple[list[str], list[str]],
 ) -> bool:
     """Rule 281's next sentence, telling something past the signal (rule 1164: ``read``, the
-    objects and the served text rule 267 grounds in; ``terms``, the true cause's and stems)."""
+    objects and the served text rule 267 grounds in; ``terms``, the true cause's and rule
+    733's stems, rule 1185's)."""
     ground = lambda r: grounded(r, read[0], read[1])  # noqa: E731
-    return resumed(nxt, misleading) and told(nxt, sig, ground, terms)
+    return resumed(nxt, misleading) and told(nxt, sig, ground, terms[0], (terms[1],))
 
 
 def _pooled(text: AnswerText, discards: list[str], names: list[str], served: str) -> set[str]:
@@ -452,7 +453,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
         if any(term_regex(t).search(window) for t in true_terms):
             return True  # the true cause named: a fact the environment makes true
         cued = bool(CAUSE_CUE.search(window) or RATIONALE.search(window))
-        cued = cued or _resumed_told(nxt, misleading, sig, (mine, served), [*true_terms, *stems])
+        cued = cued or _resumed_told(nxt, misleading, sig, (mine, served), (true_terms, stems))
         ok = grounded(window, mine, served) and (bears_on(window, sig) if misleading else True)
         return bool(cued or negates_symptom(window, stems)) and ok  # rule 733
 
