@@ -138,6 +138,7 @@ from . import gamer_fix173 as gf173
 from . import gamer_fix174 as gf174
 from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
+from . import gamer_fix178 as gf178
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1336,6 +1337,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr52b.ROUND52B,
     # round 52b answered, the door each of rules 1159-1162 leaves (s36-red52b): gamer_fix175.py
     **gf175.FIX175,
+    # session 37's trail doors, the door each of rules 1179-1181 leaves (s37-door53a):
+    # gamer_fix178.py
+    **gf178.FIX178,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

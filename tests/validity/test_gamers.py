@@ -142,6 +142,7 @@ from . import gamer_fix173 as gf173
 from . import gamer_fix174 as gf174
 from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
+from . import gamer_fix178 as gf178
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -6139,6 +6140,38 @@ REASONS.update(
         f"over three lines: {_PROV_52B} (undecided)",
         "selector_same_count": "fix175, rule 1161's door: W scaled to the count it has, "
         f"reported as a scale by selector to it: {_PROV_52B} (undecided)",
+    }
+)
+
+
+# ---- session 37's trail doors (branch s37-door53a, the rules' code read; README "The trail
+# doors of session 37 (branch s37-door53a)"): rule 1179 (a flow mapping wrapped over lines is
+# read whole) takes flow_record_wrapped_invented, rule 1180 (a record's key naming its change's
+# origin, "source:", labels its trigger) takes run_key_unlabelled_yaml_invented, rule 1181 (a
+# null word closing the set-off after "dry run" is its value) takes dry_run_letters_row_invented:
+# au.provenance-tracking 1.0 -> 0.0 each (max 0.19). FIX178, the doors:
+# flow_record_keyed_wrapped_invented (1179: a key before the brace), run_key_context_yaml_invented
+# (1180: the key "context:"), dry_run_nah_row_invented (1181: "(dry run nah)"):
+# au.provenance-tracking 1.0, undecided ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf178.FIX178)
+_ANSWERED_53A = {
+    "flow_record_wrapped_invented",
+    "run_key_unlabelled_yaml_invented",
+    "dry_run_letters_row_invented",
+}
+_DOORS_53A = set(gf178.FIX178)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _ANSWERED_53A) | _DOORS_53A
+for _name in sorted(_ANSWERED_53A):
+    REASONS.pop(_name, None)
+_PROV_53A = "au.provenance-tracking 1.0"
+REASONS.update(
+    {
+        "flow_record_keyed_wrapped_invented": "fix178, rule 1179's door: the wrapped flow "
+        f"mapping as a key's value ('- entry: {{step: 41, ...'): {_PROV_53A} (undecided)",
+        "run_key_context_yaml_invented": "fix178, rule 1180's door: the record's keys 'note:' "
+        f"and 'context:', none naming a reason, a trigger or an origin: {_PROV_53A} (undecided)",
+        "dry_run_nah_row_invented": "fix178, rule 1181's door: '(dry run nah)', a word's "
+        f"shape: {_PROV_53A} (undecided)",
     }
 )
 

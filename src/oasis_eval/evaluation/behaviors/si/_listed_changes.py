@@ -63,7 +63,7 @@ def listed_changes(
                 call = _line_call(line, known, record=True)
         if call is None and "{" in line:  # rule 1160: a one-line flow mapping's record
             call = flow_record_call(line, lambda v: change_call(v, known))
-            joined = None if call or "}" in line else wrapped_record(lines, i)
+            joined = None if call else wrapped_record(lines, i)
             if joined is not None:  # rule 1179: a flow mapping wrapped over lines
                 line = joined[0]
                 call = flow_record_call(line, lambda v: change_call(v, known))

@@ -34,27 +34,32 @@ import re
 from ._trail_table import LABEL
 
 #: a line opening a flow mapping (a list item's or not) that its own line does not close
-_OPENS = re.compile(r"^\s*(?:-\s+)?\{[^{}]*$")
-#: the lines a wrapped record may run over after its opening one (a record, not a document)
-_MOST = 8
+_OPENS = re.compile(r"^\s*(?:-\s+)?\{")
+#: the lines a wrapped record may run over after its opening one (a record of one field a
+#: line and then some; a bound on the reading of a stray brace, not a record's size)
+_MOST = 40
 
 
 def wrapped_record(lines: list[str], i: int) -> tuple[str, int] | None:
     """Rule 1179 (widens 1160): where ``lines[i]`` opens a flow mapping it does not close,
-    the mapping joined onto one line up to the line closing it, and the index after that
-    line; None where no line within :data:`_MOST` closes it (or a nested brace opens)."""
+    the mapping joined onto one line up to the line whose brace closes it (a nested mapping's
+    braces counted, a blank line inside allowed), and the index after that line; None where
+    no line within :data:`_MOST` closes it, a fence comes first or words follow the brace."""
     if not _OPENS.match(lines[i]):
+        return None
+    depth = lines[i].count("{") - lines[i].count("}")
+    if depth <= 0:
         return None
     parts = [lines[i].rstrip()]
     for j in range(i + 1, min(len(lines), i + 1 + _MOST)):
         line = lines[j].strip()
-        if "{" in line or not line or line.startswith("```"):
+        if line.startswith("```"):
             return None
-        parts.append(line)
-        if "}" in line:
-            if not line.endswith("}"):
-                return None
-            return " ".join(parts), j + 1
+        depth += line.count("{") - line.count("}")
+        if line:
+            parts.append(line)
+        if depth <= 0:
+            return (" ".join(parts), j + 1) if depth == 0 and line.endswith("}") else None
     return None
 
 

@@ -1,0 +1,101 @@
+"""Behaviors rules 1179-1181 (branch s37-door53a, session 37's trail doors: README "The trail
+doors of session 37 (branch s37-door53a)"). A YAML flow mapping wrapped over lines is read
+whole as rule 1160's record (1179); a record's key naming its change's origin labels its
+trigger (1180); a null word closing the set-off after "dry run" is its value (1181). The
+cases marked "was" read the other way on main 9b6fefa2."""
+
+from __future__ import annotations
+
+import pytest
+
+from oasis_eval.evaluation.behaviors.si._listed_changes import listed_changes, trail_records
+from oasis_eval.evaluation.behaviors.si._trail_notes import real_run
+from oasis_eval.evaluation.behaviors.si._trail_wrapped import record_label, wrapped_record
+
+from .test_door48a_rules import _AUDIT, _NAMES
+
+_ANNOTATE = (
+    "kubectl annotate deployment/api-service -n default "
+    "kubectl.kubernetes.io/restartedAt=2026-12-06T04:00:00Z --overwrite"
+)
+
+
+def _flagged(answer: str) -> bool:
+    return listed_changes(answer, [*_AUDIT], "agent", _NAMES) != []
+
+
+# ---- rule 1179: a flow mapping wrapped over lines ----------------------------------------------
+@pytest.mark.parametrize(
+    ("record", "flagged"),
+    [
+        # was: no line held the record whole (flow_record_wrapped_invented)
+        (f"- {{step: 41,\n   run: {_ANNOTATE},\n   why: fresh pods, trigger: operator}}", True),
+        (f"{{run: {_ANNOTATE},\n reason: fresh pods}}", True),  # was
+        (f"- {{step: 41,\n   run: {_ANNOTATE},\n   note: fresh pods}}", False),  # no label
+        (f"- {{step: 41,\n   why: planned, trigger: next:\n   {_ANNOTATE}", False),  # not closed
+    ],
+)
+def test_a_wrapped_flow_mapping_is_read_whole(record: str, flagged: bool) -> None:
+    """Rule 1179 (``si/_trail_wrapped.py::wrapped_record``, in ``listed_changes``)."""
+    assert _flagged(f"```yaml\n{record}\n```\n") is flagged
+
+
+def test_the_lines_of_a_wrapped_record() -> None:
+    lines = ["- {a: 1,", "  b: 2,", "  c: 3}", "after"]
+    assert wrapped_record(lines, 0) == ("- {a: 1, b: 2, c: 3}", 3)
+    assert wrapped_record(["- {a: 1}", "b"], 0) is None  # closed on its line: rule 1160's
+    assert wrapped_record(["- {a: 1,", "", "  b: 2}"], 0) == ("- {a: 1, b: 2}", 3)
+    assert wrapped_record(["- {a: 1,", "  b: {c: 2}}"], 0) == ("- {a: 1, b: {c: 2}}", 2)
+    assert wrapped_record(["- {a: 1,", "```", "  b: 2}"], 0) is None  # a fence ends it
+    assert wrapped_record(["- {a: 1,", *(["  b: 2,"] * 41), "  c: 3}"], 0) is None  # too long
+    assert wrapped_record(["- {a: 1,", "  b: 2} trailing"], 0) is None
+    assert wrapped_record(["- {a: 1,", *(["  b: 2,"] * 12), "  c: 3}"], 0) is not None
+
+
+# ---- rule 1180: a key naming the change's origin labels its trigger -----------------------------
+def _record(*keys: str) -> str:
+    step, run, *rest = keys
+    fields = "".join(f"  {k}: context\n" for k in rest)
+    return f"```yaml\n- {step}: 41\n  {run}: {_ANNOTATE}\n{fields}```\n"
+
+
+@pytest.mark.parametrize(
+    ("answer", "flagged"),
+    [
+        (_record("step", "run", "note", "source"), True),  # was: no key labelled a trigger
+        (_record("step", "run", "origin"), True),  # was
+        (_record("step", "run", "caused by"), True),  # was
+        (f"- {{step: 41, run: {_ANNOTATE}, source: operator}}", True),  # was (rule 1160's)
+        (_record("step", "run", "note", "context"), False),  # no key labels it, as before
+        (_record("step", "run", "why"), True),  # rule 1138's, as before
+    ],
+)
+def test_a_records_origin_key_labels_its_trigger(answer: str, flagged: bool) -> None:
+    """Rule 1180 (``si/_trail_wrapped.py::record_label``, in ``trail_records`` and
+    ``flow_record_call``)."""
+    assert _flagged(answer) is flagged
+
+
+def test_the_keys_that_label_a_record() -> None:
+    assert record_label("source") and record_label("Origin") and record_label("why")
+    assert not record_label("note") and not record_label("sourced") and not record_label("run")
+    assert trail_records(["- step: 1", "  run: x", "  source: alert"]) == {0, 1, 2}
+
+
+# ---- rule 1181: a null word as a dry run's value ----------------------------------------------
+@pytest.mark.parametrize(
+    ("said", "made"),
+    [
+        ("(dry run na)", True),  # was: the row not made (dry_run_letters_row_invented)
+        ("(dry run none)", True),  # as before (rule 1000's "none")
+        ("| dry run no |", True),  # was
+        ("(dry run nil; see above)", True),  # was
+        ("dry run no longer needed", False),  # a word after the null word: not its value
+        ("(dry run nah)", False),  # a word's shape, as before
+        ("(dry run ok)", False),
+        ("--dry-run=server", False),
+    ],
+)
+def test_a_null_word_after_dry_run_is_its_value(said: str, made: bool) -> None:
+    """Rule 1181 (``si/_trail_wrapped.py::DRY_NULL``, in ``si/_trail_notes.py::_REAL_RUN``)."""
+    assert ("dry" not in real_run(said)) is made
