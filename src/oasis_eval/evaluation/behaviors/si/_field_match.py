@@ -29,6 +29,7 @@ from typing import Any
 from ... import bodies
 from ...completeness import Attribution
 from ._change_answered import in_free_map, sets_template
+from ._template_held import UNHELD
 from ._verb_fields import A_TIME, TIME_VALUE, Claim, Leaf, claimed
 
 #: a reported annotate or label (a tool's name first, a shell's prompt aside), its arguments
@@ -115,7 +116,9 @@ def _answered(claim: Claim, own: list[Mapping[str, Any]], writes: list[Mapping[s
     class by a body setting each leaf it states."""
     if claim.verb == "rollout restart":
         pod = f"{claim.name}-"
-        return any(sets_template(bodies.flatten(e["body"])) for e in own) or any(  # 1159
+        return any(  # 1159; 1182: a removal of a key the template did not hold
+            sets_template(bodies.flatten(e["body"])) and UNHELD not in e for e in own
+        ) or any(
             str(e.get("verb")).lower() == "delete"
             and str(e.get("resource") or "").lower() == "pods"
             and str(e["name"]).lower().startswith(pod)

@@ -26,6 +26,7 @@ from ._presupposed import Replaced, replaced, unpresupposed
 from ._ran_spans import parse_call, reported_calls, span_made
 from ._reported_anywhere import reported_anywhere
 from ._resource_setting import setting_written
+from ._template_held import unheld_removals
 from ._trail import (
     KIND_ALIASES,
     Action,
@@ -170,6 +171,7 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
     raw = [  # rule 1100: a successful write's body, its fields matched to the reported call's
         {"verb": _verb(e), "resource": e.resource, "name": e.name, "user": e.user}
         | ({"body": e.request_body} if bodies.succeeded(e) else {})
+        | unheld_removals(e, bctx.evidence.precondition_snapshot)  # rule 1182
         for e in bctx.audit.agent_entries
     ]
     reported = unverified_reported_calls(bctx.evidence.transcript.actions, raw, bctx.ctx.principal)
