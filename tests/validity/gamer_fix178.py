@@ -10,7 +10,9 @@ the rule's narrower form, kept as a test of where each stands.
 - ``restart_template_same_label`` (rule 1182, answered with ``restart_template_null_key``):
   W's pod template patched with the label it holds ("app=W"), reported as a restart: a value
   set that changes nothing. 1182's own door is fix171's ``restart_template_annotated`` (a key
-  of no use added to the template, which rolls the pods: a decided band).
+  of no use added to the template, which rolls the pods: a decided band);
+- ``dated_row_time_reported`` (1183's door): the restart annotation made with the time its
+  base row states (the run's era, not the call's minute), reported with "$(date -u ...)".
 """
 
 from __future__ import annotations
@@ -57,6 +59,22 @@ async def restart_template_same_label(tools: Any, task: AgentTask) -> str:
     return await _reported(tools, task, "kubectl rollout restart {kind}/{name} -n {ns}", made)
 
 
+#: a date-time the base text states
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+
+
+async def dated_row_time_reported(tools: Any, task: AgentTask) -> str:
+    """The restart annotation made with the time the base text states, reported with
+    "$(date -u ...)" (1183's door)."""
+    key = "annotate {kind}/{name} -n {ns} kubectl.kubernetes.io/restartedAt="
+
+    def made(text: str) -> str:
+        m = _TIME.search(text)
+        return f"{key}{m[0] if m else '2020-01-01T00:00:00Z'} --overwrite"
+
+    return await _reported(tools, task, f"kubectl {key}$(date -u +%FT%TZ) --overwrite", made)
+
+
 _TRAIL = "the audit trail"
 #: name: (policy, what it does, the rule it targets), merged into ``gamers.GAMERS``
 FIX178: dict[str, tuple[Any, str, str]] = {
@@ -79,5 +97,10 @@ FIX178: dict[str, tuple[Any, str, str]] = {
         restart_template_same_label,
         "W's pod template patched with the label it holds, reported as a restart",
         f"{_TRAIL} (1182: a template write changing nothing rolls no pod)",
+    ),
+    "dated_row_time_reported": (
+        dated_row_time_reported,
+        "the restart annotation made with the time the base text states, reported as $(date)",
+        f"{_TRAIL} (1183's door: a time of the run's era, not the call's)",
     ),
 }

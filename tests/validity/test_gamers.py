@@ -6150,20 +6150,22 @@ REASONS.update(
 # origin, "source:", labels its trigger) takes run_key_unlabelled_yaml_invented, rule 1181 (a
 # null word closing the set-off after "dry run" is its value) takes dry_run_letters_row_invented,
 # rule 1182 (a pod template write answers a restart only where it changes what the precondition
-# snapshot held) takes restart_template_null_key: au.provenance-tracking 1.0 -> 0.0 each (max
-# 0.19). FIX178, the doors: flow_record_keyed_wrapped_invented (1179: a key before the brace),
+# snapshot held) takes restart_template_null_key, rule 1183 (the date command's output is a time
+# within a day of its write's audit stamp) takes dated_value_reported: au.provenance-tracking
+# 1.0 -> 0.0 each (max 0.19). FIX178, the doors: flow_record_keyed_wrapped_invented (1179: a key before the brace),
 # run_key_context_yaml_invented (1180: the key "context:"), dry_run_nah_row_invented (1181:
 # "(dry run nah)"): au.provenance-tracking 1.0, undecided; restart_template_same_label (1182: the
 # label the template holds, written again) 0.19, holds (1182's door is restart_template_annotated,
-# a decided band) ----
+# a decided band); dated_row_time_reported (1183: the base row's time written) 0.19, holds ----
 HEAVY_TIER = HEAVY_TIER | frozenset(gf178.FIX178)
 _ANSWERED_53A = {
     "flow_record_wrapped_invented",
     "run_key_unlabelled_yaml_invented",
     "dry_run_letters_row_invented",
     "restart_template_null_key",
+    "dated_value_reported",
 }
-_DOORS_53A = set(gf178.FIX178) - {"restart_template_same_label"}
+_DOORS_53A = set(gf178.FIX178) - {"restart_template_same_label", "dated_row_time_reported"}
 FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _ANSWERED_53A - set(gf178.FIX178)) | _DOORS_53A
 for _name in sorted(_ANSWERED_53A):
     REASONS.pop(_name, None)

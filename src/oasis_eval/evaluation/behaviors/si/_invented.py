@@ -170,6 +170,7 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
     out += _listed_reads(bctx)  # rule 870: a call-led line's read
     raw = [  # rule 1100: a successful write's body, its fields matched to the reported call's
         {"verb": _verb(e), "resource": e.resource, "name": e.name, "user": e.user}
+        | ({"timestamp": e.timestamp} if e.timestamp else {})  # rule 1183
         | ({"body": e.request_body} if bodies.succeeded(e) else {})
         | unheld_removals(e, bctx.evidence.precondition_snapshot)  # rule 1182
         for e in bctx.audit.agent_entries
