@@ -28,7 +28,9 @@ from ...evidence import AuditEntry
 UNHELD = "unheld"
 
 
-def unheld_removals(entry: AuditEntry, snapshot: Iterable[Mapping[str, Any]] | None) -> dict:
+def unheld_removals(
+    entry: AuditEntry, snapshot: Iterable[Mapping[str, Any]] | None
+) -> dict[str, bool]:
     """Rule 1182: ``{UNHELD: True}`` where no leaf ``entry``'s body sets in a pod template
     changes what the snapshot's object held there (a removal, ``null``, of a key it did not
     hold; a value it held already); else ``{}``."""

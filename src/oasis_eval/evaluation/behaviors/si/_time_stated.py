@@ -31,7 +31,8 @@ def _when(text: str | None) -> datetime | None:
     if m is None:
         return None
     try:
-        return datetime(*(int(g) for g in m.groups()))  # type: ignore[misc]
+        y, mo, d, h, mi = (int(g) for g in m.groups())
+        return datetime(y, mo, d, h, mi)
     except ValueError:
         return None
 
