@@ -53,7 +53,7 @@ _POINTER = re.compile(
 _NOTE_LINE = re.compile(
     rf"^[ \t]*[*_]*(?:(?P<w>{_WORD})(?:[ \t]*#?(?P<l>{_LABEL}))?[*_]*[ \t]*(?:[:.)]|[-\u2013\u2014](?=\s))"
     r"|\(?(?P<a>(?-i:[A-Z])|\d{1,2})[*_]*[ \t]*[:)])[*_]*[ \t]*(?P<note>\S.*)$",
-    re.I,
+    re.I | re.M,
 )
 
 
