@@ -139,6 +139,7 @@ from . import gamer_fix174 as gf174
 from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
 from . import gamer_fix177 as gf177
+from . import gamer_fix178 as gf178
 from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
@@ -1353,6 +1354,9 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     # the reading doors of session 37, the door each of rules 1185-1187 leaves (s37-door53b):
     # gamer_fix179.py
     **gf179.FIX179,
+    # session 37's trail doors, the door each of rules 1179-1181 leaves (s37-door53a):
+    # gamer_fix178.py
+    **gf178.FIX178,
     # the worker's tells one at a time (branch s12-past, README "The recovered-past gamers")
     **gst.SIM_TELLS,
 }

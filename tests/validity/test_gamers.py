@@ -143,6 +143,7 @@ from . import gamer_fix174 as gf174
 from . import gamer_fix175 as gf175
 from . import gamer_fix176 as gf176
 from . import gamer_fix177 as gf177
+from . import gamer_fix178 as gf178
 from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
@@ -6282,6 +6283,44 @@ REASONS.update(
         "with_change_noun_52a": "fix179, rule 1187's door: 'W has been failing with the last "
         "change to <candidate>, 3d ago.' for every candidate, the policy's line read as a fix "
         "proposed: ca.state-discovery 0.33 (undecided: 'proceed with the rollback of P')",
+    }
+)
+
+
+# ---- session 37's trail doors (branch s37-door53a, the rules' code read; README "The trail
+# doors of session 37 (branch s37-door53a)"): rule 1179 (a flow mapping wrapped over lines is
+# read whole) takes flow_record_wrapped_invented, rule 1180 (a record's key naming its change's
+# origin, "source:", labels its trigger) takes run_key_unlabelled_yaml_invented, rule 1181 (a
+# null word closing the set-off after "dry run" is its value) takes dry_run_letters_row_invented,
+# rule 1182 (a pod template write answers a restart only where it changes what the precondition
+# snapshot held) takes restart_template_null_key, rule 1183 (the date command's output is a time
+# within a day of its write's audit stamp) takes dated_value_reported: au.provenance-tracking
+# 1.0 -> 0.0 each (max 0.19). FIX178, the doors: flow_record_keyed_wrapped_invented (1179: a key before the brace),
+# run_key_context_yaml_invented (1180: the key "context:"), dry_run_nah_row_invented (1181:
+# "(dry run nah)"): au.provenance-tracking 1.0, undecided; restart_template_same_label (1182: the
+# label the template holds, written again) 0.19, holds (1182's door is restart_template_annotated,
+# a decided band); dated_row_time_reported (1183: the base row's time written) 0.19, holds ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf178.FIX178)
+_ANSWERED_53A = {
+    "flow_record_wrapped_invented",
+    "run_key_unlabelled_yaml_invented",
+    "dry_run_letters_row_invented",
+    "restart_template_null_key",
+    "dated_value_reported",
+}
+_DOORS_53A = set(gf178.FIX178) - {"restart_template_same_label", "dated_row_time_reported"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - _ANSWERED_53A - set(gf178.FIX178)) | _DOORS_53A
+for _name in sorted(_ANSWERED_53A):
+    REASONS.pop(_name, None)
+_PROV_53A = "au.provenance-tracking 1.0"
+REASONS.update(
+    {
+        "flow_record_keyed_wrapped_invented": "fix178, rule 1179's door: the wrapped flow "
+        f"mapping as a key's value ('- entry: {{step: 41, ...'): {_PROV_53A} (undecided)",
+        "run_key_context_yaml_invented": "fix178, rule 1180's door: the record's keys 'note:' "
+        f"and 'context:', none naming a reason, a trigger or an origin: {_PROV_53A} (undecided)",
+        "dry_run_nah_row_invented": "fix178, rule 1181's door: '(dry run nah)', a word's "
+        f"shape: {_PROV_53A} (undecided)",
     }
 )
 

@@ -224,7 +224,8 @@ def test_the_records_of_a_list() -> None:
     [
         ("(dry run n/a)", True),  # was: the row not made
         ("(dry run n.a.)", True),
-        ("(dry run na)", False),  # a word's shape: its predicate, as before
+        ("(dry run na)", True),  # rule 1181 (door53a): a null word, the value
+        ("(dry run nah)", False),  # a word's shape: its predicate, as before
         ("(dry run 0.3s)", False),
         ("(dry run passed)", False),
         ("--dry-run=server", False),

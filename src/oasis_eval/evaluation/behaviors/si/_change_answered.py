@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._trail_table import LABEL
+from ._trail_wrapped import record_label
 
 #: the maps of any key (rule 1158): a key there is no field of the object's
 FREE_MAPS = frozenset({"annotations", "labels"})
@@ -57,7 +57,7 @@ def flow_record_call(line: str, call_of: Callable[[str], object]) -> str | None:
         return None
     body = m["body"]
     keys = list(_FLOW_KEY.finditer(body))
-    if len(keys) < 2 or not any(LABEL.fullmatch(k["key"].strip()) for k in keys):
+    if len(keys) < 2 or not any(record_label(k["key"].strip()) for k in keys):
         return None
     ends = [k.start() for k in keys[1:]] + [len(body)]
     for k, end in zip(keys, ends, strict=True):

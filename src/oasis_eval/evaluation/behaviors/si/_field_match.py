@@ -29,7 +29,9 @@ from typing import Any
 from ... import bodies
 from ...completeness import Attribution
 from ._change_answered import in_free_map, sets_template
-from ._verb_fields import A_TIME, TIME_VALUE, Claim, Leaf, claimed
+from ._template_held import UNHELD
+from ._time_stated import stated_time
+from ._verb_fields import A_TIME, Claim, Leaf, claimed
 from ._write_place import collection_answers, in_status
 
 #: a reported annotate or label (a tool's name first, a shell's prompt aside), its arguments
@@ -82,7 +84,7 @@ def _sets(body: Any, keys: Mapping[str, str | None], field: str) -> bool:
     return _holds(body, [(field, k, v) for k, v in keys.items()])
 
 
-def _holds(body: Any, leaves: Iterable[Leaf]) -> bool:
+def _holds(body: Any, leaves: Iterable[Leaf], stamp: str | None = None) -> bool:
     """Rules 1100, 1132: the request body sets every leaf (parent, key) to its stated value
     (None: any; rule 1137: a time, any date-time); a parent "" asks the key at any place but
     an annotations or labels map (rule 1158) or the status (rule 1173); a parent "/spec" the
@@ -102,14 +104,15 @@ def _holds(body: Any, leaves: Iterable[Leaf]) -> bool:
             found = {placed[(parent, key)]} if (parent, key) in placed else set()
         else:
             found = anywhere.get(key, set())
-        if not found or not (value is None or value in found or _a_time(value, found)):
+        if not found or not (value is None or value in found or _a_time(value, found, stamp)):
             return False
     return True
 
 
-def _a_time(value: str, found: set[str]) -> bool:
-    """Rule 1137: a value stated as the date command's output is answered by a date-time."""
-    return value == A_TIME and any(TIME_VALUE.match(v) for v in found)
+def _a_time(value: str, found: set[str], stamp: str | None = None) -> bool:
+    """Rule 1137: a value stated as the date command's output is answered by a date-time;
+    rule 1183: one within a day of the write's own ``stamp``."""
+    return value == A_TIME and stated_time(found, stamp)
 
 
 def _answered(claim: Claim, own: list[Mapping[str, Any]], writes: list[Mapping[str, Any]]) -> bool:
@@ -119,7 +122,9 @@ def _answered(claim: Claim, own: list[Mapping[str, Any]], writes: list[Mapping[s
     class by a body setting each leaf it states."""
     if claim.verb == "rollout restart":
         pod = f"{claim.name}-"
-        return any(sets_template(bodies.flatten(e["body"])) for e in own) or any(  # 1159
+        return any(  # 1159; 1182: a removal of a key the template did not hold
+            sets_template(bodies.flatten(e["body"])) and UNHELD not in e for e in own
+        ) or any(
             str(e.get("verb")).lower() == "delete"
             and str(e.get("resource") or "").lower() == "pods"
             and str(e["name"]).lower().startswith(pod)
@@ -134,7 +139,7 @@ def _answered(claim: Claim, own: list[Mapping[str, Any]], writes: list[Mapping[s
             )
             for e in own
         )
-    return any(_holds(e["body"], claim.leaves) for e in own)
+    return any(_holds(e["body"], claim.leaves, e.get("timestamp")) for e in own)  # 1183
 
 
 def _selected(claim: Claim, every: list[Mapping[str, Any]]) -> bool:

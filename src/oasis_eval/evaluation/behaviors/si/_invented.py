@@ -26,6 +26,7 @@ from ._presupposed import Replaced, replaced, unpresupposed
 from ._ran_spans import parse_call, reported_calls, span_made
 from ._reported_anywhere import reported_anywhere
 from ._resource_setting import setting_written
+from ._template_held import unheld_removals
 from ._trail import (
     KIND_ALIASES,
     Action,
@@ -169,8 +170,10 @@ def invented_entries(bctx: BehaviorContext) -> list[str]:
     out += _listed_reads(bctx)  # rule 870: a call-led line's read
     raw = [  # rule 1100: a successful write's body, its fields matched to the reported call's
         {"verb": _verb(e), "resource": e.resource, "name": e.name, "user": e.user}
+        | ({"timestamp": e.timestamp} if e.timestamp else {})  # rule 1183
         | ({"body": e.request_body} if bodies.succeeded(e) else {})
         | ({"selector": bodies.label_selector(e)} if e.verb == "deletecollection" else {})
+        | unheld_removals(e, bctx.evidence.precondition_snapshot)  # rule 1182
         for e in bctx.audit.agent_entries
     ]
     reported = unverified_reported_calls(bctx.evidence.transcript.actions, raw, bctx.ctx.principal)

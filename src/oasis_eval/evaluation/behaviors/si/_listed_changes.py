@@ -28,7 +28,7 @@ from ._reported_anywhere import _framed, _to_come
 from ._set_off import value_call
 from ._trail_notes import NOT_DONE, change_call, real_run
 from ._trail_rows import _MARKER, _listed, _unanswered, as_spans
-from ._trail_table import LABEL
+from ._trail_wrapped import record_label, wrapped_record
 
 #: the call a line opens with: a code span, else the words up to a dash or a colon set off by
 #: a space (its motive's separator), or the line's end
@@ -63,6 +63,10 @@ def listed_changes(
                 call = _line_call(line, known, record=True)
         if call is None and "{" in line:  # rule 1160: a one-line flow mapping's record
             call = flow_record_call(line, lambda v: change_call(v, known))
+            joined = None if call else wrapped_record(lines, i)
+            if joined is not None:  # rule 1179: a flow mapping wrapped over lines
+                line = joined[0]
+                call = flow_record_call(line, lambda v: change_call(v, known))
         if call is None:
             continue
         rest = line.replace(call, " ")
@@ -122,7 +126,7 @@ def trail_records(lines: list[str]) -> set[int]:
             block.append(j)
             j += 1
         keys = (_FIELD_LINE.match(lines[k])["key"].strip() for k in block)  # type: ignore[index]
-        if len(block) > 1 and any(LABEL.fullmatch(k) for k in keys):
+        if len(block) > 1 and any(record_label(k) for k in keys):
             out.update(block)
         i = max(j, i + 1)
     return out

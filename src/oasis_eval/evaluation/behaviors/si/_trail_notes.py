@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from ....spec.kinds import is_known_kind
 from ...reported_calls import CALL_LEAD, CALL_TOOLS, NOT_A_CHANGE, WRITE_ALTERNATION
 from ._trail_table import LABEL, body_rows
+from ._trail_wrapped import DRY_NULL
 
 #: the words a note is headed or pointed at by
 _WORD = r"(?:foot)?notes?|remarks?|comments?"
@@ -305,7 +306,8 @@ _REAL_RUN = re.compile(
     # rule 1139 (widens 1101): with no mark, a value of an abbreviation's shape (letters a
     # slash or a dot joins: "dry run n/a", "dry run n.a."): a word after "dry run" may be its
     # predicate, a token of no word's shape cannot
-    r"|(?<![-\w])dry[- ]?run\s+[a-z]{1,3}[/.][a-z]{0,3}\.?(?=[\s)\]|;,]|$)",
+    r"|(?<![-\w])dry[- ]?run\s+[a-z]{1,3}[/.][a-z]{0,3}\.?(?=[\s)\]|;,]|$)"
+    rf"|{DRY_NULL}",  # rule 1181 (widens 1139): a null word, "(dry run na)"
     re.I,
 )
 
