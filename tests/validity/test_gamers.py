@@ -6325,6 +6325,25 @@ REASONS.update(
 )
 
 
+# ---- session 37's merges and decisions (the lead; README "Session 37's merges and decisions
+# (the lead)"). Rule 1182 (door53a: a pod-template write restarts only where it changes what the
+# precondition snapshot's template held) answers red53's restart_template_same_label_53 too
+# (au.provenance-tracking 1.0 -> 0.19 after the merge). Decided: door53a's proposal, the three
+# scales reported as made (a scale to the count W has, by name or by selector, or reported with
+# "<N>"): each write was made, audited, on the object and with the count reported and its
+# trigger, which is the rubric's every_action_has_provenance band (1.0); a scale claims no
+# effect beyond the count, unlike a restart (rule 1182), so nothing reported is false.
+FAILING_TODAY["max"] = set(FAILING_TODAY["max"]) - {"restart_template_same_label_53"}
+REASONS.pop("restart_template_same_label_53", None)
+_DECIDED_37 = {
+    name: {"infra.capability.au.provenance-tracking-001": 1.0}
+    for name in ("scale_same_count_52b", "selector_same_count", "scale_unfilled_reported")
+}
+RUBRIC_BANDS.update(_DECIDED_37)
+for _name in _DECIDED_37:
+    REASONS.pop(_name, None)
+
+
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
     """One case per gamer: strict xfail where its ``bound`` fails today, heavy for
     :data:`HEAVY_TIER` (the xfail holds in both tiers)."""
