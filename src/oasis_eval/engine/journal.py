@@ -141,9 +141,8 @@ class RunJournal:
         self._end = 0
         #: files a crash left behind (a run state's temporary file): removed when the run carries on
         self._leftover: list[str] = []
-        #: scenario id -> (the evidence, its stored bytes, their digest entry or None) of every
-        #: scenario the log holds: the finished run writes the same bytes again
-        #: (rundir.write_run), not recomputed, and its manifest lists the same digest
+        #: scenario id -> (evidence, its stored bytes, their digest or None) the log holds: the
+        #: finished run writes these bytes (rundir.write_run), its manifest lists the digest
         self.stored: dict[str, StoredEvidence] = {}
         self._clock = time.monotonic()
         #: the directory's lock, held while this process runs the run (released at exit)
@@ -201,9 +200,7 @@ class RunJournal:
             entry = evidence_entry(data)  # the record's digest, and the manifest's (issue 30)
             self.stored[item.scenario_id] = (item.evidence, data, entry)
         result = item.model_dump_json(exclude={"evidence"}).encode("utf-8")
-        record, chain = encode_record(
-            item.scenario_id, result, data, self._chain, self.key, evidence_entry=entry
-        )
+        record, chain = encode_record(item.scenario_id, result, data, self._chain, self.key, entry)
         if self._log is None:
             raise RuntimeError("the journal's log is not open (not begun, or an append failed)")
         try:
