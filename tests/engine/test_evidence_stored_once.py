@@ -37,7 +37,7 @@ def test_stored_bytes_are_used_for_the_same_evidence_only(tmp_path: Path) -> Non
     record, _, evidence = load_run(tmp_path / "run")
     first, second = sorted(evidence)[:2]
     other = evidence[first].model_copy(update={"fault": "changed after it was stored"})
-    stored = {first: (evidence[first], b"journal bytes"), second: (other, b"stale")}
+    stored = {first: (evidence[first], b"journal bytes", None), second: (other, b"stale", None)}
     rundir.write_run(tmp_path / "out", RunRecord.model_validate(record), evidence, {}, None, stored)
     out = tmp_path / "out" / EVIDENCE
     assert (out / evidence_name(first)).read_bytes() == b"journal bytes"
@@ -52,9 +52,9 @@ def test_a_run_writes_its_manifest_once(tmp_path: Path, monkeypatch: pytest.Monk
     written: list[Path] = []
     real = compose.write_manifest
 
-    def counted(run_dir: Path, key: object) -> object:
+    def counted(run_dir: Path, key: object, known: object = None) -> object:
         written.append(run_dir)
-        return real(run_dir, key)  # type: ignore[arg-type]
+        return real(run_dir, key, known)  # type: ignore[arg-type]
 
     monkeypatch.setattr(compose, "write_manifest", counted)
     monkeypatch.setattr(rundir, "write_manifest", counted)

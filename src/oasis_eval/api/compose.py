@@ -366,7 +366,7 @@ def write_run_dir(
     # written apart, moved in whole: nothing planted during the run is in it
     staging = staging_for(run_dir)
     with one_sync(staging):  # every file on disk before the rename publishes them (issue 30)
-        write_run(
+        digests = write_run(
             staging,
             record,
             outcome.evidence,
@@ -376,7 +376,7 @@ def write_run_dir(
         )
         write_adversarial(staging, outcome.adversarial)
         write_reports(record, staging)
-        write_manifest(staging, target.run_key)
+        write_manifest(staging, target.run_key, digests)  # the journal's evidence digests
     where, warning = publish(staging, run_dir, record.run_id, found)
     if journal is not None:
         journal.release()

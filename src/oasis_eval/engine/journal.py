@@ -49,6 +49,7 @@ from .journal_log import (
     append_record,
     check_journal,
     encode_record,
+    evidence_entry,
     interrupted_message,
     interruption,
     journal_state,
@@ -57,7 +58,7 @@ from .journal_log import (
 )
 from .manifest import RunKey
 from .replay import Rejudge, kept_problems
-from .rundir import RECORD, STATE, evidence_bytes, recorded_run_id
+from .rundir import RECORD, STATE, StoredEvidence, evidence_bytes, recorded_run_id
 
 __all__ = [
     "Finished",
@@ -140,9 +141,9 @@ class RunJournal:
         self._end = 0
         #: files a crash left behind (a run state's temporary file): removed when the run carries on
         self._leftover: list[str] = []
-        #: scenario id -> (the evidence, its stored bytes) of every scenario the log holds:
-        #: the finished run writes the same bytes again (rundir.write_run), not recomputed
-        self.stored: dict[str, tuple[ScenarioEvidence, bytes]] = {}
+        #: scenario id -> (evidence, its stored bytes, their digest or None) the log holds: the
+        #: finished run writes these bytes (rundir.write_run), its manifest lists the digest
+        self.stored: dict[str, StoredEvidence] = {}
         self._clock = time.monotonic()
         #: the directory's lock, held while this process runs the run (released at exit)
         self._lock: int | None = None
@@ -193,12 +194,13 @@ class RunJournal:
     def finished(self, item: Finished) -> None:
         """A scenario finished: its result and evidence, one record appended to the log and
         flushed, the one sync of a scenario (issue 30); no file is created."""
-        data = None
+        data = entry = None
         if item.evidence is not None:
             data = evidence_bytes(item.evidence)
-            self.stored[item.scenario_id] = (item.evidence, data)
+            entry = evidence_entry(data)  # the record's digest, and the manifest's (issue 30)
+            self.stored[item.scenario_id] = (item.evidence, data, entry)
         result = item.model_dump_json(exclude={"evidence"}).encode("utf-8")
-        record, chain = encode_record(item.scenario_id, result, data, self._chain, self.key)
+        record, chain = encode_record(item.scenario_id, result, data, self._chain, self.key, entry)
         if self._log is None:
             raise RuntimeError("the journal's log is not open (not begun, or an append failed)")
         try:
@@ -378,7 +380,7 @@ def _resumed(
     for record in check.records:  # the finished run stores these very bytes
         item = journal.prior[record.scenario_id]
         if item.evidence is not None and record.evidence is not None:
-            journal.stored[record.scenario_id] = (item.evidence, record.evidence)
+            journal.stored[record.scenario_id] = (item.evidence, record.evidence, None)
     return journal
 
 

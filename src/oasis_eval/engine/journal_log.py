@@ -44,6 +44,7 @@ __all__ = [
     "check_journal",
     "count_records",
     "encode_record",
+    "evidence_entry",
     "interrupted_message",
     "interruption",
     "journal_state",
@@ -99,6 +100,12 @@ def _entry(data: bytes | None) -> dict[str, Any] | None:
     return {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
 
 
+def evidence_entry(data: bytes) -> dict[str, Any]:
+    """A record's entry of ``data``: its SHA-256 and size, the very form of a manifest's file
+    entry (engine/manifest.py ``file_entry``), so one digest serves both."""
+    return {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+
+
 def seed(run_id: str, started: str) -> str:
     """The chain before the first record: the run's own, so no other run's log fits it."""
     return hashlib.sha256(_canonical([_SEED, run_id, started])).hexdigest()
@@ -116,10 +123,19 @@ def _signature(payload: bytes, key: RunKey | None) -> dict[str, Any]:
 
 
 def encode_record(
-    scenario_id: str, result: bytes, evidence: bytes | None, previous: str, key: RunKey | None
+    scenario_id: str,
+    result: bytes,
+    evidence: bytes | None,
+    previous: str,
+    key: RunKey | None,
+    evidence_entry: dict[str, Any] | None = None,
 ) -> tuple[bytes, str]:
-    """The bytes of one record after the chain ``previous``; the record's chain."""
-    body = {"evidence": _entry(evidence), "result": _entry(result), "scenario_id": scenario_id}
+    """The bytes of one record after the chain ``previous``; the record's chain.
+    ``evidence_entry``: :func:`evidence_entry` of these very ``evidence`` bytes, when the
+    caller computed it to keep (issue 30: the manifest reuses it, each byte hashed once)."""
+    if evidence_entry is None:
+        evidence_entry = _entry(evidence)
+    body = {"evidence": evidence_entry, "result": _entry(result), "scenario_id": scenario_id}
     chain = _chain(previous, body)
     header = {**body, "chain": chain, "signature": _signature(chain.encode("ascii"), key)}
     return b"".join((MAGIC, _canonical(header), b"\n", result, evidence or b"", b"\n")), chain

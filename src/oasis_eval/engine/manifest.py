@@ -208,13 +208,23 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def scan(run_dir: Path) -> tuple[dict[str, dict[str, Any]], list[str]]:
+def scan(
+    run_dir: Path, known: Mapping[str, Mapping[str, Any]] | None = None
+) -> tuple[dict[str, dict[str, Any]], list[str]]:
     """Every regular file under ``run_dir`` but the manifest: relative POSIX path -> digest and
-    size; and the other entries (symbolic links, devices) that a run directory never holds."""
+    size; and the other entries (symbolic links, devices) that a run directory never holds.
+    ``known``: path -> :func:`file_entry` of the very bytes this process just wrote there
+    (the journal hashed a scenario's stored evidence already: issue 30, each byte hashed
+    once); used only while the file's size is the entry's, else the file is hashed."""
     files, odd = _entries(run_dir)
-    return {
-        rel: {"sha256": _sha256(path), "size": path.stat().st_size} for rel, path in files.items()
-    }, odd
+    return {rel: _entry_of(path, (known or {}).get(rel)) for rel, path in files.items()}, odd
+
+
+def _entry_of(path: Path, known: Mapping[str, Any] | None) -> dict[str, Any]:
+    size = path.stat().st_size
+    if known is not None and known.get("size") == size:
+        return {"sha256": known["sha256"], "size": size}
+    return {"sha256": _sha256(path), "size": size}
 
 
 def _entries(run_dir: Path) -> tuple[dict[str, Path], list[str]]:
@@ -254,9 +264,12 @@ def file_entry(data: bytes) -> dict[str, Any]:
     return {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
 
 
-def write_manifest(run_dir: Path, key: RunKey | None) -> dict[str, Any]:
-    """(Re)write ``run_dir/manifest.json`` over the directory as it is now. Call it last."""
-    files, odd = scan(run_dir)
+def write_manifest(
+    run_dir: Path, key: RunKey | None, known: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
+    """(Re)write ``run_dir/manifest.json`` over the directory as it is now. Call it last.
+    ``known``: the digests of files this process wrote, as :func:`scan` takes them."""
+    files, odd = scan(run_dir, known)
     if odd:
         raise UnusableInput(
             f"the run directory holds entries that are not regular files: {', '.join(odd)}",

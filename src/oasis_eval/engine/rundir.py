@@ -62,6 +62,10 @@ STATE, RESULTS = "run-state.json", "results"
 #: how evidence files are named: written compressed; older runs hold them uncompressed
 EVIDENCE_SUFFIX, PLAIN_SUFFIX = ".json.gz", ".json"
 
+#: a scenario's evidence as the journal keeps it: the evidence, :func:`evidence_bytes` of it
+#: and the digest entry of those bytes its record holds (None when not at hand: a resume)
+StoredEvidence = tuple[ScenarioEvidence, bytes, dict[str, Any] | None]
+
 
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "_", name)
@@ -129,16 +133,18 @@ def write_run(
     evidence: dict[str, ScenarioEvidence],
     profile_json: dict[str, Any],
     run_key: RunKey | None = None,
-    stored: Mapping[str, tuple[ScenarioEvidence, bytes]] | None = None,
+    stored: Mapping[str, StoredEvidence] | None = None,
     manifest: bool = True,
-) -> None:
+) -> dict[str, dict[str, Any]]:
     """Write the run record, verdict and evidence, then the manifest over them (signed with
     ``run_key``, or the key configured in the environment). Whoever adds files to the run
     directory afterwards (reports, probe files) writes the manifest again, last; such a caller
     passes ``manifest=False`` and writes it once (issue 30: each write reads and hashes every
     file of the run).
-    ``stored``: scenario id -> (evidence, :func:`evidence_bytes` of it) already computed (the
-    journal's, engine/journal.py); used for that very evidence object only (issue 30)."""
+    ``stored``: scenario id -> (evidence, :func:`evidence_bytes` of it, their digest entry)
+    already computed (the journal's, engine/journal.py); used for that very evidence object
+    only (issue 30). Returns path -> digest entry of the evidence files whose digest the
+    journal computed, for the manifest (``write_manifest``'s ``known``: each byte hashed once)."""
     problems = validate_verdict_data(verdict_data(record.verdict))
     if problems:  # our own bug: never write a verdict that breaks the spec 05 §1 structure
         raise RuntimeError("the verdict does not conform to spec 05 §1: " + "; ".join(problems))
@@ -151,13 +157,22 @@ def write_run(
     )
     ev_dir = run_dir / EVIDENCE
     ev_dir.mkdir(exist_ok=True)
+    digests: dict[str, dict[str, Any]] = {}
     for scenario_id in sorted(evidence):
         item = evidence[scenario_id]
+        name = evidence_name(scenario_id)
         known = (stored or {}).get(scenario_id)
-        data = known[1] if known is not None and known[0] is item else evidence_bytes(item)
-        write_atomic(ev_dir / evidence_name(scenario_id), data)
+        if known is not None and known[0] is item:
+            data = known[1]
+            if known[2] is not None:
+                digests[f"{EVIDENCE}/{name}"] = known[2]
+        else:
+            data = evidence_bytes(item)
+        write_atomic(ev_dir / name, data)
     if manifest:
-        write_manifest(run_dir, run_key if run_key is not None else load_run_key(signing=True))
+        key = run_key if run_key is not None else load_run_key(signing=True)
+        write_manifest(run_dir, key, digests)
+    return digests
 
 
 def recorded_run_id(run_dir: Path | None) -> str | None:
