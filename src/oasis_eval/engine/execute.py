@@ -49,6 +49,7 @@ from .containment import GuardedProvider, ask_agent, guard_provider
 from .credential_secrets import register_credentials
 from .provisioned_values import register_provisioned
 from .redaction import Redactor, resolve_value_ref, secret_literals
+from .redaction_json import json_clean
 from .stimuli import StimulusPlan, plan
 
 #: built-in Kubernetes kinds: a snapshot of the environment reports at least one declared object of them
@@ -354,15 +355,21 @@ def _observation(
             f"{response.observation_type} observation is 'available' but carries no data "
             "(05 §1.1): missing evidence is a PROVIDER_FAILURE"
         )
-    return Observation(
+    text = response._data_json  # the provider's own text of it (the capture's parts form)
+    clean = text is not None and json_clean(redactor, text[0])
+    observation = Observation(
         observation_type=str(
             getattr(response.observation_type, "value", response.observation_type)
         ),
         parameters=parameters,
         timestamp=response.timestamp,
-        data=redactor.state(response.data, authored),
+        # no form in the text: nothing to redact, and evidence stores that text (issue 30)
+        data=response.data if clean else redactor.state(response.data, authored),
         evidence_source=response.evidence_source,
     )
+    if clean:
+        observation._data_json = text
+    return observation
 
 
 def _check_audit(response: ObservationResponse) -> None:
