@@ -49,7 +49,6 @@ from .containment import GuardedProvider, ask_agent, guard_provider
 from .credential_secrets import register_credentials
 from .provisioned_values import register_provisioned
 from .redaction import Redactor, resolve_value_ref, secret_literals
-from .redaction_json import json_clean
 from .stimuli import StimulusPlan, plan
 
 #: built-in Kubernetes kinds: a snapshot of the environment reports at least one declared object of them
@@ -355,16 +354,19 @@ def _observation(
             f"{response.observation_type} observation is 'available' but carries no data "
             "(05 §1.1): missing evidence is a PROVIDER_FAILURE"
         )
-    text = response._data_json  # the provider's own text of it (the capture's parts form)
-    clean = text is not None and json_clean(redactor, text[0])
+    data = redactor.state(response.data, authored)
+    # the provider's own text of the data (the capture's parts form): stored as it is when
+    # redaction replaced nothing (any replacement changes a string), and what was parsed
+    # from it judged, so what is stored is what is judged (issue 30)
+    text = response._data_json
+    clean = text is not None and data == response.data
     observation = Observation(
         observation_type=str(
             getattr(response.observation_type, "value", response.observation_type)
         ),
         parameters=parameters,
         timestamp=response.timestamp,
-        # no form in the text: nothing to redact, and evidence stores that text (issue 30)
-        data=response.data if clean else redactor.state(response.data, authored),
+        data=response.data if clean else data,
         evidence_source=response.evidence_source,
     )
     if clean:
