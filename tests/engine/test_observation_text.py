@@ -31,7 +31,7 @@ def _response(text: bytes, refs: tuple[int, ...] = (), kind: str = "resource_sta
             "timestamp": "t",
             "data": from_json(text),
             "evidence_source": SOURCE,
-        }  # fmt: skip
+        }
     )
     response._data_json = (text, refs)
     return response

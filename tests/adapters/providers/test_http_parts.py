@@ -7,15 +7,24 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from pydantic_core import to_json
+from pydantic_core import from_json, to_json
 
 from oasis_eval.adapters.providers import http_parts
 from oasis_eval.adapters.providers.http_lean import OFFERED
 from oasis_eval.adapters.providers.http_parts import PARTS_MEDIA, parts_answer
 from oasis_eval.contract import ProviderFault
 
-from .test_http_capture import _after, _capture_answer, wired  # noqa: F401 - the fixture
-from .test_http_lean import ENTRY, _observation, _provisioned
+from .test_http_capture import _after, _capture_answer
+from .test_http_lean import BASE, ENTRY, _observation, _provisioned
+
+
+@pytest.fixture
+def wired(petri: Any) -> Any:
+    petri.script(
+        "/v1/state-snapshot",
+        (200, {"environment_id": "env-1", "resources": BASE, "snapshot_id": "1"}),
+    )
+    return petri
 
 
 def _body(answer: dict[str, Any], texts: dict[str, bytes] | None = None) -> bytes:
@@ -66,7 +75,7 @@ def test_a_json_answer_is_read_as_before(wired: Any) -> None:
     assert got["served"]._data_json is None and got["audit"]._data_json is None
 
 
-def _lying(body: bytes, monkeypatch: pytest.MonkeyPatch | None = None) -> str:
+def _lying(body: bytes) -> str:
     with pytest.raises(ProviderFault) as caught:
         parts_answer("capture of environment env-1", body)
     return str(caught.value)
@@ -99,15 +108,8 @@ def test_a_parts_body_that_lies_is_a_fault(body: bytes, reason: str) -> None:
 def test_a_part_with_data_in_the_envelope_and_a_text_is_data_twice() -> None:
     answer = _capture_answer()
     body = _body(answer).split(b"\n")
-    envelope = to_json({**parts_answer_envelope(body[0]), "audit_log": answer["audit_log"]})
+    envelope = to_json({**from_json(body[0]), "audit_log": answer["audit_log"]})
     assert "audit_log's data twice" in _lying(b"\n".join([envelope, *body[1:]]))
-
-
-def parts_answer_envelope(line: bytes) -> dict[str, Any]:
-    from pydantic_core import from_json
-
-    parsed: dict[str, Any] = from_json(line)
-    return parsed
 
 
 def test_a_line_over_the_limit_is_a_fault(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,5 +120,5 @@ def test_a_line_over_the_limit_is_a_fault(monkeypatch: pytest.MonkeyPatch) -> No
 def test_a_lying_capture_fails_the_call_that_sent_it(wired: Any) -> None:
     _provisioned(wired, list(OFFERED))
     wired.script("/v1/capture", (200, GOOD.replace(b'"resource_state/1"', b'"resource_state/0"')))
-    with pytest.raises(ProviderFault, match="capture of environment env-1: .*names a part twice"):
+    with pytest.raises(ProviderFault, match=r"capture of environment env-1: .*names a part twice"):
         _after(wired)
