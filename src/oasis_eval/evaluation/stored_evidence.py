@@ -65,7 +65,7 @@ def stored_json(evidence: ScenarioEvidence) -> bytes:
     return b"".join(out)
 
 
-def _dumped(evidence: ScenarioEvidence, texts: list[tuple[bytes, bytes]] | None) -> bytes:
+def _dumped(evidence: ScenarioEvidence, texts: list[bytes] | None) -> bytes:
     observations, refs = _lean_observations(evidence.observations, texts)
     out: dict[str, Any] = {_KEY: {"version": STORED_FORM, "request_body_refs": refs}}
     for name in _FIELDS:
