@@ -41,7 +41,6 @@ _FIELDS = tuple(ScenarioEvidence.model_fields)
 _OBSERVATION_FIELDS = tuple(Observation.model_fields)
 #: the data of an observation stored as its provider's text, until the text replaces it
 _MARKER = "\0oasis-provider-text:"
-_MARKER_JSON = pydantic_core.to_json(_MARKER)[:-1]  # its JSON, the closing quote left out
 
 __all__ = ["STORED_FORM", "evidence_from_json", "stored_json", "whole_data"]
 
@@ -49,23 +48,17 @@ __all__ = ["STORED_FORM", "evidence_from_json", "stored_json", "whole_data"]
 def stored_json(evidence: ScenarioEvidence) -> bytes:
     """The stored form of ``evidence`` as compact JSON (deterministic: same evidence, same
     bytes); :func:`whole_data` of it parsed validates to an equal :class:`ScenarioEvidence`."""
-    texts: list[bytes] = []
+    texts: list[tuple[bytes, bytes]] = []
     stored = _dumped(evidence, texts)
-    if not texts:
-        return stored
-    pieces = stored.split(_MARKER_JSON)  # one scan; each piece after the first opens "<n>"
-    if len(pieces) != len(texts) + 1:
+    if any(stored.count(marker) != 1 for marker, _ in texts):
         return _dumped(evidence, None)  # a marker written by someone else too: no splice
-    out = [pieces[0]]
-    for number, (text, piece) in enumerate(zip(texts, pieces[1:], strict=True)):
-        tag = b'%d"' % number
-        if not piece.startswith(tag):
-            return _dumped(evidence, None)
-        out += (text, piece[len(tag) :])
-    return b"".join(out)
+    for marker, text in reversed(texts):  # the provider's own texts (module doc); the last
+        # first: a text holds no marker of its own, and every earlier marker comes before it
+        stored = stored.replace(marker, text, 1)
+    return stored
 
 
-def _dumped(evidence: ScenarioEvidence, texts: list[bytes] | None) -> bytes:
+def _dumped(evidence: ScenarioEvidence, texts: list[tuple[bytes, bytes]] | None) -> bytes:
     observations, refs = _lean_observations(evidence.observations, texts)
     out: dict[str, Any] = {_KEY: {"version": STORED_FORM, "request_body_refs": refs}}
     for name in _FIELDS:
@@ -172,7 +165,7 @@ def _rebuilt_snapshot(pre: list[Any], delta: Any) -> list[Any]:
 
 
 def _lean_observations(
-    observations: list[Observation], texts: list[bytes] | None
+    observations: list[Observation], texts: list[tuple[bytes, bytes]] | None
 ) -> tuple[list[Any], list[list[Any]]]:
     """The observations with each audit entry's body written once, and where (see module);
     with ``texts``, one holding its provider's text has a marker for data, the marker's JSON
@@ -210,12 +203,13 @@ def _lean_observations(
     return out, refs
 
 
-def _marked(observation: Observation, text: bytes, texts: list[bytes]) -> Any:
-    """``observation``'s fields, its data a marker numbered by ``text``'s place in ``texts``
-    (each checked to occur once, in order, in the dump: :func:`stored_json`)."""
+def _marked(observation: Observation, text: bytes, texts: list[tuple[bytes, bytes]]) -> Any:
+    """``observation``'s fields, its data a marker ``texts`` maps to ``text`` (checked to occur
+    once in the dump: :func:`stored_json`)."""
+    marker = f"{_MARKER}{len(texts)}"
+    texts.append((pydantic_core.to_json(marker), text))
     fields = {name: getattr(observation, name) for name in _OBSERVATION_FIELDS}
-    fields["data"] = f"{_MARKER}{len(texts)}"
-    texts.append(text)
+    fields["data"] = marker
     return fields
 
 
