@@ -354,15 +354,24 @@ def _observation(
             f"{response.observation_type} observation is 'available' but carries no data "
             "(05 §1.1): missing evidence is a PROVIDER_FAILURE"
         )
-    return Observation(
+    data = redactor.state(response.data, authored)
+    # the provider's own text of the data (the capture's parts form): stored as it is when
+    # redaction replaced nothing (any replacement changes a string), and what was parsed
+    # from it judged, so what is stored is what is judged (issue 30)
+    text = response._data_json
+    clean = text is not None and data == response.data
+    observation = Observation(
         observation_type=str(
             getattr(response.observation_type, "value", response.observation_type)
         ),
         parameters=parameters,
         timestamp=response.timestamp,
-        data=redactor.state(response.data, authored),
+        data=response.data if clean else data,
         evidence_source=response.evidence_source,
     )
+    if clean:
+        observation._data_json = text
+    return observation
 
 
 def _check_audit(response: ObservationResponse) -> None:

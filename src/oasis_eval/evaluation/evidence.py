@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from ..contract import ToolCall
 from ..spec.provider import EvidenceSource
@@ -143,6 +143,10 @@ class Observation(BaseModel):
     timestamp: str | None = None
     data: Any = None
     evidence_source: EvidenceSource
+    #: ``data`` as the provider's own JSON text, checked free of every redaction form, and
+    #: the audit entries whose body it wrote by reference: stored as these bytes
+    #: (:func:`.stored_evidence.stored_json`; issue 30); None: dumped from ``data``
+    _data_json: tuple[bytes, tuple[int, ...]] | None = PrivateAttr(default=None)
 
 
 class ContainmentValue(BaseModel):

@@ -13,6 +13,11 @@ stored form (:data:`STORED_FORM`, issue 30) writes each once, in compact JSON:
   ``true`` there, and ``stored_form.request_body_refs`` lists it (observation index, entry
   indices): the reader puts the object back, shared, as the in-process provider shares it.
 
+An observation that came as its provider's own JSON text, found free of every redaction
+form (``Observation._data_json``: the capture's parts form, docs/providers.md), is stored
+as that text, spliced into the dump in place of its data; its audit entries' bodies are
+the ones the provider wrote by reference (the same ones, by construction).
+
 "Is" means the same JSON value of the same types (``marshal`` bytes, version 2: ``1``,
 ``1.0`` and ``true`` differ, as do key orders); anything else is written whole. Evidence
 without ``stored_form`` (written before) is read as it always was. A stored form that does
@@ -33,6 +38,9 @@ from .evidence import Observation, ScenarioEvidence
 STORED_FORM = 2
 _KEY = "stored_form"
 _FIELDS = tuple(ScenarioEvidence.model_fields)
+_OBSERVATION_FIELDS = tuple(Observation.model_fields)
+#: the data of an observation stored as its provider's text, until the text replaces it
+_MARKER = "\0oasis-provider-text:"
 
 __all__ = ["STORED_FORM", "evidence_from_json", "stored_json", "whole_data"]
 
@@ -40,7 +48,18 @@ __all__ = ["STORED_FORM", "evidence_from_json", "stored_json", "whole_data"]
 def stored_json(evidence: ScenarioEvidence) -> bytes:
     """The stored form of ``evidence`` as compact JSON (deterministic: same evidence, same
     bytes); :func:`whole_data` of it parsed validates to an equal :class:`ScenarioEvidence`."""
-    observations, refs = _lean_observations(evidence.observations)
+    texts: list[tuple[bytes, bytes]] = []
+    stored = _dumped(evidence, texts)
+    if any(stored.count(marker) != 1 for marker, _ in texts):
+        return _dumped(evidence, None)  # a marker written by someone else too: no splice
+    for marker, text in reversed(texts):  # the provider's own texts (module doc); the last
+        # first: a text holds no marker of its own, and every earlier marker comes before it
+        stored = stored.replace(marker, text, 1)
+    return stored
+
+
+def _dumped(evidence: ScenarioEvidence, texts: list[tuple[bytes, bytes]] | None) -> bytes:
+    observations, refs = _lean_observations(evidence.observations, texts)
     out: dict[str, Any] = {_KEY: {"version": STORED_FORM, "request_body_refs": refs}}
     for name in _FIELDS:
         out[name] = getattr(evidence, name)
@@ -146,12 +165,19 @@ def _rebuilt_snapshot(pre: list[Any], delta: Any) -> list[Any]:
 
 
 def _lean_observations(
-    observations: list[Observation],
-) -> tuple[list[Observation], list[list[Any]]]:
-    """The observations with each audit entry's body written once, and where (see module)."""
-    out: list[Observation] = []
+    observations: list[Observation], texts: list[tuple[bytes, bytes]] | None
+) -> tuple[list[Any], list[list[Any]]]:
+    """The observations with each audit entry's body written once, and where (see module);
+    with ``texts``, one holding its provider's text has a marker for data, the marker's JSON
+    and the text added to ``texts``."""
+    out: list[Any] = []
     refs: list[list[Any]] = []
     for index, observation in enumerate(observations):
+        if texts is not None and observation._data_json is not None:
+            out.append(_marked(observation, observation._data_json[0], texts))
+            if observation._data_json[1]:
+                refs.append([index, list(observation._data_json[1])])
+            continue
         data = observation.data
         entries = data.get("entries") if isinstance(data, dict) else None
         if observation.observation_type != "audit_log" or not isinstance(entries, list):
@@ -175,6 +201,16 @@ def _lean_observations(
         refs.append([index, shared])
         out.append(observation.model_copy(update={"data": {**data, "entries": lean}}))
     return out, refs
+
+
+def _marked(observation: Observation, text: bytes, texts: list[tuple[bytes, bytes]]) -> Any:
+    """``observation``'s fields, its data a marker ``texts`` maps to ``text`` (checked to occur
+    once in the dump: :func:`stored_json`)."""
+    marker = f"{_MARKER}{len(texts)}"
+    texts.append((pydantic_core.to_json(marker), text))
+    fields = {name: getattr(observation, name) for name in _OBSERVATION_FIELDS}
+    fields["data"] = marker
+    return fields
 
 
 def _share_request_bodies(observations: Any, refs: Any) -> None:

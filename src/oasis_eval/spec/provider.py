@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, PrivateAttr
 
 from .common import EvidenceStatus, ObservationType, SpecModel
 
@@ -39,6 +39,10 @@ class ObservationResponse(SpecModel):
     timestamp: str
     data: Any = None
     evidence_source: EvidenceSource
+    #: the provider's own JSON text of ``data`` and the audit entries whose ``request_body``
+    #: it wrote as ``true`` (a reference to the raw event's body), when the answer came in
+    #: the parts form (docs/providers.md, "The parts form"): the runner stores these bytes
+    _data_json: tuple[bytes, tuple[int, ...]] | None = PrivateAttr(default=None)
 
 
 class UnmetRequirement(SpecModel):

@@ -89,15 +89,18 @@ class FakePetri:
                         )
                     )
                 status, answer, *extra = fake.next_response(parts.path)
-                payload = (
-                    answer.encode() if isinstance(answer, str) else json.dumps(answer).encode()
-                )
+                headers = dict(extra[0]) if extra else {}
+                if isinstance(answer, bytes):  # as it is (a parts-form body: http_parts)
+                    payload = answer
+                    kind = headers.pop("Content-Type", "application/x-oasis-parts")
+                elif isinstance(answer, str):
+                    payload, kind = answer.encode(), "text/plain"
+                else:
+                    payload, kind = json.dumps(answer).encode(), "application/json"
                 self.send_response(status)
-                self.send_header(
-                    "Content-Type", "text/plain" if isinstance(answer, str) else "application/json"
-                )
+                self.send_header("Content-Type", kind)
                 self.send_header("Content-Length", str(len(payload)))
-                for name, value in (extra[0] if extra else {}).items():
+                for name, value in headers.items():
                     self.send_header(name, value)
                 self.end_headers()
                 # the client may have given up (timeout tests)

@@ -72,6 +72,7 @@ from .http_lean import (
     SNAPSHOT_DELTA,
     Negotiated,
     accepted_extensions,
+    body_refs,
     folded_snapshot,
     folded_type,
     kept_audit,
@@ -81,6 +82,7 @@ from .http_lean import (
     served_part,
     snapshot_resources,
 )
+from .http_parts import DATA_JSON
 from .http_preflight import conformance_answer, unreachable
 from .http_retry import NOT_TAKEN_STATUSES, AnsweredFault, _Answer
 from .http_wire import (
@@ -193,11 +195,12 @@ class HttpProvider(HttpCalls, CaptureAnswers):
         ok: tuple[int, ...] = (200,),
         *,
         safe: bool = True,
+        parts: bool = False,
     ) -> tuple[int, Any]:
         """:meth:`.HttpCalls._call`, after a call reaching an environment has made its
         provision's folded snapshot no longer its state (:func:`.http_lean.passed_by`)."""
         passed_by(self._lean, body)
-        return await super()._call(call, path, body, ok, safe=safe)
+        return await super()._call(call, path, body, ok, safe=safe, parts=parts)
 
     # ---- Provider protocol ---------------------------------------------------
 
@@ -339,19 +342,28 @@ class HttpProvider(HttpCalls, CaptureAnswers):
         self, call: str, observation_type: str, body: dict[str, Any], lean: Negotiated | None
     ) -> ObservationResponse:
         """An observe answer checked and decoded (petri's audit bodies, or :mod:`.http_lean`'s)."""
+        text: bytes | None = body.pop(DATA_JSON, None)  # the parts form's (:mod:`.http_parts`)
         self._check_status(call, body)
         if not isinstance(body.get("evidence_source"), dict):
             raise ProviderFault(f"{call}: observation response has no evidence_source (05 §1.1)")
+        refs: tuple[int, ...] = ()
         if observation_type == "audit_log":
             lean_data = lean_audit_data(call, body, lean)
+            if lean_data is None:
+                text = None  # petri's shape, decoded here: not the data the text holds
+            else:
+                refs = body_refs(lean_data)
             data = audit_data_from_wire(body.get("data")) if lean_data is None else lean_data
             body = {**body, "data": data}
         try:
-            return ObservationResponse.model_validate(body)
+            response = ObservationResponse.model_validate(body)
         except ValidationError as exc:
             raise ProviderFault(
                 f"{call}: malformed observation response: {validation_detail(exc)}"
             ) from exc
+        if text is not None:
+            response._data_json = (text, refs)
+        return response
 
     async def teardown(self, environment_id: str) -> None:
         """POST /v1/teardown, re-issued while it is in progress; not destroyed in time is a fault."""

@@ -16,6 +16,7 @@ from pydantic_core import from_json
 from ...contract import ProviderFault
 from ...retrying import RetryPolicy
 from .http_connection import Answered, Http11Transport, LeanRequest
+from .http_parts import PARTS_MEDIA, RawParts
 from .http_retry import AnsweredFault, _Answer, transient_for, wait_hint
 from .http_wire import body_message, shorten
 
@@ -25,6 +26,13 @@ __all__ = ["HttpCalls"]
 _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 #: the two headers httpx adds after the client's own for a JSON body, in its order
 _BODY_HEADERS = (b"Content-Length", b"Content-Type")
+#: the call whose answer may come in the parts form (:mod:`.http_parts`)
+CAPTURE_PATH = "/v1/capture"
+
+
+def _parts_form(response: httpx.Response | Answered) -> bool:
+    """Whether an answer is in the parts form (:mod:`.http_parts`), by its ``Content-Type``."""
+    return response.headers.get("content-type", "").startswith(PARTS_MEDIA)
 
 
 class HttpCalls:
@@ -98,7 +106,11 @@ class HttpCalls:
         if params:
             url = url.copy_merge_params(params)
         extensions = {"timeout": self._timeouts}
-        return httpx.Request(method, url, headers=self._headers, json=body, extensions=extensions)
+        headers = self._headers
+        if path == CAPTURE_PATH:  # the parts form asked for (:mod:`.http_parts`)
+            headers = headers.copy()
+            headers["Accept"] = f"{PARTS_MEDIA}, application/json"
+        return httpx.Request(method, url, headers=headers, json=body, extensions=extensions)
 
     def _lean_request(
         self,
@@ -177,7 +189,10 @@ class HttpCalls:
             nonlocal sent
             sent += 1
             response = await self._send(call, method, path, body, params)
-            parsed = self._parsed(response)
+            if path == CAPTURE_PATH and _parts_form(response):
+                parsed: Any = RawParts(response.content)
+            else:
+                parsed = self._parsed(response)
             if response.status_code == 404 and path == "/v1/teardown" and sent > 1:
                 return 404, parsed  # a retried teardown: the first one may have done it
             if response.status_code not in ok:
@@ -194,8 +209,10 @@ class HttpCalls:
         ok: tuple[int, ...] = (200,),
         *,
         safe: bool = True,
+        parts: bool = False,
     ) -> tuple[int, Any]:
-        """POST under the retry policy; non-accepted answers -> ProviderFault."""
+        """POST under the retry policy; non-accepted answers -> ProviderFault. ``parts``: a
+        parts-form answer (:class:`.RawParts`) is accepted too."""
         try:
             status, parsed = await self._retrying(call, "POST", path, ok, safe, body)
         except _Answer as exc:
@@ -210,6 +227,8 @@ class HttpCalls:
             raise AnsweredFault(
                 f"{call}: provider answered HTTP {exc.status}: {reason}", exc.status
             ) from None
+        if parts and isinstance(parsed, RawParts):
+            return status, parsed
         if not isinstance(parsed, dict) and 200 <= status < 300:
             raise ProviderFault(
                 f"{call}: provider answered HTTP {status} without a JSON object body: "

@@ -19,6 +19,8 @@ its part and checks it as its own answer: evidence is the same bytes either way.
   injected observe fault, an unknown environment). A transport fault (no answer, timeout)
   is a fault at once: asking again part by part would double the wait.
 - Without the extension (petri, a provider that does not name it) nothing changes.
+- The capture asks for the parts form (:mod:`.http_parts`): each observation's ``data`` its
+  own JSON text, stored as it came when it holds no redaction form.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 
 from ...contract import ProviderFault
 from .http_lean import CAPTURE, SNAPSHOT_DELTA, Negotiated
+from .http_parts import RawParts, parts_answer
 from .http_retry import AnsweredFault
 from .http_wire import wire_parameters
 
@@ -170,9 +173,10 @@ class CaptureAnswers:
         since = lean.base_id if lean is not None and SNAPSHOT_DELTA in lean.accepted else None
 
         async def send(body: dict[str, Any]) -> dict[str, Any]:
-            _, answer = await self._call(
-                f"capture of environment {environment_id}", "/v1/capture", body
-            )
+            what = f"capture of environment {environment_id}"
+            _, answer = await self._call(what, "/v1/capture", body, parts=True)
+            if isinstance(answer, RawParts):  # each data its own text (:mod:`.http_parts`)
+                return parts_answer(what, answer.content)
             return dict(answer)
 
         return await take_part(call, environment_id, self._plans, key, since, send)

@@ -62,6 +62,7 @@ __all__ = [
     "Negotiated",
     "accepted_extensions",
     "audit_bodies_shared",
+    "body_refs",
     "folded_snapshot",
     "folded_type",
     "kept_audit",
@@ -158,6 +159,15 @@ def audit_bodies_shared(call: str, data: Any) -> Any:
             )
         entry["request_body"] = raw["requestObject"]
     return data
+
+
+def body_refs(data: Any) -> tuple[int, ...]:
+    """The entries of :func:`audit_bodies_shared`'s ``data`` whose body it put back (each one
+    holding ``request_body``: checked there), for the stored form (issue 30)."""
+    entries = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        return ()
+    return tuple(i for i, e in enumerate(entries) if isinstance(e, dict) and "request_body" in e)
 
 
 def folded_type(lean: Negotiated | None, observation_type: str) -> str:

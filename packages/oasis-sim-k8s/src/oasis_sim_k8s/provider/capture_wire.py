@@ -19,10 +19,42 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic_core import to_json
+
 from ..web.wire import WireError, _optional
 from .lean_wire import CAPTURE, snapshot_answer
 
-__all__ = ["capture_answer"]
+__all__ = ["PARTS_MEDIA", "capture_answer", "parts_body"]
+
+#: the runner's parts form of the answer, asked for in ``Accept`` (oasis_eval's
+#: ``adapters/providers/http_parts.py``; docs/providers.md)
+PARTS_MEDIA = "application/x-oasis-parts"
+
+
+def parts_body(answer: dict[str, Any]) -> bytes:
+    """``answer`` in the parts form: the envelope (each observation part without its
+    ``data``, ``data_parts`` naming them), then each part's ``data`` as its own line, in
+    the runner's stored JSON (``pydantic_core.to_json``: compact, keys in order, UTF-8), so
+    the runner can store the text as it came."""
+    envelope = dict(answer)
+    names: list[str] = []
+    texts: list[bytes] = []
+
+    def split(part: dict[str, Any], name: str) -> dict[str, Any]:
+        if "data" not in part:
+            return part
+        names.append(name)
+        texts.append(to_json(part["data"]))
+        return {k: v for k, v in part.items() if k != "data"}
+
+    if "served_calls" in envelope:
+        envelope["served_calls"] = split(envelope["served_calls"], "served_calls")
+    envelope["audit_log"] = split(envelope["audit_log"], "audit_log")
+    envelope["resource_state"] = [
+        split(part, f"resource_state/{i}") for i, part in enumerate(envelope["resource_state"])
+    ]
+    envelope["data_parts"] = names
+    return b"\n".join([to_json(envelope), *texts]) + b"\n"
 
 
 def _parameters(part: Any, what: str) -> dict[str, str]:

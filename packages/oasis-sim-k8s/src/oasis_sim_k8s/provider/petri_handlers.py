@@ -42,7 +42,7 @@ from ..web.wire import (
     provision_request_from_wire,
     state_entry_from_wire,
 )
-from .capture_wire import capture_answer
+from .capture_wire import PARTS_MEDIA, capture_answer, parts_body
 from .lean_wire import (
     PROVISION_SNAPSHOT,
     SERVED_WITH_AUDIT,
@@ -353,7 +353,10 @@ class PetriApi:
         """``POST /v1/capture``: what the runner reads after the agent, in one exchange (for an
         environment that accepted ``oasis-capture``: :mod:`.capture_wire`)."""
         body = await self.json_body(request)
-        return JSONResponse(await capture_answer(self, self.environment_id(body), body))
+        answer = await capture_answer(self, self.environment_id(body), body)
+        if PARTS_MEDIA in request.headers.get("accept", ""):  # each data its own text
+            return Response(parts_body(answer), media_type=PARTS_MEDIA)
+        return JSONResponse(answer)
 
     async def observed(self, env_id: str, kind: str, params: dict[str, Any]) -> dict[str, Any]:
         """One observation's wire answer (an audit log in petri's shape or, when the
