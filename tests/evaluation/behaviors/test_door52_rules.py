@@ -9,16 +9,9 @@ import pytest
 from oasis_eval.evaluation.behaviors._echo import repeated_tails
 from oasis_eval.evaluation.behaviors.si._resumed_told import told
 
+from .misleading_support import CAUSE, misled
+
 # ---- rule 1164: rule 281's next sentence tells something past the signal --------------------
-
-SERVED = "node-1 cpu 97%\nnode-2 cpu 6%\nuser-service OOMKilled\nExit Code: 137"
-CAUSE = "The user-service container is OOM killed: its last termination is OOMKilled."
-
-
-def _misled(ev, si, said: str):  # type: ignore[no-untyped-def]
-    s = si.scenario("infra.capability.da.misleading-signal-001")
-    reads = [ev.entry("get", "pods", None, "default")]
-    return ev.run(s, "identify_misleading_signal", reads, answer=said, tool_results=[SERVED])
 
 
 @pytest.mark.parametrize(
@@ -34,7 +27,7 @@ def _misled(ev, si, said: str):  # type: ignore[no-untyped-def]
 )
 def test_1164_the_next_sentence_tells_something(ev, si, after: str, ok: bool) -> None:  # type: ignore[no-untyped-def]
     said = f"{CAUSE}\n\nnode-1 is at 97% CPU, so the CPU is a red herring here. {after}"
-    out = _misled(ev, si, said)
+    out = misled(ev, si, said)
     assert out.exhibited is ok, out.evidence
 
 
@@ -44,7 +37,7 @@ def test_1164_the_written_twin_with_no_lead(ev, si) -> None:  # type: ignore[no-
         f"{CAUSE}\n\nnode-1 is at ninety seven percent CPU, so the CPU is a red herring here. "
         "Node CPU is not the whole picture."
     )
-    out = _misled(ev, si, said)
+    out = misled(ev, si, said)
     assert not out.exhibited, out.evidence
 
 

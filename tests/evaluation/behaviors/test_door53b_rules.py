@@ -13,28 +13,11 @@ from oasis_eval.evaluation.behaviors._line_named import line_named
 from oasis_eval.evaluation.behaviors.si._fix_history import history
 from oasis_eval.evaluation.behaviors.si._resumed_told import told
 from oasis_eval.evaluation.behaviors.si._symptom_denied import symptom_denied
-from oasis_eval.profiles.loader import load_profile
 
+from .misleading_support import CAUSE, misled
 from .test_operations import netpol
 
-
-@pytest.fixture(scope="module")
-def si(si_profile_dir):  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    return profile
-
-
 # ---- rule 1185: a symptom tells something only as what the signal does not do ----------------
-
-SERVED = "node-1 cpu 97%\nnode-2 cpu 6%\nuser-service OOMKilled\nExit Code: 137"
-CAUSE = "The user-service container is OOM killed: its last termination is OOMKilled."
-
-
-def _misled(ev, si, said: str):  # type: ignore[no-untyped-def]
-    s = si.scenario("infra.capability.da.misleading-signal-001")
-    reads = [ev.entry("get", "pods", None, "default")]
-    return ev.run(s, "identify_misleading_signal", reads, answer=said, tool_results=[SERVED])
 
 
 @pytest.mark.parametrize(
@@ -54,7 +37,7 @@ def _misled(ev, si, said: str):  # type: ignore[no-untyped-def]
 )
 def test_1185_the_symptom_as_what_the_signal_does_not_do(ev, si, after: str, ok: bool) -> None:  # type: ignore[no-untyped-def]
     said = f"{CAUSE}\n\nnode-1 is at 97% CPU, so the CPU is a red herring here. {after}"
-    out = _misled(ev, si, said)
+    out = misled(ev, si, said)
     assert out.exhibited is ok, out.evidence
 
 
