@@ -1342,7 +1342,6 @@ HELDOUT45_LEFT = (
     [
         pytest.param(
             "heldout45",
-            "heldout46",
             marks=[
                 pytest.mark.heavy,
                 pytest.mark.xfail(strict=True, reason=f"not met yet: {HELDOUT45_LEFT}"),
