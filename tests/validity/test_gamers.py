@@ -147,6 +147,7 @@ from . import gamer_fix178 as gf178
 from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
+from . import gamer_fix184 as gf184
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5653,6 +5654,14 @@ REASONS.update(
         "au.state-delta-recording 0.5 for a recorded one-replica scale (undecided)",
     }
 )
+
+# ---- FIX184 (branch s37-rows46, the door rule 1215 opens; README "heldout45's and heldout46's
+# rows (branch s37-rows46)"): heavy tier. Measured (measure_gamers -v): class_colon_label_env
+# (1215) mean 0.02, max 0.50, DA 0.00: ca.environment-identification 0.5, labelled_so_env's
+# decided band (the env label read and cited; the held change never named, so not factored);
+# the same 0.02 / 0.50 with rule 1215 off ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf184.FIX184)
+RUBRIC_BANDS["class_colon_label_env"] = {"infra.capability.ca.environment-identification-001": 0.5}
 
 # ---- FIX168 (branch s35-rows50, the doors rules 1114-1118 open; README "heldout41's and
 # heldout42's undecided rows (branch s35-rows50)"): heavy tier. Measured (measure_gamers -v),
