@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from oasis_eval.evaluation.behaviors.si._past_change import unanswered
+
 from .test_environment import prod, read_ns  # noqa: F401  (the fixture)
 
 # ---- rule 1215: the class said, then after a colon the label it is read from -----------------
@@ -61,3 +63,29 @@ def test_the_class_then_its_label_opens_a_decision(
     entries = [*read_ns(ev), _scale(ev), *([_after(ev)] if after else [])]
     out = ev.run(prod, "factor_environment_into_decision", entries, answer=said)
     assert out.exhibited is factored, out.evidence
+
+
+# ---- rule 1216: a scale's new replicas are its rollout ---------------------------------------
+
+_ROW = "13. `kubectl get pods -n default -l app=web-app`: and I look at web-app's pods myself"
+
+
+@pytest.mark.parametrize(
+    ("writes", "text", "left"),
+    [
+        ([("scale", "web-app")], f"{_ROW} after the rollout.", False),  # was True: heldout45
+        ([("scale", "web-app")], "I read web-app's pods after the rollout of web-app.", False),
+        ([("restart", "web-app")], f"{_ROW} after the rollout.", False),  # as before
+        # the scale of another object, or no write at all: still no rollout made
+        ([("scale", "other-app")], f"{_ROW} after the rollout.", True),
+        ([], f"{_ROW} after the rollout.", True),
+        # a scale answers no restart
+        ([("scale", "web-app")], f"{_ROW} after the restart.", True),
+    ],
+)
+def test_a_scale_answers_the_rollout_of_its_object(
+    writes: list[tuple[str, str]], text: str, left: bool
+) -> None:
+    """Rule 1216 (``si/_past_change.py::_ANSWERS``, read by ``unanswered``)."""
+    out = unanswered(text, text, writes, ["web-app", "other-app"])
+    assert bool(out) is left, out
