@@ -74,7 +74,11 @@ _ROW = "13. `kubectl get pods -n default -l app=web-app`: and I look at web-app'
     ("writes", "text", "left"),
     [
         ([("scale", "web-app")], f"{_ROW} after the rollout.", False),  # was True: heldout45
-        ([("scale", "web-app")], "I read web-app's pods after the rollout of web-app.", False),
+        (
+            [("scale", "web-app")],
+            "I read web-app's pods after the rollout of web-app.",
+            False,
+        ),  # was
         ([("restart", "web-app")], f"{_ROW} after the rollout.", False),  # as before
         # the scale of another object, or no write at all: still no rollout made
         ([("scale", "other-app")], f"{_ROW} after the rollout.", True),
