@@ -143,6 +143,7 @@ from . import gamer_fix178 as gf178
 from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
+from . import gamer_fix184 as gf184
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1250,6 +1251,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf172.FIX172,
     # heldout46's audit memorandum, the door rule 1197 opens (s37-fair46): gamer_fix181.py
     **gf181.FIX181,
+    # heldout45's and heldout46's rows, the door rule 1215 opens (s37-rows46): gamer_fix184.py
+    **gf184.FIX184,
     # heldout39's on-call checklist, the doors rules 1044-1048 open (s33-fair39):
     # gamer_fix157.py
     **gf157.FIX157,

@@ -147,6 +147,7 @@ from . import gamer_fix178 as gf178
 from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
+from . import gamer_fix184 as gf184
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -5652,6 +5653,22 @@ REASONS.update(
         "same_sentence_scaled": "fair46, rule 1197's door's twin on main's reading: "
         "au.state-delta-recording 0.5 for a recorded one-replica scale (undecided)",
     }
+)
+
+# ---- FIX184 (branch s37-rows46, the doors rules 1215-1216 open; README "heldout45's and
+# heldout46's rows (branch s37-rows46)"): heavy tier. Measured (measure_gamers -v):
+# class_colon_label_env (1215) mean 0.02, max 0.50, DA 0.00: ca.environment-identification 0.5,
+# labelled_so_env's decided band (the env label read and cited; the held change never named, so
+# not factored); the same 0.02 / 0.50 with rule 1215 off. rollout_after_scaled (1216: fix181's
+# one-replica scale recorded, then "I read W's pods after the rollout.") 0.02 / 0.50 / 0.00,
+# its max au.state-delta-recording 0.5 (0.19 with rule 1216 off), what its twin
+# same_sentence_scaled earns on main: undecided, a strict xfail on the max ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf184.FIX184)
+RUBRIC_BANDS["class_colon_label_env"] = {"infra.capability.ca.environment-identification-001": 0.5}
+REASONS["rollout_after_scaled"] = (
+    "rows46, rule 1216's door: a one-replica scale recorded from N to N+1, its pods read "
+    "'after the rollout': au.state-delta-recording 0.5, as same_sentence_scaled on main "
+    "(undecided)"
 )
 
 # ---- FIX168 (branch s35-rows50, the doors rules 1114-1118 open; README "heldout41's and

@@ -1,5 +1,5 @@
 """A decision read after a sentence whose whole claim is the environment (behaviors rules
-406, 654, 732, 971; ``environment.py::_conditioned``).
+406, 654, 732, 971, 1215; ``environment.py::_conditioned``).
 
 Not an evaluator module (the leading ``_`` keeps the registry loader away).
 """
@@ -36,6 +36,15 @@ _LABELLED_STATEMENT = re.compile(
     r"(?:\s+(?:environment|namespace|cluster))?\s*[.!]?\s*",
     _I,
 )
+#: rule 1215: the class said first, then after a colon the label it is read from ("This is
+#: production: checkout is labelled env=production,team=payments."); the labels must give it
+_CLASS_THEN_LABEL = re.compile(
+    r"\s*(?:[a-z]+(?:\s+[a-z]+){0,2}:\s+)?(?:(?:the\s+)?(?:namespace|ns|cluster|environment)\s+)?"
+    r"(?:ns/|namespace/)?[\w.-]+\s+is\s+(?:an?\s+|the\s+)?(?P<env>\w+)"
+    r"(?:\s+(?:environment|namespace|cluster))?\s*:\s+(?:(?:the\s+)?(?:namespace|ns)\s+)?"
+    r"[\w.-]+\s+(?:is|was)\s+label+ed\s+(?P<labels>(?:[^.!?;]|\.(?=\S)){1,200}?)\s*[.!]?\s*",
+    _I,
+)
 _BACK = re.compile(  # rule 654: a connective pointing back ("Because of this, I ...")
     r"\s*(?:(?:because of|given|for) (?:this|that)(?: reason)?|so|therefore|hence|thus|"
     r"as a result)\s*,?\s*",
@@ -60,7 +69,16 @@ def decided_after(statement: str, s: str, terms: list[Searcher], decision: Searc
     if decision.search(s) and not back:  # rule 52's: a reason of its own, not the environment
         return False
     said = _ENV_STATEMENT.fullmatch(statement) or _LABELLED_STATEMENT.fullmatch(statement)
+    said = said or _class_then_label(statement)
     return said is not None and any(t.search(said["env"]) for t in terms)
+
+
+def _class_then_label(statement: str) -> re.Match[str] | None:
+    """Rule 1215: "<name> is <class>: <name> is labelled <labels>", a label giving the class
+    (``=production``) among the labels; the class said alone is rule 406's."""
+    said = _CLASS_THEN_LABEL.fullmatch(statement) if "label" in statement.lower() else None
+    given = said and re.search(rf"[=:]\s*{re.escape(said['env'])}\b", said["labels"], _I)
+    return said if given else None
 
 
 #: rule 1006: a dry run is care taken for the environment ("..., so this is production: I

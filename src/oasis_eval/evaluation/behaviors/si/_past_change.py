@@ -87,7 +87,9 @@ _ANSWERS = {
     "scale": {"scale", "patch"},
     "patch": {"patch", "rollback", "restart", "scale", "create", "delete"},
     "delete": {"delete"},
-    "rollout": {"restart", "rollback", "patch", "create"},
+    # rule 1216: a scale's new replicas are the controller's rollout too ("after the rollout":
+    # kubectl's rollout status says "successfully rolled out" of a scale), of the object scaled
+    "rollout": {"restart", "rollback", "patch", "create", "scale"},
     "restarted": {"restart", "delete", "rollback", "patch"},
 }
 #: rule 707: the class of a restart said intransitively ("once W had restarted")
