@@ -13,6 +13,8 @@ import bisect
 import functools
 import marshal
 import re
+import re._compiler as _sre_compile  # type: ignore[import-not-found]  # the literal prefix
+import re._parser as _sre_parse_module  # type: ignore[import-not-found]
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,10 +38,12 @@ __all__ = [
     "compiled_pattern",
     "either",
     "items_holding",
+    "literal_prefix",
     "literal_search",
     "one_of",
     "packed",
     "plain_bytes",
+    "prefixed_search",
     "searchers",
 ]
 
@@ -56,6 +60,9 @@ MARSHAL_VERSION = 4
 #: at most this many dumps of items found clean are remembered per set of forms, each at
 #: most this long (16 MiB at most: a snapshot's resource dumps to about a kilobyte)
 CLEAN_KEPT, CLEAN_ITEM_MAX = 1024, 16384
+
+
+_sre_parse = _sre_parse_module.parse
 
 
 class NotPlain(OasisError):
@@ -147,7 +154,7 @@ def _found(data: bytes, ends: list[int], heads: Sequence[Any], regexes: list[byt
             continue
         for _, start, _ in found.find_matches_as_indexes(data, overlapping=True):
             hits.add(bisect.bisect_right(ends, start))
-    searches += [_regex_start(compiled_bytes(regex), data) for regex in regexes]
+    searches += [_regex_start(prefixed_search(regex), data) for regex in regexes]
     for search in searches:
         pos = search(0)
         while pos != -1:
@@ -157,9 +164,9 @@ def _found(data: bytes, ends: list[int], heads: Sequence[Any], regexes: list[byt
     return hits
 
 
-def _regex_start(regex: re.Pattern[bytes], data: bytes) -> Any:
+def _regex_start(search: Any, data: bytes) -> Any:
     def start(pos: int) -> int:
-        found = regex.search(data, pos)
+        found = search(data, pos)
         return -1 if found is None else found.start()
 
     return start
@@ -297,7 +304,7 @@ def _each(regexes: list[str]) -> Any:
     each one's literal start, issue 30)."""
     if not regexes:
         return None
-    searches = [compiled_bytes(r.encode("utf-8")).search for r in regexes]
+    searches = [prefixed_search(r.encode("utf-8")) for r in regexes]
     return lambda data: any(search(data) for search in searches)
 
 
@@ -306,6 +313,41 @@ def compiled_bytes(pattern: bytes) -> re.Pattern[bytes]:
     """A bytes regex of the prefilter, compiled once per run (as :func:`compiled_pattern`;
     one per regex form: three per secret)."""
     return re.compile(pattern)
+
+
+@functools.lru_cache(maxsize=1024)
+def prefixed_search(pattern: bytes) -> Any:
+    """``compiled_bytes(pattern).search`` (data, pos=0), with a ``bytes.find`` of the literal
+    prefix every match of ``pattern`` starts with first (issue 30, session 37: ``sre``'s own
+    prefix scan costs several instructions a byte, ``find`` a fraction of one; the hex forms'
+    ``0x73``, ``73``, the letter-spaced form's ``s``). Exact: no match starts before the
+    prefix's first occurrence from ``pos``, and the search from there sees the same text
+    (``pos`` keeps what lies before it for lookbehinds and ``\\b``). The prefix is the one
+    ``re``'s compiler itself derives for its search (none for a pattern that could match
+    without it: an alternation, a class, a repeat, an assertion first)."""
+    regex = compiled_bytes(pattern)
+    prefix = literal_prefix(pattern, regex.flags)
+    if not prefix:
+        return regex.search
+    find, search = prefix, regex.search
+
+    def prefixed(data: bytes, pos: int = 0) -> re.Match[bytes] | None:
+        first = data.find(find, pos)
+        return None if first < 0 else search(data, first)
+
+    return prefixed
+
+
+def literal_prefix(pattern: bytes, flags: int = 0) -> bytes:
+    """The literal bytes every match of ``pattern`` starts with, as ``re``'s compiler reads
+    them (``_get_literal_prefix``: leading literals, through groups, none that a case-
+    insensitive flag would let differ); ``b""`` when there are none."""
+    parsed = _sre_parse(pattern, flags)
+    flags = parsed.state.flags  # with the pattern's inline flags, as the compiler reads them
+    if flags & re.IGNORECASE and flags & re.LOCALE:
+        return b""
+    units, _, _ = _sre_compile._get_literal_prefix(parsed, flags)
+    return bytes(units)
 
 
 def one_of(first: Any, second: Any) -> Any:

@@ -122,3 +122,14 @@ def test_a_lying_capture_fails_the_call_that_sent_it(wired: Any) -> None:
     wired.script("/v1/capture", (200, GOOD.replace(b'"resource_state/1"', b'"resource_state/0"')))
     with pytest.raises(ProviderFault, match=r"capture of environment env-1: .*names a part twice"):
         _after(wired)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"\n", b"a\n", b"a\nb\n", b"\n\n", b"a\n\nb\n", b'{"x":1}\n' + b"y" * 100 + b"\n\n"],
+)
+def test_lines_split_as_split_does(content: bytes) -> None:
+    """The lines found with ``find`` (issue 30, session 37) are ``split``'s."""
+    from oasis_eval.adapters.providers.http_parts import _split_lines
+
+    assert _split_lines(content) == content[:-1].split(b"\n")

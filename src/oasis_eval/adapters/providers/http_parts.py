@@ -50,12 +50,28 @@ class RawParts:
 def _lines(call: str, content: bytes) -> list[bytes]:
     if not content.endswith(b"\n"):
         raise ProviderFault(f"{call}: the parts answer is truncated (its last line has no end)")
-    lines = content[:-1].split(b"\n")
+    lines = _split_lines(content)
     for number, line in enumerate(lines):
         if len(line) > PART_LIMIT:
             raise ProviderFault(
                 f"{call}: the parts answer's line {number + 1} is over {PART_LIMIT} bytes"
             )
+    return lines
+
+
+def _split_lines(content: bytes) -> list[bytes]:
+    """``content[:-1].split(b"\\n")``, found with ``find`` (a ``memchr``): ``split`` of one
+    byte walks the text a byte at a time in C, some 0.5 M instructions a served scenario over
+    the parts bodies, and copies the body once more for ``[:-1]`` (issue 30, session 37; an
+    answer has a handful of lines, so the loop costs next to nothing)."""
+    lines, start, end = [], 0, len(content) - 1
+    find = content.find
+    stop = find(b"\n", start, end)
+    while stop >= 0:
+        lines.append(content[start:stop])
+        start = stop + 1
+        stop = find(b"\n", start, end)
+    lines.append(content[start:end])
     return lines
 
 
