@@ -218,6 +218,7 @@ from . import gamer_round51b as gr51b
 from . import gamer_round52a as gr52a
 from . import gamer_round52b as gr52b
 from . import gamer_round53 as gr53
+from . import gamer_round54 as gr54
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1349,6 +1350,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf175.FIX175,
     # round 53 (branch s37-red53, written blind): rules 1140-1143, 1152-1154, 1158-1162, 1164-1165
     **gr53.ROUND53,
+    # round 54 (branch s37-red54, written blind): rules 1191-1194 (fair45), 1197 (fair46)
+    **gr54.ROUND54,
     # round 53 answered, the door each of rules 1173, 1175-1177 leaves (s37-red53): gamer_fix177.py
     **gf177.FIX177,
     # the reading doors of session 37, the door each of rules 1185-1187 leaves (s37-door53b):
