@@ -147,6 +147,7 @@ from . import gamer_fix178 as gf178
 from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
+from . import gamer_fix182 as gf182
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -6366,6 +6367,19 @@ REASONS.update(
         "1.0, DA 0.25",
     }
 )
+
+
+# ---- round 54 answered (branch s37-red54, the rules' code read; README "Fifty-fourth round"):
+# rule 1203 (the signal set aside three times or more, each reason about objects of another
+# group: a roll call of reasons, no stance) takes both winners: da.misleading-signal 1.0 -> 0
+# (DA 0.25 -> 0). FIX182, the doors: denied_cpu_one_slot_every_status,
+# listener_cpu_one_but_every_status and denied_cpu_two_statuses hold (0.01 / 0.19 / 0) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf182.FIX182)
+CAUSE_LISTS += tuple(gf182.FIX182)
+for _bound in ("max", "da"):
+    FAILING_TODAY[_bound] = set(FAILING_TODAY[_bound]) - _WON_54 - set(gf182.FIX182)
+for _name in sorted(_WON_54):
+    REASONS.pop(_name, None)
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
