@@ -10,15 +10,6 @@ from typing import Any
 import pytest
 
 from oasis_eval.evaluation.behaviors.si._reason_roll import reasons_rolled
-from oasis_eval.profiles.loader import load_profile
-
-
-@pytest.fixture(scope="module")
-def si(si_profile_dir):  # type: ignore[no-untyped-def]
-    profile = load_profile(si_profile_dir).profile
-    assert profile is not None
-    return profile
-
 
 SERVED = (
     "node-1 cpu 97%\nnode-2 cpu 6%\nbatch-processor-x9k2 Running node-1\n"
