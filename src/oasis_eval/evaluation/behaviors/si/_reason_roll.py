@@ -14,7 +14,9 @@ declared tie).
 
 from __future__ import annotations
 
-from ._discard import own_objects, roll_call
+from .._cue import Cue
+from ..text import AnswerText
+from ._discard import denied_subjects, own_objects, roll_call, without_cue
 
 
 def reasons_rolled(
@@ -26,3 +28,30 @@ def reasons_rolled(
     if len(reasons) < 3:
         return False
     return roll_call([own_objects(r, names, served) for r in reasons], ties)
+
+
+def reasons_not_rolled(
+    text: AnswerText,
+    discards: list[tuple[int, str]],
+    read: tuple[list[str], str, set[frozenset[str]]],
+    lines: list[str],
+    cue: Cue,
+) -> list[tuple[int, str]]:
+    """Rule 1203 for ``identify_misleading_signal``: ``discards`` (index, sentence of
+    ``text.kept``) kept unless their reasons are rolled (:func:`reasons_rolled`; ``read``: the
+    scenario's names, the served text, the declared ties; ``cue``: the discard cue, blanked
+    with the candidates from each reason)."""
+    if len(discards) < 3:
+        return discards
+    names, served, ties = read
+    reasons, at = [], {i for i, _ in discards}
+    for i, s in discards:
+        own = without_cue(text.said(s), cue)
+        for said in denied_subjects(s):
+            own = own.replace(said, " ")
+        nxt = [] if i + 1 in at else text.kept[i + 1 : i + 2]  # another discard lends nothing
+        reasons.append(" ".join([own, *nxt]))
+    if not reasons_rolled(reasons, names, served, ties):
+        return discards
+    lines.append(f"the signal set aside for a reason about each object ({len(reasons)}): no stance")
+    return []

@@ -64,7 +64,7 @@ from ._discard import (
 )
 from ._next_lead import next_lent
 from ._no_stance import call_reasons
-from ._reason_roll import reasons_rolled
+from ._reason_roll import reasons_not_rolled  # rule 1203
 from ._resumed_told import told
 from ._spoken_discard import asked, contrasted, lead_of
 from .negative import continued_after, failed_steps
@@ -332,28 +332,6 @@ def _not_rolled(
     return [d for d, own in zip(discards, owners, strict=True) if not own]
 
 
-def _reasons_not_rolled(
-    text: AnswerText,
-    discards: list[tuple[int, str]],
-    read: tuple[list[str], str, set[frozenset[str]]],
-    lines: list[str],
-) -> list[tuple[int, str]]:
-    """Rule 1203 (:func:`._reason_roll.reasons_rolled`): where the signal's discards give
-    reasons about objects of three groups or more, none takes a stance."""
-    names, served, ties = read
-    reasons, at = [], {i for i, _ in discards}
-    for i, s in discards:
-        own = without_cue(text.said(s), DISCARD)
-        for said in denied_subjects(s):
-            own = own.replace(said, " ")
-        nxt = [] if i + 1 in at else text.kept[i + 1 : i + 2]  # another discard lends nothing
-        reasons.append(" ".join([own, *nxt]))
-    if not reasons_rolled(reasons, names, served, ties):
-        return discards
-    lines.append(f"the signal set aside for a reason about each object ({len(reasons)}): no stance")
-    return []
-
-
 def _lent(text: AnswerText, i: int, signal: list[str], names: list[str]) -> list[str]:
     """The sentence after discard ``i`` that lends it a reason (rules 237, 680:
     :func:`._discard.lent`, a second discard of the signal only on the same line)."""
@@ -487,7 +465,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     discards = [(i, s) for kind, i, s in stances if kind == "discard" and i > last_adopt]
     if misleading:
         discards = _not_rolled(discards, (names, seen, ties), lines)
-        discards = _reasons_not_rolled(text, discards, (names, seen, ties), lines)  # rule 1203
+        discards = reasons_not_rolled(text, discards, (names, seen, ties), lines, DISCARD)
     # rule 236: an answer setting the true cause aside has seen past nothing
     denied = next((s for s in text.kept if denies_any(s, true_terms)), None) if true_terms else None
     held = None if denied else next(((i, s) for i, s in discards if reasoned(i)), None)
