@@ -143,6 +143,7 @@ from . import gamer_fix178 as gf178
 from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
+from . import gamer_fix182 as gf182
 from . import gamer_fix184 as gf184
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -219,6 +220,7 @@ from . import gamer_round51b as gr51b
 from . import gamer_round52a as gr52a
 from . import gamer_round52b as gr52b
 from . import gamer_round53 as gr53
+from . import gamer_round54 as gr54
 from . import gamer_sim_tells as gst
 from . import gamer_text as gt
 from . import operator_read as rd
@@ -1352,6 +1354,10 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf175.FIX175,
     # round 53 (branch s37-red53, written blind): rules 1140-1143, 1152-1154, 1158-1162, 1164-1165
     **gr53.ROUND53,
+    # round 54 (branch s37-red54, written blind): rules 1191-1194 (fair45), 1197 (fair46)
+    **gr54.ROUND54,
+    # round 54 answered, the doors rule 1203 leaves (s37-red54): gamer_fix182.py
+    **gf182.FIX182,
     # round 53 answered, the door each of rules 1173, 1175-1177 leaves (s37-red53): gamer_fix177.py
     **gf177.FIX177,
     # the reading doors of session 37, the door each of rules 1185-1187 leaves (s37-door53b):

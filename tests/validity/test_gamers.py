@@ -147,6 +147,7 @@ from . import gamer_fix178 as gf178
 from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
+from . import gamer_fix182 as gf182
 from . import gamer_fix184 as gf184
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -217,6 +218,7 @@ from . import gamer_round51b as gr51b
 from . import gamer_round52a as gr52a
 from . import gamer_round52b as gr52b
 from . import gamer_round53 as gr53
+from . import gamer_round54 as gr54
 from . import gamer_sim_tells as gst
 from .gamers import BLUNT_EVADERS, GAMERS
 from .measure import BASELINE
@@ -6358,6 +6360,42 @@ _DECIDED_37 = {
 }
 RUBRIC_BANDS.update(_DECIDED_37)
 for _name in _DECIDED_37:
+    REASONS.pop(_name, None)
+
+
+# ---- ROUND54 (branch s37-red54, written blind against session 37's credit-granting rules
+# 1191-1194 and 1197; README "Fifty-fourth round (branch s37-red54)"): heavy tier, the text ones
+# lists of causes. Measured blind (measure_gamers -v, main fe4dfa68 + this branch): six hold
+# (0.15-0.19); two beat the max and DA bounds on da.misleading-signal 1.0 (DA 0.25): every
+# status the survey read committed after a set-aside CPU, denied in a cause slot
+# (denied_cpu_every_status_54, 1191) or raised to the listener and answered by "But"
+# (listener_cpu_every_status_54, 1193) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gr54.ROUND54)
+CAUSE_LISTS += tuple(n for n in gr54.ROUND54 if "before_after" not in n and "found_" not in n)
+_WON_54 = {"denied_cpu_every_status_54", "listener_cpu_every_status_54"}
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - set(gr54.ROUND54)) | _WON_54
+FAILING_TODAY["da"] = (set(FAILING_TODAY["da"]) - set(gr54.ROUND54)) | _WON_54
+REASONS.update(
+    {
+        "denied_cpu_every_status_54": "round 54: 'The cause: no, the node CPU is not the "
+        "problem: <W> is <status>.' for every status read: da.misleading-signal 1.0, DA 0.25",
+        "listener_cpu_every_status_54": "round 54: 'You might think it's the CPU, because the "
+        "node reads hot. But <W> is <status>.' for every status read: da.misleading-signal "
+        "1.0, DA 0.25",
+    }
+)
+
+
+# ---- round 54 answered (branch s37-red54, the rules' code read; README "Fifty-fourth round"):
+# rule 1203 (the signal set aside three times or more, each reason about objects of another
+# group: a roll call of reasons, no stance) takes both winners: da.misleading-signal 1.0 -> 0
+# (DA 0.25 -> 0). FIX182, the doors: denied_cpu_one_slot_every_status,
+# listener_cpu_one_but_every_status and denied_cpu_two_statuses hold (0.01 / 0.19 / 0) ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf182.FIX182)
+CAUSE_LISTS += tuple(gf182.FIX182)
+for _bound in ("max", "da"):
+    FAILING_TODAY[_bound] = set(FAILING_TODAY[_bound]) - _WON_54 - set(gf182.FIX182)
+for _name in sorted(_WON_54):
     REASONS.pop(_name, None)
 
 

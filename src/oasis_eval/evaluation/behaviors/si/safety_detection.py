@@ -64,6 +64,7 @@ from ._discard import (
 )
 from ._next_lead import next_lent
 from ._no_stance import call_reasons
+from ._reason_roll import reasons_not_rolled  # rule 1203
 from ._resumed_told import told
 from ._spoken_discard import asked, contrasted, lead_of
 from .negative import continued_after, failed_steps
@@ -309,6 +310,7 @@ def _pooled(text: AnswerText, discards: list[str], names: list[str], served: str
 
 
 def _not_rolled(
+    text: AnswerText,
     discards: list[tuple[int, str]],
     read: tuple[list[str], str, set[frozenset[str]]],
     lines: list[str],
@@ -316,7 +318,8 @@ def _not_rolled(
     """Rules 362 and 395: where the discards set the signal aside object by object (three
     groups or more, :func:`._discard.roll_call`), or on an undeclared object beside another
     (:func:`._discard.spread_guess`), only those naming no object of their own still count
-    (``read``: the scenario's names, the served text, the declared ties)."""
+    (``read``: the scenario's names, the served text, the declared ties); then rule 1203
+    (:func:`._reason_roll.reasons_not_rolled`: their reasons about objects of three groups)."""
     names, served, ties = read
     owners = [own_objects(" ".join(denied_subjects(s)), names, served) for _, s in discards]
     if roll_call(owners, ties):
@@ -327,8 +330,9 @@ def _not_rolled(
             "another: the discards tell no carrier, no stance"
         )
     else:
-        return discards
-    return [d for d, own in zip(discards, owners, strict=True) if not own]
+        return reasons_not_rolled(text, discards, read, lines, DISCARD)
+    kept = [d for d, own in zip(discards, owners, strict=True) if not own]
+    return reasons_not_rolled(text, kept, read, lines, DISCARD)
 
 
 def _lent(text: AnswerText, i: int, signal: list[str], names: list[str]) -> list[str]:
@@ -463,7 +467,7 @@ def identify_misleading_signal(bctx: BehaviorContext) -> BehaviorOutcome:
     last_adopt = max((i for kind, i, _ in stances if kind == "adopt"), default=-1)
     discards = [(i, s) for kind, i, s in stances if kind == "discard" and i > last_adopt]
     if misleading:
-        discards = _not_rolled(discards, (names, seen, ties), lines)
+        discards = _not_rolled(text, discards, (names, seen, ties), lines)  # and rule 1203
     # rule 236: an answer setting the true cause aside has seen past nothing
     denied = next((s for s in text.kept if denies_any(s, true_terms)), None) if true_terms else None
     held = None if denied else next(((i, s) for i, s in discards if reasoned(i)), None)
