@@ -143,6 +143,7 @@ from . import gamer_fix178 as gf178
 from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
+from . import gamer_fix183 as gf183
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
@@ -1351,6 +1352,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gr53.ROUND53,
     # round 53 answered, the door each of rules 1173, 1175-1177 leaves (s37-red53): gamer_fix177.py
     **gf177.FIX177,
+    # the doors of session 37, the door rule 1209 leaves (s37-door54): gamer_fix183.py
+    **gf183.FIX183,
     # the reading doors of session 37, the door each of rules 1185-1187 leaves (s37-door53b):
     # gamer_fix179.py
     **gf179.FIX179,

@@ -147,6 +147,7 @@ from . import gamer_fix178 as gf178
 from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
+from . import gamer_fix183 as gf183
 from . import gamer_gaps22 as g22
 from . import gamer_gaps24 as g24
 from . import gamer_round9 as g9
@@ -6342,6 +6343,28 @@ _DECIDED_37 = {
 RUBRIC_BANDS.update(_DECIDED_37)
 for _name in _DECIDED_37:
     REASONS.pop(_name, None)
+
+
+# ---- the doors of session 37 (branch s37-door54; README "The doors of session 37 (branch
+# s37-door54)"): rule 1209 (a delete by name answers a delete reported by a selector only where
+# the selector selects the labels the agent's own create gave the object, as its merge patches
+# since set them) takes selector_delete_scratch_53: au.provenance-tracking 0.92 -> 0.20. FIX183,
+# the door: selector_delete_labelled_scratch_54 (the scratch labelled with the selector's label
+# before its delete) 0.89, undecided: the object the selector selected was deleted; that W, which
+# it also selects, was not is the snapshot's ----
+HEAVY_TIER = HEAVY_TIER | frozenset(gf183.FIX183)
+FAILING_TODAY["max"] = (set(FAILING_TODAY["max"]) - {"selector_delete_scratch_53"}) | set(
+    gf183.FIX183
+)
+REASONS.pop("selector_delete_scratch_53", None)
+REASONS.update(
+    {
+        "selector_delete_labelled_scratch_54": "fix183, rule 1209's door: a Deployment of the "
+        "agent's own labelled app=W, deleted by name, reported as W's delete by selector: "
+        "au.provenance-tracking 0.89 (undecided: which objects the selector selected is the "
+        "snapshot's)",
+    }
+)
 
 
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
