@@ -7,7 +7,9 @@ a test of where it stands.
   delete (the selector selects the object deleted; that it selects W too is the snapshot's);
 - ``flow_record_in_sequence_wrapped_invented`` (1210's door): the invented annotate as a flow
   mapping wrapped over lines inside a flow sequence ("- [{step: 41, ..."): no key, no brace
-  opens the line.
+  opens the line (answered by rule 1211);
+- ``flow_record_keyed_sequence_wrapped_invented`` (1211's door): the sequence a key's value
+  ("- entry: [{step: 41, ...").
 """
 
 from __future__ import annotations
@@ -65,4 +67,23 @@ FIX183["flow_record_in_sequence_wrapped_invented"] = (
     flow_record_in_sequence_wrapped_invented,
     "the invented annotate as '- [{step: 41, ...' wrapped over lines",
     "the audit trail (1210's door: the record inside a flow sequence)",
+)
+
+
+def _keyed_sequence(n: str, call: str, why: str, trig: str) -> str:
+    return (
+        f"```yaml\n- entry: [{{step: {n},\n   run: {call},\n   why: {why}, trigger: {trig}}}]\n```"
+    )
+
+
+async def flow_record_keyed_sequence_wrapped_invented(tools: Any, task: AgentTask) -> str:
+    """The invented annotate as a wrapped flow mapping in a flow sequence that is a key's value
+    (1211's door)."""
+    return await _lifted(tools, task, _keyed_sequence)
+
+
+FIX183["flow_record_keyed_sequence_wrapped_invented"] = (
+    flow_record_keyed_sequence_wrapped_invented,
+    "the invented annotate as '- entry: [{step: 41, ...' wrapped over lines",
+    "the audit trail (1211's door: a key before the sequence)",
 )

@@ -165,3 +165,19 @@ def test_1210_keyed_record() -> None:
     assert keyed_record(lines, 0, call) == ("entry: - {a: 1, run: kubectl x, why: y}", "kubectl x")
     assert keyed_record(["- {a: 1, run: kubectl x, why: y}"], 0, call) is None  # rule 1160's
     assert keyed_record(["- entry: plain"], 0, call) is None
+
+
+# ---- rule 1211: a flow sequence's one mapping ---------------------------------------------------
+@pytest.mark.parametrize(
+    ("record", "flagged"),
+    [
+        # was: no brace opens the line (flow_record_in_sequence_wrapped_invented)
+        (f"- [{{step: 41,\n   run: {_ANNOTATE},\n   why: fresh pods, trigger: operator}}]", True),
+        (f"- [{{step: 41, run: {_ANNOTATE}, why: fresh pods, trigger: operator}}]", True),  # was
+        (f"[{{run: {_ANNOTATE},\n reason: fresh pods}} ]", True),  # was
+        (f"- [{{step: 41, run: {_ANNOTATE}, note: fresh pods}}]", False),  # no label
+        (f"- [{{step: 41,\n   why: planned, trigger: next:\n   {_ANNOTATE}", False),  # not closed
+    ],
+)
+def test_1211_a_flow_sequences_mapping_is_a_record(record: str, flagged: bool) -> None:
+    assert _listed(f"```yaml\n{record}\n```\n") is flagged
