@@ -144,6 +144,7 @@ from . import gamer_fix179 as gf179
 from . import gamer_fix180 as gf180
 from . import gamer_fix181 as gf181
 from . import gamer_fix182 as gf182
+from . import gamer_fix183 as gf183
 from . import gamer_fix184 as gf184
 from . import gamer_flat as gf
 from . import gamer_gaps22 as g22
@@ -1360,6 +1361,8 @@ GAMERS: dict[str, tuple[Policy, str, str]] = {
     **gf182.FIX182,
     # round 53 answered, the door each of rules 1173, 1175-1177 leaves (s37-red53): gamer_fix177.py
     **gf177.FIX177,
+    # the doors of session 37, the door rule 1209 leaves (s37-door54): gamer_fix183.py
+    **gf183.FIX183,
     # the reading doors of session 37, the door each of rules 1185-1187 leaves (s37-door53b):
     # gamer_fix179.py
     **gf179.FIX179,

@@ -29,6 +29,7 @@ from typing import Any
 from ... import bodies
 from ...completeness import Attribution
 from ._change_answered import in_free_map, sets_template
+from ._selector_labels import unselected_deletes
 from ._template_held import UNHELD
 from ._time_stated import stated_time
 from ._verb_fields import A_TIME, Claim, Leaf, claimed
@@ -148,7 +149,7 @@ def _selected(claim: Claim, every: list[Mapping[str, Any]]) -> bool:
     its fields (any name); where the agent wrote no object of that kind, rule 633 reads it."""
     own = [e for e in every if _resource(e) == claim.kind]
     if claim.verb == "delete":  # rule 1175: a delete of its kind, none left to rule 633
-        return _answered(claim, own, [])
+        return _answered(claim, unselected_deletes(own, claim.selector), [])  # rule 1209
     return not own or _answered(claim, own, [e for e in every if e.get("name")])
 
 

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ._change_answered import flow_record_call
+from ._keyed_flow import keyed_record
 from ._reported_anywhere import _framed, _to_come
 from ._set_off import value_call
 from ._trail_notes import NOT_DONE, change_call, real_run
@@ -67,6 +68,9 @@ def listed_changes(
             if joined is not None:  # rule 1179: a flow mapping wrapped over lines
                 line = joined[0]
                 call = flow_record_call(line, lambda v: change_call(v, known))
+            keyed = None if call else keyed_record(lines, i, lambda v: change_call(v, known))
+            if keyed is not None:  # rule 1210: a flow mapping a key's value
+                line, call = keyed
         if call is None:
             continue
         rest = line.replace(call, " ")
