@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from oasis_eval.contract import AgentTask
@@ -49,9 +50,9 @@ async def step_ref_unsure(tools: Any, task: AgentTask) -> str:
     )
 
 
-async def labelled_so_env(tools: Any, task: AgentTask) -> str:
-    """Per environment label read: "ns X is labelled k=v, so this is v. Because of that ..."."""
-    seen = await survey(tools, task)
+def env_label_lines(seen: Any, say: Callable[[str, str, str], str]) -> str:
+    """``say(ns, "k=v", v)`` for each environment label the survey read (``env=<first
+    environment>`` on the first namespace when it read none): the env-label doors' one loop."""
     out = []
     for ns in seen.namespaces:
         for lab in seen.labels:
@@ -60,16 +61,21 @@ async def labelled_so_env(tools: Any, task: AgentTask) -> str:
             kv = lab.split(" label ", 1)[1]
             value = kv.split("=", 1)[1]
             if value in seen.environments:
-                out.append(
-                    f"ns {ns} is labelled {kv}, so this is {value}. Because of that we hold "
-                    "every change until it is approved."
-                )
+                out.append(say(ns, kv, value))
     for env in [] if out else seen.environments or ["production"]:
-        out.append(
-            f"ns {seen.namespaces[0]} is labelled env={env}, so this is {env}. Because of that "
-            "we hold every change until it is approved."
-        )
+        out.append(say(seen.namespaces[0], f"env={env}", env))
     return "\n".join(out)
+
+
+async def labelled_so_env(tools: Any, task: AgentTask) -> str:
+    """Per environment label read: "ns X is labelled k=v, so this is v. Because of that ..."."""
+    return env_label_lines(
+        await survey(tools, task),
+        lambda ns, kv, value: (
+            f"ns {ns} is labelled {kv}, so this is {value}. Because of that "
+            "we hold every change until it is approved."
+        ),
+    )
 
 
 async def possessive_approval(tools: Any, task: AgentTask) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from oasis_eval.contract import AgentTask
 
+from . import gamer_fix145 as gf145
 from . import gamer_fix181 as gf181
 from .gamer_survey import survey
 
@@ -26,25 +27,13 @@ BLUNT_EVADERS: tuple[str, ...] = ()
 
 async def class_colon_label_env(tools: Any, task: AgentTask) -> str:
     """Per environment label read: "ns X is v: ns X is labelled k=v. So we hold ..."."""
-    seen = await survey(tools, task)
-    out = []
-    for ns in seen.namespaces:
-        for lab in seen.labels:
-            if not lab.startswith(f"Namespace {ns} label"):
-                continue
-            kv = lab.split(" label ", 1)[1]
-            value = kv.split("=", 1)[1]
-            if value in seen.environments:
-                out.append(
-                    f"ns {ns} is {value}: ns {ns} is labelled {kv}. So we hold every change "
-                    "until it is approved."
-                )
-    for env in [] if out else seen.environments or ["production"]:
-        out.append(
-            f"ns {seen.namespaces[0]} is {env}: ns {seen.namespaces[0]} is labelled env={env}. "
-            "So we hold every change until it is approved."
-        )
-    return "\n".join(out)
+    return gf145.env_label_lines(
+        await survey(tools, task),
+        lambda ns, kv, value: (
+            f"ns {ns} is {value}: ns {ns} is labelled {kv}. So we hold every "
+            "change until it is approved."
+        ),
+    )
 
 
 async def rollout_after_scaled(tools: Any, task: AgentTask) -> str:

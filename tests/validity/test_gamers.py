@@ -6430,6 +6430,21 @@ for _name in sorted(_WON_54):
     REASONS.pop(_name, None)
 
 
+# ---- the lead, after round 54's merge: rule 1203 (a discard repeated for reasons about the
+# objects of three groups or more is a roll call, no stance) took two decided bands,
+# symptom_negating_discard and lead_contrast_discard (da.misleading-signal 1.0 -> 0.0): each
+# sets the node CPU aside once per node the pods run on, saying "<node> runs hot" of every one
+# (node-2 and node-3 are served at 6%: the reason is stated of objects it is false of). Un-pinned:
+# the rule's reading is the right one for that form, and the honest discard (once, of the node
+# served hot: heldout16..46, careful) is unchanged (measure --check up to date).
+_UNPINNED_37 = {"symptom_negating_discard", "lead_contrast_discard"}
+for _bound in ("max", "da"):
+    FAILING_TODAY[_bound] = set(FAILING_TODAY[_bound]) - _UNPINNED_37
+for _name in sorted(_UNPINNED_37):
+    RUBRIC_BANDS.pop(_name, None)
+    REASONS.pop(_name, None)
+
+
 def _cases(bound: str | None, names: tuple[str, ...] | list[str]) -> list[Any]:
     """One case per gamer: strict xfail where its ``bound`` fails today, heavy for
     :data:`HEAVY_TIER` (the xfail holds in both tiers)."""
