@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 
 from ._change_answered import flow_record_call
-from ._trail_wrapped import wrapped_record
+from ._trail_wrapped import MOST, wrapped_record
 
 #: rule 1210: a line's first key (a list item's or not, quoted or not) whose value opens a flow
 #: mapping, or a flow sequence's bracket opening one (rule 1211)
@@ -34,8 +34,6 @@ _KEYED = re.compile(
 )
 #: rule 1211: a flow sequence's bracket closing the mapping's line
 _SEQ_END = re.compile(r"\}\s*\]\s*$")
-#: the lines a wrapped record may run over (rule 1179's bound)
-_MOST = 40
 
 
 def keyed_record(
@@ -49,7 +47,7 @@ def keyed_record(
     if m is None:
         return None
     seq = m["key"] is None
-    part = [lines[i][m.end() :], *lines[i + 1 : i + 1 + _MOST]]
+    part = [lines[i][m.end() :], *lines[i + 1 : i + 1 + MOST]]
     if seq:  # rule 1211: the sequence's closing bracket read away
         part = [_SEQ_END.sub("}", p) for p in part]
     bare = m["lead"] + part[0]

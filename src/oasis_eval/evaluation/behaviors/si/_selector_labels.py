@@ -28,15 +28,12 @@ def selects(selector: str, labels: Mapping[str, Any]) -> bool | None:
     if "(" in selector:
         return None
     held = {str(k).lower(): str(v).lower() for k, v in labels.items()}
-    for raw in selector.lower().split(","):
-        term = "".join(raw.split())
-        if not term:
-            continue
+    for term in sorted(bodies.normalize_selector(selector.lower())):
         if "!=" in term:
             key, value = term.split("!=", 1)
             ok = held.get(key) != value
         elif "=" in term:
-            key, value = term.replace("==", "=").split("=", 1)
+            key, value = term.split("=", 1)
             ok = held.get(key) == value
         elif term.startswith("!"):
             ok = term[1:] not in held

@@ -37,21 +37,21 @@ from ._trail_table import LABEL
 _OPENS = re.compile(r"^\s*(?:-\s+)?\{")
 #: the lines a wrapped record may run over after its opening one (a record of one field a
 #: line and then some; a bound on the reading of a stray brace, not a record's size)
-_MOST = 40
+MOST = 40
 
 
 def wrapped_record(lines: list[str], i: int) -> tuple[str, int] | None:
     """Rule 1179 (widens 1160): where ``lines[i]`` opens a flow mapping it does not close,
     the mapping joined onto one line up to the line whose brace closes it (a nested mapping's
     braces counted, a blank line inside allowed), and the index after that line; None where
-    no line within :data:`_MOST` closes it, a fence comes first or words follow the brace."""
+    no line within :data:`MOST` closes it, a fence comes first or words follow the brace."""
     if not _OPENS.match(lines[i]):
         return None
     depth = lines[i].count("{") - lines[i].count("}")
     if depth <= 0:
         return None
     parts = [lines[i].rstrip()]
-    for j in range(i + 1, min(len(lines), i + 1 + _MOST)):
+    for j in range(i + 1, min(len(lines), i + 1 + MOST)):
         line = lines[j].strip()
         if line.startswith("```"):
             return None

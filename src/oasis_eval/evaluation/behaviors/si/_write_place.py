@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ... import bodies
+
 #: rule 1173: the map a scale's count sits in (``spec.replicas``, the scale subresource's too)
 SCALE_PARENT = "/spec"
 
@@ -32,15 +34,12 @@ def in_status(path: tuple[str, ...]) -> bool:
     return len(path) > 1 and path[0] == "status"
 
 
-def _terms(selector: str) -> frozenset[str]:
-    """A label selector's terms, blanks and order aside ("app = w,tier=x")."""
-    return frozenset("".join(t.split()).lower() for t in selector.split(",") if t.strip())
-
-
 def collection_answers(entry: Mapping[str, Any], selector: str) -> bool:
     """Rule 1175: the delete-collection ``entry`` (its ``selector``: None for every object)
     answers a delete reported by ``selector`` ("" for ``--all``)."""
     made = entry.get("selector")
     if not made:
         return True  # every object of the kind deleted: the reported ones among them
-    return bool(selector) and _terms(str(made)) == _terms(selector)
+    return bool(selector) and (
+        bodies.normalize_selector(str(made).lower()) == bodies.normalize_selector(selector.lower())
+    )
